@@ -1,0 +1,20 @@
+# cmake --install gives find_package(tensorbuf CONFIG) and tensorbuf::tensorbuf.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+install(TARGETS tensorbuf EXPORT tensorbufTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(DIRECTORY include/tensorbuf DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT tensorbufTargets NAMESPACE tensorbuf::
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/tensorbuf)
+set(TENSORBUF_PACKAGE_WITH_CUDA ${TENSORBUF_WITH_CUDA})
+configure_package_config_file(cmake/tensorbufConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/tensorbufConfig.cmake
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/tensorbuf)
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/tensorbufConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/tensorbufConfig.cmake
+              ${CMAKE_CURRENT_BINARY_DIR}/tensorbufConfigVersion.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/tensorbuf)

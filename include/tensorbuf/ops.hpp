@@ -1,0 +1,91 @@
+// The operations. Each runs on the CPU or on CUDA behind one call; see docs/ops.md.
+#pragma once
+
+#include <optional>
+
+#include "tensorbuf/string_tensor.hpp"
+#include "tensorbuf/tensor_buffer.hpp"
+#include "tensorbuf/types.hpp"
+
+namespace tensorbuf {
+
+/// What to do with an index (or substr position) outside the tensor (string).
+/// kDeviceDefault: kError on the CPU, kDrop on CUDA (TensorFlow's behaviour).
+enum class OutOfBoundsPolicy { kDeviceDefault, kError, kDrop };
+
+/// Options of the scatter ops. Unset `device`: the device where `tensor`'s freshest copy lives.
+struct ScatterOptions {
+  std::optional<Device> device;
+  OutOfBoundsPolicy out_of_bounds = OutOfBoundsPolicy::kDeviceDefault;
+  bool deterministic = false;  // CUDA results equal the CPU's bit for bit
+  Stream stream;               // CUDA work goes here (null: the library's stream)
+};
+
+/// out = tensor; out[indices[r]] -= updates[r] for every row r (TensorFlow TensorScatterSub).
+/// `indices`: int32/int64, shape [..., D], 1 <= D <= tensor.rank; updates.shape must equal
+/// indices.shape[:-1] + tensor.shape[D:]. InvalidArgumentError for wrong dtypes or shapes, and
+/// for an out-of-bounds row under kError (naming the first bad row). Inputs are not modified.
+TensorBuffer tensor_scatter_nd_sub(const TensorBuffer& tensor, const TensorBuffer& indices,
+                                   const TensorBuffer& updates, const ScatterOptions& = {});
+/// Same, writing into `tensor`; on error nothing is written.
+void tensor_scatter_nd_sub_in_place(TensorBuffer& tensor, const TensorBuffer& indices,
+                                    const TensorBuffer& updates, const ScatterOptions& = {});
+/// += (TensorScatterAdd).
+TensorBuffer tensor_scatter_nd_add(const TensorBuffer& tensor, const TensorBuffer& indices,
+                                   const TensorBuffer& updates, const ScatterOptions& = {});
+void tensor_scatter_nd_add_in_place(TensorBuffer& tensor, const TensorBuffer& indices,
+                                    const TensorBuffer& updates, const ScatterOptions& = {});
+/// = (TensorScatterUpdate); also bool. Duplicates: the last row wins on the CPU.
+TensorBuffer tensor_scatter_nd_update(const TensorBuffer& tensor, const TensorBuffer& indices,
+                                      const TensorBuffer& updates, const ScatterOptions& = {});
+void tensor_scatter_nd_update_in_place(TensorBuffer& tensor, const TensorBuffer& indices,
+                                       const TensorBuffer& updates, const ScatterOptions& = {});
+/// min (NaN propagates).
+TensorBuffer tensor_scatter_nd_min(const TensorBuffer& tensor, const TensorBuffer& indices,
+                                   const TensorBuffer& updates, const ScatterOptions& = {});
+void tensor_scatter_nd_min_in_place(TensorBuffer& tensor, const TensorBuffer& indices,
+                                    const TensorBuffer& updates, const ScatterOptions& = {});
+/// max (NaN propagates).
+TensorBuffer tensor_scatter_nd_max(const TensorBuffer& tensor, const TensorBuffer& indices,
+                                   const TensorBuffer& updates, const ScatterOptions& = {});
+void tensor_scatter_nd_max_in_place(TensorBuffer& tensor, const TensorBuffer& indices,
+                                    const TensorBuffer& updates, const ScatterOptions& = {});
+
+/// Options of boolean_mask_update.
+struct BooleanMaskUpdateOptions {
+  std::optional<Device> device;
+  int axis = 0;            // negative counts from the end
+  bool broadcast = true;   // NumPy broadcasting of `updates` to the target shape
+  Stream stream;
+};
+
+/// NumPy `out[(slice(None),)*axis + (mask,)] = updates` on a copy of `tensor`.
+/// InvalidArgumentError: scalar or non-bool mask, mask shape != tensor.shape[axis:axis+K],
+/// bad axis, updates of another dtype or not broadcastable (or not equal, broadcast=false) to
+/// the target shape.
+TensorBuffer boolean_mask_update(const TensorBuffer& tensor, const TensorBuffer& mask,
+                                 const TensorBuffer& updates, const BooleanMaskUpdateOptions& = {});
+/// Same, writing into `tensor`; on error nothing is written.
+void boolean_mask_update_in_place(TensorBuffer& tensor, const TensorBuffer& mask,
+                                  const TensorBuffer& updates,
+                                  const BooleanMaskUpdateOptions& = {});
+
+/// Unit of substr's pos and len.
+enum class SubstrUnit { kByte, kUtf8Char };
+
+/// Options of substr.
+struct SubstrOptions {
+  std::optional<Device> device;
+  SubstrUnit unit = SubstrUnit::kByte;
+  OutOfBoundsPolicy out_of_bounds = OutOfBoundsPolicy::kDeviceDefault;
+  Stream stream;
+};
+
+/// Substrings (TensorFlow Substr): for each element of the broadcast of input and pos, the
+/// substring starting at pos (negative: from the end) of at most len units (negative: to the
+/// end). pos and len: int32 or int64, same dtype and shape. InvalidArgumentError for bad dtypes
+/// or shapes, and for an out-of-range pos under kError; under kDrop that element is "".
+StringTensor substr(const StringTensor& input, const TensorBuffer& pos, const TensorBuffer& len,
+                    const SubstrOptions& = {});
+
+}  // namespace tensorbuf

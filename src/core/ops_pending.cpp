@@ -1,0 +1,43 @@
+// TEMPORARY, removed before the work lands: definitions of public functions whose op is being
+// built, so that every target links meanwhile. Each op's author deletes its own block.
+#include "core/error_macros.hpp"
+#include "tensorbuf/ops.hpp"
+#include "tensorbuf/string_tensor.hpp"
+
+namespace tensorbuf {
+namespace {
+[[noreturn]] void pending(const char* what) {
+  throw UnavailableError(std::string(what) + " is not built yet");
+}
+}  // namespace
+
+// --- scatter (issue 4) ---
+#define TENSORBUF_PENDING_SCATTER(name)                                                    \
+  TensorBuffer name(const TensorBuffer&, const TensorBuffer&, const TensorBuffer&,         \
+                    const ScatterOptions&) { pending(#name); }                             \
+  void name##_in_place(TensorBuffer&, const TensorBuffer&, const TensorBuffer&,            \
+                       const ScatterOptions&) { pending(#name); }
+TENSORBUF_PENDING_SCATTER(tensor_scatter_nd_sub)
+TENSORBUF_PENDING_SCATTER(tensor_scatter_nd_add)
+TENSORBUF_PENDING_SCATTER(tensor_scatter_nd_update)
+TENSORBUF_PENDING_SCATTER(tensor_scatter_nd_min)
+TENSORBUF_PENDING_SCATTER(tensor_scatter_nd_max)
+// --- end scatter ---
+
+// --- boolean_mask_update (issue 5) ---
+TensorBuffer boolean_mask_update(const TensorBuffer&, const TensorBuffer&, const TensorBuffer&,
+                                 const BooleanMaskUpdateOptions&) { pending("boolean_mask_update"); }
+void boolean_mask_update_in_place(TensorBuffer&, const TensorBuffer&, const TensorBuffer&,
+                                  const BooleanMaskUpdateOptions&) { pending("boolean_mask_update"); }
+// --- end boolean_mask_update ---
+
+// --- strings and substr (issue 6) ---
+StringTensor StringTensor::from_strings(const std::vector<std::string>&, const Shape&) { pending("StringTensor"); }
+StringTensor StringTensor::from_strings(const std::vector<std::string_view>&, const Shape&) { pending("StringTensor"); }
+StringTensor StringTensor::from_buffers(TensorBuffer, TensorBuffer, const Shape&) { pending("StringTensor"); }
+std::string_view StringTensor::at(std::int64_t) const { pending("StringTensor"); }
+std::vector<std::string> StringTensor::to_strings() const { pending("StringTensor"); }
+StringTensor substr(const StringTensor&, const TensorBuffer&, const TensorBuffer&, const SubstrOptions&) { pending("substr"); }
+// --- end strings and substr ---
+
+}  // namespace tensorbuf

@@ -1,0 +1,236 @@
+#include "core/storage.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+
+#include "core/error_macros.hpp"
+#include "core/stats_counters.hpp"
+
+namespace tensorbuf::core {
+namespace {
+
+constexpr std::size_t kHostAlignment = 64;
+
+struct HostBlock {
+  void* ptr = nullptr;
+  DeviceMemory* allocator = nullptr;
+};
+
+// Pinned memory from the active device memory when there is one, else aligned heap memory.
+HostBlock allocate_host_block(std::size_t bytes) {
+  HostBlock block;
+  block.allocator = device_memory();
+  if (block.allocator != nullptr) {
+    block.ptr = block.allocator->allocate_host(bytes);
+    return block;
+  }
+  const std::size_t rounded = (bytes + kHostAlignment - 1) / kHostAlignment * kHostAlignment;
+  block.ptr = std::aligned_alloc(kHostAlignment, rounded);
+  TENSORBUF_EXPECTS(block.ptr != nullptr, ResourceExhaustedError,
+                    str_cat("cannot allocate ", bytes, " bytes of host memory"));
+  return block;
+}
+
+void free_host_block(void* ptr, std::size_t bytes, DeviceMemory* allocator,
+                     EventHandle pending) noexcept {
+  if (ptr == nullptr) return;
+  if (allocator != nullptr) {
+    allocator->free_host(ptr, bytes, pending);
+  } else {
+    std::free(ptr);
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<Storage> Storage::allocate(std::size_t bytes, bool zero) {
+  std::unique_ptr<Storage> storage(new Storage(bytes));
+  storage->host_valid_ = true;
+  if (bytes == 0) return storage;
+  HostBlock block = allocate_host_block(bytes);
+  if (zero) std::memset(block.ptr, 0, bytes);
+  storage->host_ = block.ptr;
+  storage->host_allocator_ = block.allocator;
+  storage->host_owned_ = true;
+  return storage;
+}
+
+std::unique_ptr<Storage> Storage::reference(const void* bytes, std::size_t size) {
+  std::unique_ptr<Storage> storage(new Storage(size));
+  storage->host_valid_ = true;
+  storage->host_ = size == 0 ? nullptr : const_cast<void*>(bytes);
+  storage->host_owned_ = false;  // never written through: host_write copies first
+  return storage;
+}
+
+Storage::~Storage() {
+  if (host_owned_) {
+    free_host_block(host_, bytes_, host_allocator_, upload_in_flight_ ? last_use_ : nullptr);
+  }
+  release_device_locked();
+}
+
+void Storage::release_device_locked() const {
+  if (device_memory_ == nullptr) return;
+  if (device_ != nullptr) device_memory_->free_device(device_, bytes_, device_index_, last_stream_);
+  if (last_use_ != nullptr) device_memory_->destroy_event(last_use_);
+  device_ = nullptr;
+  last_use_ = nullptr;
+  last_stream_ = nullptr;
+  device_valid_ = false;
+  upload_in_flight_ = false;
+  device_index_ = -1;
+  device_memory_ = nullptr;
+}
+
+void Storage::ensure_host_valid_locked() const {
+  if (host_valid_ || bytes_ == 0) {
+    host_valid_ = true;
+    return;
+  }
+  // Only the device copy is current: download it into (possibly new) owned host memory.
+  HostBlock fresh;
+  if (!host_owned_ || host_ == nullptr) fresh = allocate_host_block(bytes_);
+  void* target = fresh.ptr != nullptr ? fresh.ptr : host_;
+  try {
+    device_memory_->copy_device_to_host(target, device_, bytes_, device_index_, last_stream_);
+  } catch (...) {
+    free_host_block(fresh.ptr, bytes_, fresh.allocator, nullptr);
+    throw;
+  }
+  StatsCounters& counters = stats_counters();
+  counters.device_to_host_copies++;
+  counters.bytes_device_to_host += static_cast<std::int64_t>(bytes_);
+  if (fresh.ptr != nullptr) {
+    host_ = fresh.ptr;
+    host_allocator_ = fresh.allocator;
+    host_owned_ = true;
+  }
+  host_valid_ = true;
+  upload_in_flight_ = false;  // the download waited for the stream
+}
+
+const void* Storage::host_read() const {
+  std::lock_guard lock(mutex_);
+  ensure_host_valid_locked();
+  return host_;
+}
+
+void* Storage::host_write(bool keep_contents) {
+  std::lock_guard lock(mutex_);
+  if (bytes_ == 0) {
+    host_valid_ = true;
+    device_valid_ = false;
+    return nullptr;
+  }
+  if (keep_contents) ensure_host_valid_locked();
+  if (!host_owned_) {
+    // Copy-on-write of caller memory (or first host allocation after device-only use).
+    HostBlock fresh = allocate_host_block(bytes_);
+    if (keep_contents && host_ != nullptr) std::memcpy(fresh.ptr, host_, bytes_);
+    host_ = fresh.ptr;
+    host_allocator_ = fresh.allocator;
+    host_owned_ = true;
+  }
+  if (upload_in_flight_) {
+    device_memory_->host_wait(last_use_);  // an upload may still be reading host_
+    upload_in_flight_ = false;
+  }
+  host_valid_ = true;
+  device_valid_ = false;
+  return host_;
+}
+
+void Storage::wait_for_streams_locked(StreamHandle stream) const {
+  if (last_use_ != nullptr && stream != last_stream_) device_memory_->stream_wait(stream, last_use_);
+}
+
+void Storage::ensure_device_valid_locked(int device, StreamHandle stream, bool copy) const {
+  DeviceMemory* memory = device_memory();
+  TENSORBUF_EXPECTS(memory != nullptr, UnavailableError,
+                    "no usable CUDA device for a device copy of the buffer");
+  if (device_ != nullptr && device_index_ != device) {
+    // Moving to another device goes through the host.
+    ensure_host_valid_locked();
+    release_device_locked();
+  }
+  if (device_valid_ && device_ != nullptr) {
+    wait_for_streams_locked(stream);
+    return;
+  }
+  if (bytes_ == 0) {
+    device_valid_ = true;
+    return;
+  }
+  void* fresh = nullptr;
+  if (device_ == nullptr) fresh = memory->allocate_device(bytes_, device, stream);
+  void* target = fresh != nullptr ? fresh : device_;
+  if (copy) {
+    if (!host_valid_) {
+      if (fresh != nullptr) memory->free_device(fresh, bytes_, device, stream);
+      throw InternalError("storage has no valid copy to upload");
+    }
+    try {
+      if (fresh == nullptr) wait_for_streams_locked(stream);
+      memory->copy_host_to_device(target, host_, bytes_, device, stream);
+    } catch (...) {
+      if (fresh != nullptr) memory->free_device(fresh, bytes_, device, stream);
+      throw;
+    }
+    StatsCounters& counters = stats_counters();
+    counters.host_to_device_copies++;
+    counters.bytes_host_to_device += static_cast<std::int64_t>(bytes_);
+    upload_in_flight_ = true;
+  } else if (fresh == nullptr) {
+    wait_for_streams_locked(stream);
+  }
+  if (fresh != nullptr) {
+    device_ = fresh;
+    device_index_ = device;
+    device_memory_ = memory;
+  }
+  device_valid_ = true;
+}
+
+const void* Storage::device_read(int device, StreamHandle stream) const {
+  std::lock_guard lock(mutex_);
+  ensure_device_valid_locked(device, stream, /*copy=*/true);
+  return device_;
+}
+
+void* Storage::device_write(int device, StreamHandle stream, bool keep_contents) {
+  std::lock_guard lock(mutex_);
+  ensure_device_valid_locked(device, stream, keep_contents);
+  host_valid_ = bytes_ == 0;
+  return device_;
+}
+
+void Storage::finish_device_use(StreamHandle stream) const {
+  std::lock_guard lock(mutex_);
+  if (device_memory_ == nullptr) return;
+  last_use_ = device_memory_->record_event(last_use_, device_index_, stream);
+  last_stream_ = stream;
+}
+
+bool Storage::host_valid() const {
+  std::lock_guard lock(mutex_);
+  return host_valid_;
+}
+
+bool Storage::device_valid() const {
+  std::lock_guard lock(mutex_);
+  return device_valid_;
+}
+
+int Storage::device_index() const {
+  std::lock_guard lock(mutex_);
+  return device_index_;
+}
+
+bool Storage::references_caller_memory() const {
+  std::lock_guard lock(mutex_);
+  return !host_owned_ && host_ != nullptr;
+}
+
+}  // namespace tensorbuf::core

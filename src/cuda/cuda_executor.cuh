@@ -1,0 +1,125 @@
+// The CUDA executor: the executor concept of src/kernels/executor.hpp on one stream, with
+// grid-stride launches, CUB scans and radix sorts, and scratch from the caching allocator.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+#include <utility>
+#include <vector>
+
+#include "core/dispatch.hpp"
+#include "core/stats_counters.hpp"
+#include "cuda/cuda_check.hpp"
+
+namespace tensorbuf::cuda {
+
+template <class F>
+__global__ void for_each_index_kernel(std::int64_t n, F f) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride) {
+    f(i);
+  }
+}
+
+template <class T>
+struct FillFunctor {
+  T* data;
+  T value;
+  __device__ void operator()(std::int64_t i) const { data[i] = value; }
+};
+
+class CudaExecutor {
+ public:
+  static constexpr int kBlockSize = 256;
+
+  explicit CudaExecutor(const core::CudaContext& context) : context_(context) {}
+  CudaExecutor(const CudaExecutor&) = delete;
+  CudaExecutor& operator=(const CudaExecutor&) = delete;
+  ~CudaExecutor() {
+    for (auto& [ptr, bytes] : scratch_) {
+      context_.memory->free_device(ptr, bytes, context_.device, context_.stream);
+    }
+  }
+
+  cudaStream_t stream() const { return static_cast<cudaStream_t>(context_.stream); }
+  const core::CudaContext& context() const { return context_; }
+
+  template <class F>
+  void for_each_index(std::int64_t n, F f) {
+    if (n <= 0) return;
+    const std::int64_t blocks_needed = (n + kBlockSize - 1) / kBlockSize;
+    const int blocks = static_cast<int>(blocks_needed < max_blocks() ? blocks_needed : max_blocks());
+    for_each_index_kernel<<<blocks, kBlockSize, 0, stream()>>>(n, f);
+    TENSORBUF_CUDA_TRY(cudaGetLastError());
+  }
+
+  template <class T>
+  T* scratch(std::int64_t n) {
+    const std::size_t bytes = static_cast<std::size_t>(n > 0 ? n : 1) * sizeof(T);
+    void* ptr = context_.memory->allocate_device(bytes, context_.device, context_.stream);
+    scratch_.emplace_back(ptr, bytes);
+    return static_cast<T*>(ptr);
+  }
+
+  template <class T>
+  void fill(T* data, T value, std::int64_t n) {
+    for_each_index(n, FillFunctor<T>{data, value});
+  }
+
+  template <class T>
+  void exclusive_scan(const T* in, T* out, std::int64_t n) {
+    if (n <= 0) return;
+    std::size_t temp_bytes = 0;
+    TENSORBUF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, in, out, n, stream()));
+    void* temp = scratch<std::byte>(static_cast<std::int64_t>(temp_bytes));
+    TENSORBUF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, in, out, n, stream()));
+  }
+
+  template <class K, class V>
+  void sort_by_key(K* keys, V* values, std::int64_t n) {
+    if (n <= 1) return;
+    K* keys_alt = scratch<K>(n);
+    V* values_alt = scratch<V>(n);
+    cub::DoubleBuffer<K> key_buffer(keys, keys_alt);
+    cub::DoubleBuffer<V> value_buffer(values, values_alt);
+    std::size_t temp_bytes = 0;
+    TENSORBUF_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, key_buffer,
+                                                       value_buffer, n, 0,
+                                                       static_cast<int>(sizeof(K) * 8), stream()));
+    void* temp = scratch<std::byte>(static_cast<std::int64_t>(temp_bytes));
+    TENSORBUF_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp, temp_bytes, key_buffer, value_buffer,
+                                                       n, 0, static_cast<int>(sizeof(K) * 8),
+                                                       stream()));
+    if (key_buffer.Current() != keys) copy(keys, key_buffer.Current(), sizeof(K) * n);
+    if (value_buffer.Current() != values) copy(values, value_buffer.Current(), sizeof(V) * n);
+  }
+
+  template <class T>
+  T read_value(const T* data) {
+    T value{};
+    context_.memory->copy_device_to_host(&value, data, sizeof(T), context_.device,
+                                         context_.stream);
+    core::stats_counters().device_to_host_copies++;
+    core::stats_counters().bytes_device_to_host += sizeof(T);
+    return value;
+  }
+
+  void copy(void* dst, const void* src, std::size_t bytes) {
+    if (bytes != 0) {
+      context_.memory->copy_device_to_device(dst, src, bytes, context_.device, context_.stream);
+    }
+  }
+
+ private:
+  static std::int64_t max_blocks() { return 65536; }
+
+  core::CudaContext context_;
+  std::vector<std::pair<void*, std::size_t>> scratch_;
+};
+
+}  // namespace tensorbuf::cuda

@@ -1,0 +1,24 @@
+// The CUDA backend's entry points when tensorbuf is built without CUDA: each raises
+// UnavailableError("built without CUDA"); the probe reports it.
+#include "core/backend.hpp"
+#include "core/error_macros.hpp"
+
+namespace tensorbuf::cuda {
+namespace {
+[[noreturn]] void not_built() { throw UnavailableError("built without CUDA"); }
+}  // namespace
+
+ProbeResult probe() {
+  ProbeResult result;
+  result.availability = CudaAvailability::kNotBuilt;
+  result.reason = "not built: tensorbuf was built without CUDA";
+  return result;
+}
+
+core::DeviceMemory& device_memory() { not_built(); }
+
+std::string build_info() { return "without CUDA"; }
+
+// Op entry points (one block per op, in the order of src/core/plan_*.hpp).
+
+}  // namespace tensorbuf::cuda

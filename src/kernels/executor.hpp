@@ -1,0 +1,23 @@
+// The executor concept: what a multi-pass driver in src/kernels may ask of the machine it runs
+// on. src/cuda/cuda_executor.cuh implements it with grid-stride launches and CUB on a stream;
+// src/kernels/host_executor.hpp with plain loops, so CPU tests run the CUDA backend's drivers.
+//
+//   template <class F> void for_each_index(std::int64_t n, F f);
+//       Calls f(i) for every i in [0, n), in any order and possibly concurrently. F is a
+//       copyable functor with a TENSORBUF_HD `void operator()(std::int64_t) const`; it gets
+//       only plain views (pointers + extents), never a TensorBuffer.
+//   template <class T> T* scratch(std::int64_t n);
+//       Uninitialised memory for n elements on the executor's side, freed (stream-ordered)
+//       when the executor is destroyed.
+//   template <class T> void fill(T* data, T value, std::int64_t n);
+//   template <class T> void exclusive_scan(const T* in, T* out, std::int64_t n);
+//       out[i] = in[0] + ... + in[i-1] (out[0] = 0); `out` may equal `in`.
+//   template <class K, class V> void sort_by_key(K* keys, V* values, std::int64_t n);
+//       Stable ascending sort of (key, value) pairs by key; K is an unsigned integer type.
+//   template <class T> T read_value(const T* data);
+//       Copies one element to the host. On CUDA this waits for the stream (a host wait):
+//       drivers call it only where the spec allows a sync.
+//   void copy(void* dst, const void* src, std::size_t bytes);   executor-side to executor-side
+//
+// Drivers are templates `template <class Executor> ... run_x(Executor& ex, const Plan&, ...)`.
+#pragma once

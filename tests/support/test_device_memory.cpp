@@ -1,0 +1,125 @@
+#include "support/test_device_memory.hpp"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "core/stats_counters.hpp"
+#include "tensorbuf/errors.hpp"
+
+namespace tensorbuf::testing {
+
+TestDeviceMemory::~TestDeviceMemory() = default;
+
+void TestDeviceMemory::count_allocation() {
+  const std::int64_t n = ++allocations_;
+  if (fail_allocation_at_ != 0 && n == fail_allocation_at_) {
+    throw ResourceExhaustedError("injected allocation failure");
+  }
+}
+
+void TestDeviceMemory::count_copy() {
+  const std::int64_t n = ++copies_;
+  if (fail_copy_at_ != 0 && n == fail_copy_at_) throw InternalError("injected copy failure");
+}
+
+core::StreamHandle TestDeviceMemory::default_stream(int device) {
+  return &stream_token_[device & 3];
+}
+
+void* TestDeviceMemory::allocate_device(std::size_t bytes, int, core::StreamHandle) {
+  count_allocation();
+  void* ptr = std::malloc(bytes == 0 ? 1 : bytes);
+  if (ptr == nullptr) throw ResourceExhaustedError("test device memory exhausted");
+  ++device_allocations_;
+  core::stats_counters().device_allocations++;
+  std::lock_guard lock(mutex_);
+  device_blocks_.insert(ptr);
+  return ptr;
+}
+
+void TestDeviceMemory::free_device(void* ptr, std::size_t, int, core::StreamHandle) noexcept {
+  {
+    std::lock_guard lock(mutex_);
+    device_blocks_.erase(ptr);
+  }
+  std::free(ptr);
+}
+
+void* TestDeviceMemory::allocate_host(std::size_t bytes) {
+  count_allocation();
+  void* ptr = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
+  if (ptr == nullptr) throw ResourceExhaustedError("test host memory exhausted");
+  ++host_allocations_;
+  core::stats_counters().pinned_host_allocations++;
+  std::lock_guard lock(mutex_);
+  host_blocks_.insert(ptr);
+  return ptr;
+}
+
+void TestDeviceMemory::free_host(void* ptr, std::size_t, core::EventHandle) noexcept {
+  {
+    std::lock_guard lock(mutex_);
+    host_blocks_.erase(ptr);
+  }
+  std::free(ptr);
+}
+
+void TestDeviceMemory::copy_host_to_device(void* dst, const void* src, std::size_t bytes, int,
+                                           core::StreamHandle) {
+  count_copy();
+  std::memcpy(dst, src, bytes);
+  ++uploads_;
+}
+
+void TestDeviceMemory::copy_device_to_device(void* dst, const void* src, std::size_t bytes, int,
+                                             core::StreamHandle) {
+  count_copy();
+  std::memmove(dst, src, bytes);
+}
+
+void TestDeviceMemory::copy_device_to_host(void* dst, const void* src, std::size_t bytes, int,
+                                           core::StreamHandle) {
+  count_copy();
+  std::memcpy(dst, src, bytes);
+  ++downloads_;
+  ++host_waits_;
+  core::stats_counters().host_waits++;
+}
+
+void TestDeviceMemory::memset_device(void* dst, int value, std::size_t bytes, int,
+                                     core::StreamHandle) {
+  std::memset(dst, value, bytes);
+}
+
+core::EventHandle TestDeviceMemory::record_event(core::EventHandle event, int,
+                                                 core::StreamHandle) {
+  return event != nullptr ? event : new int(0);
+}
+
+void TestDeviceMemory::destroy_event(core::EventHandle event) noexcept {
+  delete static_cast<int*>(event);
+}
+
+void TestDeviceMemory::host_wait(core::EventHandle) {
+  ++host_waits_;
+  core::stats_counters().host_waits++;
+}
+
+void TestDeviceMemory::stream_wait(core::StreamHandle, core::EventHandle) { ++stream_waits_; }
+
+std::int64_t TestDeviceMemory::live_device_blocks() const {
+  std::lock_guard lock(mutex_);
+  return static_cast<std::int64_t>(device_blocks_.size());
+}
+
+std::int64_t TestDeviceMemory::live_host_blocks() const {
+  std::lock_guard lock(mutex_);
+  return static_cast<std::int64_t>(host_blocks_.size());
+}
+
+bool TestDeviceMemory::is_device_pointer(const void* ptr) const {
+  std::lock_guard lock(mutex_);
+  return device_blocks_.count(ptr) != 0;
+}
+
+}  // namespace tensorbuf::testing

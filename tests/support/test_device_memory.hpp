@@ -1,0 +1,79 @@
+// Host memory posing as device memory: drives the lazy-sync state machine on a CPU-only
+// machine, counts what it is asked to do, and fails the N-th allocation or copy on request.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <set>
+
+#include "core/device_memory.hpp"
+
+namespace tensorbuf::testing {
+
+class TestDeviceMemory final : public core::DeviceMemory {
+ public:
+  ~TestDeviceMemory() override;
+
+  core::StreamHandle default_stream(int device) override;
+  void* allocate_device(std::size_t bytes, int device, core::StreamHandle stream) override;
+  void free_device(void* ptr, std::size_t bytes, int device, core::StreamHandle) noexcept override;
+  void* allocate_host(std::size_t bytes) override;
+  void free_host(void* ptr, std::size_t bytes, core::EventHandle pending) noexcept override;
+  void copy_host_to_device(void* dst, const void* src, std::size_t bytes, int device,
+                           core::StreamHandle stream) override;
+  void copy_device_to_device(void* dst, const void* src, std::size_t bytes, int device,
+                             core::StreamHandle stream) override;
+  void copy_device_to_host(void* dst, const void* src, std::size_t bytes, int device,
+                           core::StreamHandle stream) override;
+  void memset_device(void* dst, int value, std::size_t bytes, int device,
+                     core::StreamHandle stream) override;
+  core::EventHandle record_event(core::EventHandle event, int device,
+                                 core::StreamHandle stream) override;
+  void destroy_event(core::EventHandle event) noexcept override;
+  void host_wait(core::EventHandle event) override;
+  void stream_wait(core::StreamHandle stream, core::EventHandle event) override;
+
+  // Fail the n-th (1-based, counted from now) allocation (device or host) / copy; 0 = never.
+  void fail_allocation(int n) { fail_allocation_at_ = allocations_ + n; }
+  void fail_copy(int n) { fail_copy_at_ = copies_ + n; }
+  void fail_nothing() { fail_allocation_at_ = 0; fail_copy_at_ = 0; }
+
+  std::int64_t device_allocations() const { return device_allocations_; }
+  std::int64_t host_allocations() const { return host_allocations_; }
+  std::int64_t uploads() const { return uploads_; }
+  std::int64_t downloads() const { return downloads_; }
+  std::int64_t host_waits() const { return host_waits_; }
+  std::int64_t stream_waits() const { return stream_waits_; }
+  std::int64_t live_device_blocks() const;
+  std::int64_t live_host_blocks() const;
+  // True if `ptr` is memory this object handed out as device memory.
+  bool is_device_pointer(const void* ptr) const;
+
+ private:
+  void count_allocation();
+  void count_copy();
+
+  mutable std::mutex mutex_;
+  std::set<const void*> device_blocks_;
+  std::set<const void*> host_blocks_;
+  std::atomic<std::int64_t> allocations_{0}, copies_{0};
+  std::atomic<std::int64_t> fail_allocation_at_{0}, fail_copy_at_{0};
+  std::atomic<std::int64_t> device_allocations_{0}, host_allocations_{0};
+  std::atomic<std::int64_t> uploads_{0}, downloads_{0}, host_waits_{0}, stream_waits_{0};
+  int stream_token_[4] = {};
+};
+
+// Installs a TestDeviceMemory for the scope of a test.
+class ScopedTestDeviceMemory {
+ public:
+  ScopedTestDeviceMemory() { core::set_device_memory_for_testing(&memory_); }
+  ~ScopedTestDeviceMemory() { core::set_device_memory_for_testing(nullptr); }
+  TestDeviceMemory* operator->() { return &memory_; }
+  TestDeviceMemory& get() { return memory_; }
+
+ private:
+  TestDeviceMemory memory_;
+};
+
+}  // namespace tensorbuf::testing
