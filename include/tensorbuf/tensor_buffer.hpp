@@ -30,6 +30,10 @@ class TensorBuffer {
   /// A zero-filled buffer whose shape never changes. `{}` is a scalar (one element).
   /// Throws InvalidArgumentError for a negative dim or an element/byte count overflowing int64.
   static TensorBuffer create_fixed_size(const Shape& shape, DataType type);
+  /// A fixed-size buffer whose contents are undefined until written; nothing is allocated
+  /// until the first write (`overwrite_host` / `overwrite_device`), so an op's output gets
+  /// memory only on the side it is computed on. Same errors as create_fixed_size.
+  static TensorBuffer create_uninitialized(const Shape& shape, DataType type);
   /// Deep copy of `src`, converted to `type` (rules of docs/tensor_buffer.md); dynamic iff
   /// `src` is.
   static TensorBuffer create_from(const TensorBuffer& src, DataType type);

@@ -56,6 +56,12 @@ std::unique_ptr<Storage> Storage::allocate(std::size_t bytes, bool zero) {
   return storage;
 }
 
+std::unique_ptr<Storage> Storage::unallocated(std::size_t bytes) {
+  std::unique_ptr<Storage> storage(new Storage(bytes));
+  storage->host_valid_ = bytes == 0;
+  return storage;
+}
+
 std::unique_ptr<Storage> Storage::reference(const void* bytes, std::size_t size) {
   std::unique_ptr<Storage> storage(new Storage(size));
   storage->host_valid_ = true;
@@ -86,6 +92,16 @@ void Storage::release_device_locked() const {
 
 void Storage::ensure_host_valid_locked() const {
   if (host_valid_ || bytes_ == 0) {
+    host_valid_ = true;
+    return;
+  }
+  if (!device_valid_) {
+    // Never written (an unallocated output read before its first write): reads as zeros.
+    HostBlock zeros = allocate_host_block(bytes_);
+    std::memset(zeros.ptr, 0, bytes_);
+    host_ = zeros.ptr;
+    host_allocator_ = zeros.allocator;
+    host_owned_ = true;
     host_valid_ = true;
     return;
   }
@@ -167,11 +183,8 @@ void Storage::ensure_device_valid_locked(int device, StreamHandle stream, bool c
   if (device_ == nullptr) fresh = memory->allocate_device(bytes_, device, stream);
   void* target = fresh != nullptr ? fresh : device_;
   if (copy) {
-    if (!host_valid_) {
-      if (fresh != nullptr) memory->free_device(fresh, bytes_, device, stream);
-      throw InternalError("storage has no valid copy to upload");
-    }
     try {
+      ensure_host_valid_locked();  // zeros for a buffer never written
       if (fresh == nullptr) wait_for_streams_locked(stream);
       memory->copy_host_to_device(target, host_, bytes_, device, stream);
     } catch (...) {

@@ -18,6 +18,8 @@ class Storage {
  public:
   // Owned host memory (pinned when a device memory is active), zero-filled when `zero`.
   static std::unique_ptr<Storage> allocate(std::size_t bytes, bool zero);
+  // No memory on either side and no valid side: the first write allocates.
+  static std::unique_ptr<Storage> unallocated(std::size_t bytes);
   // References caller memory without copying; the first write copies it (copy-on-write).
   static std::unique_ptr<Storage> reference(const void* bytes, std::size_t size);
 

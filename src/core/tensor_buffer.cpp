@@ -55,6 +55,11 @@ TensorBuffer TensorBuffer::create_fixed_size(const Shape& shape, DataType type) 
   return TensorBuffer(type, shape, false, core::Storage::allocate(bytes, true));
 }
 
+TensorBuffer TensorBuffer::create_uninitialized(const Shape& shape, DataType type) {
+  const std::size_t bytes = checked_byte_size(shape, type);
+  return TensorBuffer(type, shape, false, core::Storage::unallocated(bytes));
+}
+
 TensorBuffer TensorBuffer::create_from(const TensorBuffer& src, DataType type) {
   const std::size_t bytes = checked_byte_size(src.shape_, type);
   std::unique_ptr<core::Storage> storage = core::Storage::allocate(bytes, false);
