@@ -1,1 +1,110 @@
+// The CUDA side of lazy sync: real copies, pinned host storage, streams and events, the caching
+// pool. Every test here skips where no GPU is usable (fails with TENSORBUF_REQUIRE_CUDA=1).
 #include <gtest/gtest.h>
+
+#include <vector>
+
+#include "core/storage.hpp"
+#include "support/devices.hpp"
+#include "tensorbuf/tensorbuf.hpp"
+
+#if defined(TENSORBUF_WITH_CUDA)
+#include <cuda_runtime_api.h>
+#endif
+
+namespace tensorbuf {
+namespace {
+
+class CudaSyncTest : public ::testing::Test {
+ protected:
+  void SetUp() override { TENSORBUF_SKIP_WITHOUT_CUDA(Device::cuda()); }
+  static TensorBuffer make(std::vector<float> values) {
+    TensorBuffer b = TensorBuffer::create_fixed_size({static_cast<std::int64_t>(values.size())},
+                                                     DataType::kFloat32);
+    b.load_array(values);
+    return b;
+  }
+};
+
+#if defined(TENSORBUF_WITH_CUDA)
+
+TEST_F(CudaSyncTest, RoundTripCopiesOnlyStaleSides) {
+  TensorBuffer b = make({1, 2, 3, 4});
+  reset_stats();
+  b.sync_to(Device::cuda());
+  EXPECT_EQ(stats().host_to_device_copies, 1);
+  b.sync_to(Device::cuda());
+  EXPECT_EQ(stats().host_to_device_copies, 1);
+  float* d = b.mutable_device<float>();
+  const float fresh[4] = {10, 20, 30, 40};
+  ASSERT_EQ(cudaMemcpy(d, fresh, sizeof fresh, cudaMemcpyHostToDevice), cudaSuccess);
+  EXPECT_FALSE(b.is_valid_on(Device::cpu()));
+  EXPECT_EQ(b.get_float_array(), (std::vector<float>{10, 20, 30, 40}));
+  EXPECT_EQ(stats().device_to_host_copies, 1);
+  EXPECT_EQ(stats().host_to_device_copies, 1);
+}
+
+TEST_F(CudaSyncTest, HostStorageIsPinned) {
+  TensorBuffer b = make({1, 2});
+  cudaPointerAttributes attributes{};
+  ASSERT_EQ(cudaPointerGetAttributes(&attributes, b.host<float>()), cudaSuccess);
+  EXPECT_EQ(attributes.type, cudaMemoryTypeHost);
+}
+
+TEST_F(CudaSyncTest, OverwriteDeviceCopiesNothing) {
+  TensorBuffer b = make({1, 2});
+  reset_stats();
+  float* d = b.overwrite_device<float>();
+  ASSERT_EQ(cudaMemset(d, 0, 2 * sizeof(float)), cudaSuccess);
+  EXPECT_EQ(stats().host_to_device_copies, 0);
+  EXPECT_EQ(b.get_float_array(), (std::vector<float>{0, 0}));
+}
+
+TEST_F(CudaSyncTest, CallerStreamWorkIsOrderedBeforeHostRead) {
+  TensorBuffer b = TensorBuffer::create_fixed_size({1 << 20}, DataType::kUInt8);
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  core::Storage& s = b.storage();
+  void* d = s.device_write(0, stream, /*keep_contents=*/false);
+  ASSERT_EQ(cudaMemsetAsync(d, 7, 1 << 20, stream), cudaSuccess);
+  s.finish_device_use(stream);
+  const std::uint8_t* h = b.host<std::uint8_t>();  // downloads on the stream that wrote
+  EXPECT_EQ(h[0], 7);
+  EXPECT_EQ(h[(1 << 20) - 1], 7);
+  cudaStreamDestroy(stream);
+}
+
+TEST_F(CudaSyncTest, SteadyStateAllocatesNothing) {
+  for (int round = 0; round < 2; ++round) {
+    if (round == 1) reset_stats();
+    TensorBuffer b = make(std::vector<float>(1 << 16, 1.0f));
+    b.sync_to(Device::cuda());
+    b.get_float_array();
+  }
+  EXPECT_EQ(stats().device_allocations, 0);
+  EXPECT_EQ(stats().pinned_host_allocations, 0);
+}
+
+TEST_F(CudaSyncTest, LargeRoundTripIsExact) {
+  std::vector<float> v(1 << 22);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i);
+  TensorBuffer b = make(v);
+  b.sync_to(Device::cuda());
+  b.overwrite_host<float>()[0] = -1;  // device copy now stale
+  b.sync_to(Device::cuda());
+  std::vector<float> back(v.size());
+  ASSERT_EQ(cudaMemcpy(back.data(), b.device<float>(), v.size() * sizeof(float),
+                       cudaMemcpyDeviceToHost),
+            cudaSuccess);
+  EXPECT_EQ(back[0], -1.0f);
+  EXPECT_EQ(back[12345], 12345.0f);
+}
+
+#else
+
+TEST_F(CudaSyncTest, BuiltWithoutCuda) { GTEST_SKIP() << "built without CUDA"; }
+
+#endif
+
+}  // namespace
+}  // namespace tensorbuf

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs tensorbuf from a configured build tree and builds + runs tests/consumer against it.
+# usage: scripts/check_install.sh BUILD_DIR WORK_DIR
+set -euo pipefail
+build_dir=$1
+work_dir=$2
+root=$(cd "$(dirname "$0")/.." && pwd)
+rm -rf "$work_dir"
+cmake --install "$build_dir" --prefix "$work_dir/prefix" > /dev/null
+cmake -S "$root/tests/consumer" -B "$work_dir/consumer" -G Ninja \
+  -DCMAKE_PREFIX_PATH="$work_dir/prefix" > /dev/null
+cmake --build "$work_dir/consumer" > /dev/null
+"$work_dir/consumer/consumer"

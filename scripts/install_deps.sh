@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs the Debian packages tensorbuf's build, tests and CI need (idempotent; run as root).
+# nvcc (CUDA 13) is expected from the machine's CUDA toolkit; without it the CPU library builds.
+set -euo pipefail
+packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev python3 clang libclang-rt-14-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" > /dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${missing[@]}"
+fi
+if ! command -v nvcc > /dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then
+  echo "note: nvcc is at /usr/local/cuda/bin; add it to PATH to build the CUDA backend" >&2
+fi
