@@ -32,11 +32,6 @@ void boolean_mask_update_in_place(TensorBuffer&, const TensorBuffer&, const Tens
 // --- end boolean_mask_update ---
 
 // --- strings and substr (issue 6) ---
-StringTensor StringTensor::from_strings(const std::vector<std::string>&, const Shape&) { pending("StringTensor"); }
-StringTensor StringTensor::from_strings(const std::vector<std::string_view>&, const Shape&) { pending("StringTensor"); }
-StringTensor StringTensor::from_buffers(TensorBuffer, TensorBuffer, const Shape&) { pending("StringTensor"); }
-std::string_view StringTensor::at(std::int64_t) const { pending("StringTensor"); }
-std::vector<std::string> StringTensor::to_strings() const { pending("StringTensor"); }
 StringTensor substr(const StringTensor&, const TensorBuffer&, const TensorBuffer&, const SubstrOptions&) { pending("substr"); }
 // --- end strings and substr ---
 
