@@ -31,8 +31,4 @@ void boolean_mask_update_in_place(TensorBuffer&, const TensorBuffer&, const Tens
                                   const BooleanMaskUpdateOptions&) { pending("boolean_mask_update"); }
 // --- end boolean_mask_update ---
 
-// --- strings and substr (issue 6) ---
-StringTensor substr(const StringTensor&, const TensorBuffer&, const TensorBuffer&, const SubstrOptions&) { pending("substr"); }
-// --- end strings and substr ---
-
 }  // namespace tensorbuf

@@ -2,6 +2,7 @@
 // UnavailableError("built without CUDA"); the probe reports it.
 #include "core/backend.hpp"
 #include "core/error_macros.hpp"
+#include "core/plan_substr.hpp"
 
 namespace tensorbuf::cuda {
 namespace {
@@ -20,5 +21,12 @@ core::DeviceMemory& device_memory() { not_built(); }
 std::string build_info() { return "without CUDA"; }
 
 // Op entry points (one block per op, in the order of src/core/plan_*.hpp).
+
+// --- substr (src/core/plan_substr.hpp) ---
+core::SubstrResult substr(const core::SubstrPlan&, const core::SubstrArgs&,
+                          const core::CudaContext&) {
+  not_built();
+}
+// --- end substr ---
 
 }  // namespace tensorbuf::cuda

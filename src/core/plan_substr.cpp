@@ -1,0 +1,102 @@
+#include "core/plan_substr.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "core/error_macros.hpp"
+
+namespace tensorbuf::core {
+namespace {
+
+// Row-major strides of `shape` aligned to the right of a rank-`rank` output, 0 where the
+// operand's dim is 1 (or missing) and so broadcast.
+std::vector<std::int64_t> broadcast_strides(const Shape& shape, int rank) {
+  std::vector<std::int64_t> strides(static_cast<std::size_t>(rank), 0);
+  std::int64_t stride = 1;
+  for (int d = shape.rank() - 1; d >= 0; --d) {
+    const int out_d = rank - shape.rank() + d;
+    strides[static_cast<std::size_t>(out_d)] = shape[d] == 1 ? 0 : stride;
+    stride *= shape[d];
+  }
+  return strides;
+}
+
+}  // namespace
+
+SubstrPlan plan_substr(const StringTensor& input, const TensorBuffer& pos, const TensorBuffer& len,
+                       const SubstrOptions& options) {
+  const DataType pos_type = pos.data_type();
+  TENSORBUF_EXPECTS(pos_type == DataType::kInt32 || pos_type == DataType::kInt64,
+                    InvalidArgumentError,
+                    str_cat("pos must be int32 or int64, got: ", to_string(pos_type)));
+  TENSORBUF_EXPECTS(len.data_type() == pos_type, InvalidArgumentError,
+                    str_cat("pos and len should have the same dtype, got: ", to_string(pos_type),
+                            " vs. ", to_string(len.data_type())));
+  TENSORBUF_EXPECTS(pos.shape() == len.shape(), InvalidArgumentError,
+                    str_cat("pos and len should have the same shape, got: ",
+                            pos.shape().to_string(), " vs. ", len.shape().to_string()));
+  TENSORBUF_EXPECTS(options.unit == SubstrUnit::kByte || options.unit == SubstrUnit::kUtf8Char,
+                    InvalidArgumentError, "unknown SubstrUnit");
+  TENSORBUF_EXPECTS(options.out_of_bounds == OutOfBoundsPolicy::kDeviceDefault ||
+                        options.out_of_bounds == OutOfBoundsPolicy::kError ||
+                        options.out_of_bounds == OutOfBoundsPolicy::kDrop,
+                    InvalidArgumentError, "unknown OutOfBoundsPolicy");
+
+  // NumPy broadcasting of input.shape against pos.shape, at any rank.
+  const Shape in_shape = input.shape();
+  const Shape pos_shape = pos.shape();
+  const int rank = std::max(in_shape.rank(), pos_shape.rank());
+  std::vector<std::int64_t> out_dims(static_cast<std::size_t>(rank));
+  for (int d = 0; d < rank; ++d) {
+    const int di = d - (rank - in_shape.rank());
+    const int dp = d - (rank - pos_shape.rank());
+    const std::int64_t a = di >= 0 ? in_shape[di] : 1;
+    const std::int64_t b = dp >= 0 ? pos_shape[dp] : 1;
+    TENSORBUF_EXPECTS(a == b || a == 1 || b == 1, InvalidArgumentError,
+                      str_cat("Incompatible shapes: ", in_shape.to_string(), " vs. ",
+                              pos_shape.to_string()));
+    out_dims[static_cast<std::size_t>(d)] = a == 1 ? b : a;
+  }
+
+  SubstrPlan plan;
+  plan.out_shape = Shape(out_dims);
+  plan.out_size = plan.out_shape.num_elements();
+  TENSORBUF_EXPECTS(plan.out_size < INT64_MAX / 8, InvalidArgumentError,
+                    str_cat("a substr output of shape ", plan.out_shape.to_string(),
+                            " has more offsets than int64 can count"));
+  plan.in_size = input.size();
+  plan.in_chars = input.num_chars();
+  plan.index_type = pos_type;
+  plan.unit = options.unit;
+
+  // The map: drop output dims of 1, merge neighbours whose strides chain for both operands.
+  const std::vector<std::int64_t> in_strides = broadcast_strides(in_shape, rank);
+  const std::vector<std::int64_t> pos_strides = broadcast_strides(pos_shape, rank);
+  kernels::SubstrMap& map = plan.map;
+  map.rank = 0;
+  if (plan.out_size == 0) return plan;  // nothing to map
+  for (int d = 0; d < rank; ++d) {
+    const auto du = static_cast<std::size_t>(d);
+    if (out_dims[du] == 1) continue;
+    if (map.rank > 0) {
+      const int last = map.rank - 1;
+      if (map.input_strides[last] == in_strides[du] * out_dims[du] &&
+          map.pos_strides[last] == pos_strides[du] * out_dims[du]) {
+        map.dims[last] *= out_dims[du];
+        map.input_strides[last] = in_strides[du];
+        map.pos_strides[last] = pos_strides[du];
+        continue;
+      }
+    }
+    TENSORBUF_EXPECTS(map.rank < kernels::kSubstrMaxRank, InternalError,
+                      "substr broadcast map exceeds its rank bound");
+    map.dims[map.rank] = out_dims[du];
+    map.input_strides[map.rank] = in_strides[du];
+    map.pos_strides[map.rank] = pos_strides[du];
+    ++map.rank;
+  }
+  return plan;
+}
+
+}  // namespace tensorbuf::core

@@ -1,0 +1,174 @@
+// substr on the CPU: two passes over contiguous chunks of the output (sizes with a chunk-local
+// running sum, then chunk bases and the copy into one output allocation), on core::parallel_for.
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "core/dtype_dispatch.hpp"
+#include "core/parallel.hpp"
+#include "core/plan_substr.hpp"
+#include "kernels/substr.hpp"
+
+namespace tensorbuf::cpu {
+namespace {
+
+using kernels::ByteRange;
+using kernels::SubstrMap;
+
+constexpr std::int64_t kMinChunk = 1 << 14;
+
+// Walks output elements in row-major order from `flat`, tracking the input and pos indices
+// without a division per element.
+class MapCursor {
+ public:
+  MapCursor(const SubstrMap& map, std::int64_t flat) : map_(map) {
+    map.map(flat, &input_, &pos_);
+    for (int d = map.rank - 1; d >= 0; --d) {
+      digits_[d] = flat % map.dims[d];
+      flat /= map.dims[d];
+    }
+  }
+  std::int64_t input() const { return input_; }
+  std::int64_t pos() const { return pos_; }
+  void next() {
+    for (int d = map_.rank - 1; d >= 0; --d) {
+      input_ += map_.input_strides[d];
+      pos_ += map_.pos_strides[d];
+      if (++digits_[d] < map_.dims[d]) return;
+      input_ -= map_.input_strides[d] * map_.dims[d];
+      pos_ -= map_.pos_strides[d] * map_.dims[d];
+      digits_[d] = 0;
+    }
+  }
+
+ private:
+  const SubstrMap& map_;
+  std::int64_t input_ = 0;
+  std::int64_t pos_ = 0;
+  std::int64_t digits_[kernels::kSubstrMaxRank] = {};
+};
+
+// Short copies without a call: two overlapping loads cover 4..16 bytes.
+inline void copy_bytes(std::uint8_t* dst, const std::uint8_t* src, std::int64_t n) {
+  if (n <= 16) {
+    if (n >= 8) {
+      std::uint64_t a;
+      std::uint64_t b;
+      std::memcpy(&a, src, 8);
+      std::memcpy(&b, src + n - 8, 8);
+      std::memcpy(dst, &a, 8);
+      std::memcpy(dst + n - 8, &b, 8);
+    } else if (n >= 4) {
+      std::uint32_t a;
+      std::uint32_t b;
+      std::memcpy(&a, src, 4);
+      std::memcpy(&b, src + n - 4, 4);
+      std::memcpy(dst, &a, 4);
+      std::memcpy(dst + n - 4, &b, 4);
+    } else {
+      for (std::int64_t j = 0; j < n; ++j) dst[j] = src[j];
+    }
+    return;
+  }
+  std::memcpy(dst, src, static_cast<std::size_t>(n));
+}
+
+struct ChunkState {
+  std::int64_t total = 0;
+  std::int64_t first_bad = -1;
+};
+
+template <class Index, bool kUtf8, bool kError>
+core::SubstrResult run(const core::SubstrPlan& plan, const core::SubstrArgs& args) {
+  const std::int64_t n = plan.out_size;
+  const std::int64_t* in_offsets = args.in_offsets;
+  const std::uint8_t* in_chars = args.in_chars;
+  const auto* pos = static_cast<const Index*>(args.pos);
+  const auto* len = static_cast<const Index*>(args.len);
+  std::int64_t* out_offsets = args.out_offsets;
+  out_offsets[0] = 0;
+
+  std::unique_ptr<std::int64_t[]> begins(new std::int64_t[static_cast<std::size_t>(n)]);
+  const int chunks = core::chunk_count(n, kMinChunk);
+  std::vector<ChunkState> state(static_cast<std::size_t>(chunks));
+
+  // Pass 1: begins, and out_offsets[i + 1] = the chunk-local running size.
+  core::parallel_for_chunks(n, kMinChunk, [&](int c, std::int64_t b, std::int64_t e) {
+    ChunkState& st = state[static_cast<std::size_t>(c)];
+    std::int64_t running = 0;
+    MapCursor cursor(plan.map, b);
+    for (std::int64_t i = b; i < e; ++i, cursor.next()) {
+      const std::int64_t first = in_offsets[cursor.input()];
+      const std::int64_t size = in_offsets[cursor.input() + 1] - first;
+      const auto p = static_cast<std::int64_t>(pos[cursor.pos()]);
+      const auto l = static_cast<std::int64_t>(len[cursor.pos()]);
+      ByteRange r;
+      bool ok;
+      if constexpr (kUtf8) {
+        ok = kernels::utf8_range(in_chars + first, size, p, l, &r);
+      } else {
+        ok = kernels::byte_range(size, p, l, &r);
+      }
+      if (!ok) {
+        if constexpr (kError) {
+          st.first_bad = i;  // the first in this chunk; chunks are in row-major order
+          return;
+        }
+        r = ByteRange{};
+      }
+      begins[static_cast<std::size_t>(i)] = first + r.begin;
+      running += r.end - r.begin;
+      out_offsets[i + 1] = running;
+    }
+    st.total = running;
+  });
+
+  core::SubstrResult result;
+  std::vector<std::int64_t> base(static_cast<std::size_t>(chunks));
+  for (int c = 0; c < chunks; ++c) {
+    const ChunkState& st = state[static_cast<std::size_t>(c)];
+    if (kError && st.first_bad >= 0) {
+      result.first_bad_index = st.first_bad;
+      return result;
+    }
+    base[static_cast<std::size_t>(c)] = result.total_bytes;
+    result.total_bytes += st.total;
+  }
+  std::uint8_t* out_chars = args.allocate_chars(result.total_bytes);
+
+  // Pass 2: global offsets and the copy. Each chunk touches only out_offsets(b, e].
+  core::parallel_for_chunks(n, kMinChunk, [&](int c, std::int64_t b, std::int64_t e) {
+    const std::int64_t offset = base[static_cast<std::size_t>(c)];
+    std::int64_t previous = 0;
+    for (std::int64_t i = b; i < e; ++i) {
+      const std::int64_t local_end = out_offsets[i + 1];
+      copy_bytes(out_chars + offset + previous, in_chars + begins[static_cast<std::size_t>(i)],
+                 local_end - previous);
+      out_offsets[i + 1] = offset + local_end;
+      previous = local_end;
+    }
+  });
+  return result;
+}
+
+}  // namespace
+
+core::SubstrResult substr(const core::SubstrPlan& plan, const core::SubstrArgs& args) {
+  if (plan.out_size == 0) {
+    args.out_offsets[0] = 0;
+    args.allocate_chars(0);
+    return {};
+  }
+  const bool utf8 = plan.unit == SubstrUnit::kUtf8Char;
+  const bool error = plan.policy == OutOfBoundsPolicy::kError;
+  return core::dispatch_index_type(plan.index_type, [&](auto tag) {
+    using Index = typename decltype(tag)::type;
+    if (utf8) {
+      return error ? run<Index, true, true>(plan, args) : run<Index, true, false>(plan, args);
+    }
+    return error ? run<Index, false, true>(plan, args) : run<Index, false, false>(plan, args);
+  });
+}
+
+}  // namespace tensorbuf::cpu

@@ -1,0 +1,407 @@
+// substr's per-element logic (both units, spec/substr.md rules 3-5) and the CUDA backend's
+// multi-pass driver (sizes -> exclusive scan of the output offsets -> copy), written over an
+// executor (executor.hpp) so that tests run it on the CPU through HostExecutor.
+//
+// Every function here reads only bytes [0, size) of the string it is given, whatever the
+// bytes are: UTF-8 is never decoded, only character starts are counted.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "kernels/config.hpp"
+#include "kernels/substr_map.hpp"
+
+namespace tensorbuf::kernels {
+
+// ---------------------------------------------------------------------------------------------
+// Per element
+
+// A substring as byte offsets [begin, end) into its string.
+struct ByteRange {
+  std::int64_t begin = 0;
+  std::int64_t end = 0;
+};
+
+TENSORBUF_HD inline int popcount64(std::uint64_t x) {
+#if defined(__CUDA_ARCH__)
+  return __popcll(x);
+#else
+  return __builtin_popcountll(x);
+#endif
+}
+
+TENSORBUF_HD inline std::uint64_t load_u64(const std::uint8_t* p) {
+  std::uint64_t v;
+  memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// The top bit of every byte that is a UTF-8 continuation byte (0x80..0xBF: top bits 10). Byte
+// order does not matter: only the count of set bits is used.
+TENSORBUF_HD inline std::uint64_t continuation_bits(std::uint64_t x) {
+  return x & ~(x << 1) & 0x8080808080808080ull;
+}
+
+TENSORBUF_HD inline bool is_continuation(std::uint8_t b) { return (b & 0xC0u) == 0x80u; }
+
+// Character starts among bytes [lo, hi) of s: byte 0, and every byte outside 0x80..0xBF.
+// Eight bytes at a time (SWAR), so ASCII runs cost one popcount per word.
+TENSORBUF_HD inline std::int64_t count_starts(const std::uint8_t* s, std::int64_t lo,
+                                              std::int64_t hi) {
+  if (lo >= hi) return 0;
+  std::int64_t count = 0;
+  if (lo == 0) {
+    count = 1;
+    lo = 1;
+  }
+  std::int64_t i = lo;
+  for (; hi - i >= 8; i += 8) count += 8 - popcount64(continuation_bits(load_u64(s + i)));
+  for (; i < hi; ++i) count += is_continuation(s[i]) ? 0 : 1;
+  return count;
+}
+
+// The byte position of the k-th (k >= 1) character start among bytes [lo, hi) of s. When
+// there are fewer, returns hi; *found is the number of starts seen (k when found).
+TENSORBUF_HD inline std::int64_t nth_start(const std::uint8_t* s, std::int64_t lo,
+                                           std::int64_t hi, std::int64_t k,
+                                           std::int64_t* found) {
+  std::int64_t count = 0;
+  if (lo < hi && lo == 0) {
+    count = 1;
+    if (k == 1) {
+      *found = 1;
+      return 0;
+    }
+    lo = 1;
+  }
+  std::int64_t i = lo;
+  for (; hi - i >= 8; i += 8) {
+    const std::int64_t c = 8 - popcount64(continuation_bits(load_u64(s + i)));
+    if (count + c >= k) break;  // the start is in this word
+    count += c;
+  }
+  for (; i < hi; ++i) {
+    if (!is_continuation(s[i]) && ++count == k) {
+      *found = k;
+      return i;
+    }
+  }
+  *found = count;
+  return hi;
+}
+
+// Rule 3 (BYTE). False when pos is out of range.
+TENSORBUF_HD inline bool byte_range(std::int64_t size, std::int64_t pos, std::int64_t len,
+                                    ByteRange* out) {
+  const std::int64_t p = pos < 0 ? size + pos : pos;  // size >= 0: no overflow
+  if (p < 0 || p > size) return false;
+  out->begin = p;
+  out->end = (len < 0 || len >= size - p) ? size : p + len;
+  return true;
+}
+
+// The byte offset of character c (0-based) of s, or size when c is the character count.
+// False when c is beyond the count. c >= 0.
+TENSORBUF_HD inline bool utf8_char_offset(const std::uint8_t* s, std::int64_t size,
+                                          std::int64_t c, std::int64_t* out) {
+  if (c > size) return false;  // never more characters than bytes; keeps c + 1 finite
+  std::int64_t found = 0;
+  const std::int64_t at = nth_start(s, 0, size, c + 1, &found);
+  if (found == c + 1) {
+    *out = at;
+    return true;
+  }
+  if (found == c) {
+    *out = size;
+    return true;
+  }
+  return false;
+}
+
+// The end of `len` characters from `begin` (a character start or size), saturating at size.
+TENSORBUF_HD inline std::int64_t utf8_advance(const std::uint8_t* s, std::int64_t size,
+                                              std::int64_t begin, std::int64_t len) {
+  if (len < 0) return size;
+  if (len == 0) return begin;
+  std::int64_t found = 0;
+  // Starts after `begin` are bytes outside 0x80..0xBF (begin + 1 >= 1: no byte-0 rule).
+  const std::int64_t at = nth_start(s, begin + 1, size, len, &found);
+  return found == len ? at : size;
+}
+
+// Rule 4 (UTF8_CHAR), one thread scanning the string. False when pos is out of range.
+TENSORBUF_HD inline bool utf8_range(const std::uint8_t* s, std::int64_t size, std::int64_t pos,
+                                    std::int64_t len, ByteRange* out) {
+  std::int64_t p = pos;
+  if (pos < 0) {
+    p = count_starts(s, 0, size) + pos;
+    if (p < 0) return false;
+  }
+  std::int64_t begin = 0;
+  if (!utf8_char_offset(s, size, p, &begin)) return false;
+  out->begin = begin;
+  out->end = utf8_advance(s, size, begin, len);
+  return true;
+}
+
+// The lane-parallel form for long strings: a string is cut into kLanes slices, lane l
+// counting the starts of slice l; one thread then walks the counts and scans one slice.
+inline constexpr int kLanes = 32;
+
+TENSORBUF_HD inline std::int64_t slice_width(std::int64_t size) {
+  return size / kLanes + (size % kLanes != 0 ? 1 : 0);
+}
+
+TENSORBUF_HD inline void slice_bounds(std::int64_t size, int lane, std::int64_t* lo,
+                                      std::int64_t* hi) {
+  const std::int64_t w = slice_width(size);
+  const std::int64_t a = w * lane;
+  *lo = a < size ? a : size;
+  *hi = a + w < size ? a + w : size;
+}
+
+// Byte offset of character c (0 <= c) from the slice counts; size when c is the count.
+TENSORBUF_HD inline bool utf8_char_offset_sliced(const std::uint8_t* s, std::int64_t size,
+                                                 const std::int64_t* counts, std::int64_t c,
+                                                 std::int64_t* out) {
+  std::int64_t before = 0;
+  for (int lane = 0; lane < kLanes; ++lane) {
+    if (c < before + counts[lane]) {
+      std::int64_t lo = 0;
+      std::int64_t hi = 0;
+      slice_bounds(size, lane, &lo, &hi);
+      std::int64_t found = 0;
+      *out = nth_start(s, lo, hi, c - before + 1, &found);
+      return true;
+    }
+    before += counts[lane];
+  }
+  if (c == before) {
+    *out = size;
+    return true;
+  }
+  return false;
+}
+
+// Rule 4 from slice counts (counts[0..kLanes) of this string).
+TENSORBUF_HD inline bool utf8_range_sliced(const std::uint8_t* s, std::int64_t size,
+                                           const std::int64_t* counts, std::int64_t pos,
+                                           std::int64_t len, ByteRange* out) {
+  std::int64_t nchars = 0;
+  for (int lane = 0; lane < kLanes; ++lane) nchars += counts[lane];
+  const std::int64_t p = pos < 0 ? nchars + pos : pos;
+  if (p < 0 || p > nchars) return false;
+  const std::int64_t q = (len < 0 || len >= nchars - p) ? nchars : p + len;
+  std::int64_t begin = 0;
+  std::int64_t end = 0;
+  if (!utf8_char_offset_sliced(s, size, counts, p, &begin)) return false;
+  if (!utf8_char_offset_sliced(s, size, counts, q, &end)) return false;
+  out->begin = begin;
+  out->end = end;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Functors of the driver (plain views only)
+
+template <class Index>
+struct SubstrView {
+  const std::int64_t* in_offsets = nullptr;
+  const std::uint8_t* in_chars = nullptr;
+  const Index* pos = nullptr;
+  const Index* len = nullptr;
+  SubstrMap map;
+};
+
+// Per input string and lane: the character starts of that lane's slice.
+template <class Index>
+struct SliceCountFunctor {
+  SubstrView<Index> view;
+  std::int64_t* counts;  // in_size * kLanes
+  TENSORBUF_HD void operator()(std::int64_t t) const {
+    const std::int64_t string = t / kLanes;
+    const int lane = static_cast<int>(t - string * kLanes);
+    const std::int64_t first = view.in_offsets[string];
+    const std::int64_t size = view.in_offsets[string + 1] - first;
+    std::int64_t lo = 0;
+    std::int64_t hi = 0;
+    slice_bounds(size, lane, &lo, &hi);
+    counts[t] = count_starts(view.in_chars + first, lo, hi);
+  }
+};
+
+enum class SubstrMode { kByte, kUtf8, kUtf8Sliced };
+
+// Per output element: its byte range -> begins[i] (absolute in the input chars) and sizes[i];
+// sizes[n] = 0 so that an exclusive scan over n + 1 leaves the total there. An out-of-range
+// element gets size 0 (kDrop's "") and, when kReport, lowers *first_bad to its index.
+template <class Index, SubstrMode kMode, bool kReport>
+struct SizesFunctor {
+  SubstrView<Index> view;
+  const std::int64_t* counts;  // kUtf8Sliced only
+  std::int64_t* begins;
+  std::int64_t* sizes;
+  std::int64_t* first_bad;
+  std::int64_t n;
+  TENSORBUF_HD void operator()(std::int64_t i) const {
+    if (i == n) {
+      sizes[n] = 0;
+      return;
+    }
+    std::int64_t in_i = 0;
+    std::int64_t pos_i = 0;
+    view.map.map(i, &in_i, &pos_i);
+    const std::int64_t first = view.in_offsets[in_i];
+    const std::int64_t size = view.in_offsets[in_i + 1] - first;
+    const auto pos = static_cast<std::int64_t>(view.pos[pos_i]);
+    const auto len = static_cast<std::int64_t>(view.len[pos_i]);
+    ByteRange r;
+    bool ok = false;
+    if constexpr (kMode == SubstrMode::kByte) {
+      ok = byte_range(size, pos, len, &r);
+    } else if constexpr (kMode == SubstrMode::kUtf8) {
+      ok = utf8_range(view.in_chars + first, size, pos, len, &r);
+    } else {
+      ok = utf8_range_sliced(view.in_chars + first, size, counts + in_i * kLanes, pos, len, &r);
+    }
+    if (!ok) {
+      if constexpr (kReport) atomic_min_i64(first_bad, i);
+      begins[i] = 0;
+      sizes[i] = 0;
+      return;
+    }
+    begins[i] = first + r.begin;
+    sizes[i] = r.end - r.begin;
+  }
+};
+
+// Copies the total and the first bad index next to each other, for one read.
+struct TailFunctor {
+  const std::int64_t* total;
+  std::int64_t* tail;  // [total, first_bad]
+  TENSORBUF_HD void operator()(std::int64_t) const { tail[0] = *total; }
+};
+
+// One thread copies one substring.
+struct CopyFunctor {
+  const std::uint8_t* in_chars;
+  const std::int64_t* begins;
+  const std::int64_t* out_offsets;
+  std::uint8_t* out_chars;
+  TENSORBUF_HD void operator()(std::int64_t i) const {
+    const std::int64_t start = out_offsets[i];
+    const std::int64_t count = out_offsets[i + 1] - start;
+    const std::uint8_t* src = in_chars + begins[i];
+    std::uint8_t* dst = out_chars + start;
+    for (std::int64_t j = 0; j < count; ++j) dst[j] = src[j];
+  }
+};
+
+// kLanes consecutive threads (a warp under the CUDA executor's launch) copy one substring,
+// lane l the bytes l, l + kLanes, ...: a warp writes 32 consecutive bytes per step.
+struct LaneCopyFunctor {
+  const std::uint8_t* in_chars;
+  const std::int64_t* begins;
+  const std::int64_t* out_offsets;
+  std::uint8_t* out_chars;
+  TENSORBUF_HD void operator()(std::int64_t t) const {
+    const std::int64_t i = t / kLanes;
+    const std::int64_t lane = t - i * kLanes;
+    const std::int64_t start = out_offsets[i];
+    const std::int64_t count = out_offsets[i + 1] - start;
+    const std::uint8_t* src = in_chars + begins[i];
+    std::uint8_t* dst = out_chars + start;
+    for (std::int64_t j = lane; j < count; j += kLanes) dst[j] = src[j];
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// The driver
+
+struct SubstrDriverConfig {
+  // Average string length (bytes) from which kLanes threads work on one string (cuDF's
+  // warp-per-string switch): the UTF-8 sizes pass (input average) and the copy (output
+  // average).
+  std::int64_t lane_threshold = 64;
+};
+
+struct SubstrDriverResult {
+  std::int64_t first_bad_index = -1;
+  std::int64_t total_bytes = 0;
+};
+
+struct TotalAndBad {
+  std::int64_t total;
+  std::int64_t first_bad;
+};
+
+inline constexpr std::int64_t kNoBadIndex = INT64_MAX;
+
+// Runs substr over n output elements: sizes into out_offsets[0..n], exclusive scan in place,
+// one read of the total (and, when `report`, of the first bad index: then nothing is written
+// to the output chars), allocate_chars(total), copy. The executor's only host read is that one.
+template <class Executor, class Index, class AllocateChars>
+SubstrDriverResult run_substr(Executor& ex, const SubstrView<Index>& view, std::int64_t n,
+                              std::int64_t in_size, std::int64_t in_chars_total, bool utf8,
+                              bool report, std::int64_t* out_offsets,
+                              AllocateChars&& allocate_chars,
+                              const SubstrDriverConfig& config = {}) {
+  std::int64_t* begins = ex.template scratch<std::int64_t>(n);
+  std::int64_t* tail = ex.template scratch<std::int64_t>(2);
+  if (report) ex.fill(tail + 1, kNoBadIndex, 1);
+
+  const bool sliced = utf8 && in_size > 0 && in_size <= INT64_MAX / kLanes &&
+                      in_chars_total / in_size >= config.lane_threshold;
+  std::int64_t* counts = nullptr;
+  if (sliced) {
+    counts = ex.template scratch<std::int64_t>(in_size * kLanes);
+    ex.for_each_index(in_size * kLanes, SliceCountFunctor<Index>{view, counts});
+  }
+  auto sizes_pass = [&](auto mode_tag, auto report_tag) {
+    constexpr SubstrMode kMode = decltype(mode_tag)::value;
+    constexpr bool kReport = decltype(report_tag)::value;
+    ex.for_each_index(n + 1, SizesFunctor<Index, kMode, kReport>{view, counts, begins,
+                                                                  out_offsets, tail + 1, n});
+  };
+  auto with_report = [&](auto mode_tag) {
+    if (report) {
+      sizes_pass(mode_tag, std::true_type{});
+    } else {
+      sizes_pass(mode_tag, std::false_type{});
+    }
+  };
+  if (!utf8) {
+    with_report(std::integral_constant<SubstrMode, SubstrMode::kByte>{});
+  } else if (!sliced) {
+    with_report(std::integral_constant<SubstrMode, SubstrMode::kUtf8>{});
+  } else {
+    with_report(std::integral_constant<SubstrMode, SubstrMode::kUtf8Sliced>{});
+  }
+  ex.exclusive_scan(out_offsets, out_offsets, n + 1);
+
+  SubstrDriverResult result;
+  if (report) {
+    ex.for_each_index(1, TailFunctor{out_offsets + n, tail});
+    const TotalAndBad both = ex.read_value(reinterpret_cast<const TotalAndBad*>(tail));
+    result.total_bytes = both.total;
+    if (both.first_bad != kNoBadIndex) {
+      result.first_bad_index = both.first_bad;
+      return result;  // validate first, write second: the output is discarded
+    }
+  } else {
+    result.total_bytes = ex.read_value(out_offsets + n);
+  }
+
+  std::uint8_t* out_chars = allocate_chars(result.total_bytes);
+  if (result.total_bytes == 0) return result;
+  if (n <= INT64_MAX / kLanes && result.total_bytes / n >= config.lane_threshold) {
+    ex.for_each_index(n * kLanes, LaneCopyFunctor{view.in_chars, begins, out_offsets, out_chars});
+  } else {
+    ex.for_each_index(n, CopyFunctor{view.in_chars, begins, out_offsets, out_chars});
+  }
+  return result;
+}
+
+}  // namespace tensorbuf::kernels
