@@ -12,6 +12,7 @@
 
 #include "tensorbuf/errors.hpp"
 #include "tensorbuf/half.hpp"
+#include "tensorbuf/npy.hpp"
 #include "tensorbuf/ops.hpp"
 #include "tensorbuf/stats.hpp"
 #include "tensorbuf/string_tensor.hpp"
