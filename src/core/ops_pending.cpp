@@ -24,11 +24,4 @@ TENSORBUF_PENDING_SCATTER(tensor_scatter_nd_min)
 TENSORBUF_PENDING_SCATTER(tensor_scatter_nd_max)
 // --- end scatter ---
 
-// --- boolean_mask_update (issue 5) ---
-TensorBuffer boolean_mask_update(const TensorBuffer&, const TensorBuffer&, const TensorBuffer&,
-                                 const BooleanMaskUpdateOptions&) { pending("boolean_mask_update"); }
-void boolean_mask_update_in_place(TensorBuffer&, const TensorBuffer&, const TensorBuffer&,
-                                  const BooleanMaskUpdateOptions&) { pending("boolean_mask_update"); }
-// --- end boolean_mask_update ---
-
 }  // namespace tensorbuf

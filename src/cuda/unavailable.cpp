@@ -2,6 +2,7 @@
 // UnavailableError("built without CUDA"); the probe reports it.
 #include "core/backend.hpp"
 #include "core/error_macros.hpp"
+#include "core/plan_boolean_mask_update.hpp"
 #include "core/plan_substr.hpp"
 
 namespace tensorbuf::cuda {
@@ -21,6 +22,14 @@ core::DeviceMemory& device_memory() { not_built(); }
 std::string build_info() { return "without CUDA"; }
 
 // Op entry points (one block per op, in the order of src/core/plan_*.hpp).
+
+// --- boolean_mask_update (src/core/plan_boolean_mask_update.hpp) ---
+core::MaskUpdateResult boolean_mask_update(const core::BooleanMaskUpdatePlan&,
+                                           const core::MaskUpdateBuffers&,
+                                           const core::CudaContext&) {
+  not_built();
+}
+// --- end boolean_mask_update ---
 
 // --- substr (src/core/plan_substr.hpp) ---
 core::SubstrResult substr(const core::SubstrPlan&, const core::SubstrArgs&,

@@ -1,0 +1,348 @@
+// boolean_mask_update: the rules and public vectors B1-B16 of spec/boolean_mask_update.md, on
+// every device (CUDA instances skip without a GPU).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "support/devices.hpp"
+#include "tensorbuf/tensorbuf.hpp"
+#include "test_boolean_mask_update_helpers.hpp"
+
+namespace tensorbuf {
+namespace {
+
+using testing::mask_update::bytes;
+using testing::mask_update::from_bytes;
+using testing::mask_update::make;
+using testing::mask_update::make_f32;
+using testing::mask_update::make_mask;
+using testing::mask_update::values;
+
+class BooleanMaskUpdate : public ::testing::TestWithParam<Device> {
+ protected:
+  void SetUp() override { TENSORBUF_SKIP_WITHOUT_CUDA(GetParam()); }
+
+  BooleanMaskUpdateOptions options(int axis = 0, bool broadcast = true) const {
+    BooleanMaskUpdateOptions o;
+    o.device = GetParam();
+    o.axis = axis;
+    o.broadcast = broadcast;
+    return o;
+  }
+
+  // Runs out of place and in place; both must give `expected`, and the inputs stay unchanged.
+  void expect_result(const TensorBuffer& tensor, const TensorBuffer& mask,
+                     const TensorBuffer& updates, const BooleanMaskUpdateOptions& opts,
+                     const std::vector<double>& expected) {
+    const std::vector<std::uint8_t> tensor_before = bytes(tensor);
+    const std::vector<std::uint8_t> mask_before = bytes(mask);
+    const std::vector<std::uint8_t> updates_before = bytes(updates);
+    TensorBuffer out = boolean_mask_update(tensor, mask, updates, opts);
+    EXPECT_EQ(out.shape(), tensor.shape());
+    EXPECT_EQ(out.data_type(), tensor.data_type());
+    EXPECT_EQ(values(out), expected);
+    EXPECT_EQ(bytes(tensor), tensor_before);
+    EXPECT_EQ(bytes(mask), mask_before);
+    EXPECT_EQ(bytes(updates), updates_before);
+
+    TensorBuffer target = tensor.clone();
+    boolean_mask_update_in_place(target, mask, updates, opts);
+    EXPECT_EQ(values(target), expected);
+    EXPECT_EQ(bytes(mask), mask_before);
+    EXPECT_EQ(bytes(updates), updates_before);
+  }
+
+  // Both forms raise InvalidArgumentError (whose text contains `message` when given); the
+  // tensor of the in-place form is unchanged.
+  void expect_invalid(const TensorBuffer& tensor, const TensorBuffer& mask,
+                      const TensorBuffer& updates, const BooleanMaskUpdateOptions& opts,
+                      const std::string& message = "") {
+    try {
+      (void)boolean_mask_update(tensor, mask, updates, opts);
+      ADD_FAILURE() << "no error";
+    } catch (const InvalidArgumentError& e) {
+      if (!message.empty()) {
+        EXPECT_EQ(std::string(e.what()), message);
+      }
+    }
+    TensorBuffer target = tensor.clone();
+    const std::vector<std::uint8_t> before = bytes(target);
+    EXPECT_THROW(boolean_mask_update_in_place(target, mask, updates, opts), InvalidArgumentError);
+    EXPECT_EQ(bytes(target), before);
+  }
+};
+
+std::vector<double> iota(int n) {
+  std::vector<double> v(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = i;
+  return v;
+}
+
+// --- public vectors ---
+
+TEST_P(BooleanMaskUpdate, B1_FirstRowEveryUpdatesForm) {
+  const TensorBuffer t = make_f32({3, 3}, {0, 0, 0, 1, 1, 1, 2, 2, 2});
+  const TensorBuffer m = make_mask({3}, {1, 0, 0});
+  const std::vector<double> expected = {-1, -1, -1, 1, 1, 1, 2, 2, 2};
+  expect_result(t, m, make_f32({1, 3}, {-1, -1, -1}), options(), expected);
+  expect_result(t, m, make_f32({3}, {-1, -1, -1}), options(), expected);
+  expect_result(t, m, make_f32({}, {-1}), options(), expected);
+}
+
+TEST_P(BooleanMaskUpdate, B2_Axis2) {
+  const TensorBuffer t = make_f32({1, 1, 10}, iota(10));
+  const TensorBuffer m = make_mask({10}, {1, 1, 0, 0, 1, 1, 1, 0, 0, 0});
+  const std::vector<double> expected = {-1, -1, 2, 3, -1, -1, -1, 7, 8, 9};
+  expect_result(t, m, make_f32({5}, {-1, -1, -1, -1, -1}), options(2), expected);
+  expect_result(t, m, make_f32({}, {-1}), options(2), expected);
+}
+
+TEST_P(BooleanMaskUpdate, B3_UpdatesInMaskOrder) {
+  expect_result(make_f32({4}, {1, 2, 3, 4}), make_mask({4}, {0, 1, 0, 1}),
+                make_f32({2}, {-1, 2}), options(), {1, -1, 3, 2});
+}
+
+TEST_P(BooleanMaskUpdate, B4_ScalarMask) {
+  expect_invalid(make_f32({3}, {1, 2, 3}), make_mask({}, {1}), make_f32({}, {0}), options(),
+                 "Mask cannot be a scalar.");
+}
+
+TEST_P(BooleanMaskUpdate, B5_MaskShapeMismatch) {
+  expect_invalid(make_f32({3, 3}, iota(9)), make_mask({2}, {1, 0}), make_f32({}, {0}), options(),
+                 "Mask shape [2] is not compatible with the required mask shape: [3].");
+}
+
+TEST_P(BooleanMaskUpdate, B6_AxisBeyondRank) {
+  expect_invalid(make_f32({2, 3}, iota(6)), make_mask({3}, {1, 0, 1}), make_f32({}, {0}),
+                 options(2));
+}
+
+TEST_P(BooleanMaskUpdate, B7_Axis1UpdatesEveryLeadingSlice) {
+  const TensorBuffer t = make_f32({2, 3}, {1, 2, 3, 4, 5, 6});
+  const TensorBuffer m = make_mask({3}, {1, 0, 1});
+  expect_result(t, m, make_f32({}, {0}), options(1), {0, 2, 0, 0, 5, 0});
+  expect_result(t, m, make_f32({}, {0}), options(-1), {0, 2, 0, 0, 5, 0});
+}
+
+TEST_P(BooleanMaskUpdate, B8_Axis1FullTarget) {
+  expect_result(make_f32({2, 3}, {1, 2, 3, 4, 5, 6}), make_mask({3}, {1, 0, 1}),
+                make_f32({2, 2}, {7, 8, 9, 10}), options(1), {7, 2, 8, 9, 5, 10});
+}
+
+TEST_P(BooleanMaskUpdate, B9_NoTrueEntriesScalarUpdates) {
+  expect_result(make_f32({3}, {1, 2, 3}), make_mask({3}, {0, 0, 0}), make_f32({}, {9}), options(),
+                {1, 2, 3});
+}
+
+TEST_P(BooleanMaskUpdate, B10_NoTrueEntriesTooManyUpdates) {
+  expect_invalid(make_f32({3}, {1, 2, 3}), make_mask({3}, {0, 0, 0}), make_f32({2}, {7, 8}),
+                 options(), "Incompatible shapes: [2] vs. [0]");
+}
+
+TEST_P(BooleanMaskUpdate, B11_TwoDimensionalMask) {
+  expect_result(make_f32({2, 2}, {1, 2, 3, 4}), make_mask({2, 2}, {1, 0, 0, 1}), make_f32({}, {0}),
+                options(), {0, 2, 3, 0});
+}
+
+TEST_P(BooleanMaskUpdate, B12_NoBroadcastNeedsExactTarget) {
+  const TensorBuffer t = make_f32({2, 2, 3}, std::vector<double>(12, 0));
+  const TensorBuffer m = make_mask({2, 2}, {1, 0, 0, 1});
+  const TensorBuffer u = make_f32({3}, {1, 2, 3});
+  expect_invalid(t, m, u, options(0, false));
+  expect_result(t, m, u, options(0, true), {1, 2, 3, 0, 0, 0, 0, 0, 0, 1, 2, 3});
+}
+
+TEST_P(BooleanMaskUpdate, B13_NoBroadcastExactTarget) {
+  expect_result(make_f32({2, 2, 3}, std::vector<double>(12, 0)), make_mask({2, 2}, {1, 0, 0, 1}),
+                make_f32({2, 3}, {1, 2, 3, 4, 5, 6}), options(0, false),
+                {1, 2, 3, 0, 0, 0, 0, 0, 0, 4, 5, 6});
+}
+
+TEST_P(BooleanMaskUpdate, B14_NegativeAxisBeforeStart) {
+  expect_invalid(make_f32({2, 3}, iota(6)), make_mask({2}, {1, 0}), make_f32({}, {0}),
+                 options(-3));
+}
+
+TEST_P(BooleanMaskUpdate, B15_RowsRepeatedOverLeadingDim) {
+  expect_result(make_f32({2, 3, 2}, std::vector<double>(12, 0)), make_mask({3}, {0, 1, 1}),
+                make_f32({2, 2}, {1, 2, 3, 4}), options(1), {0, 0, 1, 2, 3, 4, 0, 0, 1, 2, 3, 4});
+}
+
+TEST_P(BooleanMaskUpdate, B16_NoBroadcastIncludesLeadingDims) {
+  expect_invalid(make_f32({2, 3, 2}, std::vector<double>(12, 0)), make_mask({3}, {0, 1, 1}),
+                 make_f32({2, 2}, {1, 2, 3, 4}), options(1, false),
+                 "Updates shape [2,2] is not equal to the target shape [2,2,2] (broadcast = false).");
+}
+
+// --- rules ---
+
+TEST_P(BooleanMaskUpdate, Rule2_MaskMustBeBool) {
+  expect_invalid(make_f32({3}, {1, 2, 3}), make(DataType::kUInt8, {3}, {1, 0, 1}),
+                 make_f32({}, {0}), options(), "Mask must be of dtype bool, got uint8.");
+}
+
+TEST_P(BooleanMaskUpdate, Rule2_UpdatesDtypeMustMatch) {
+  expect_invalid(make_f32({3}, {1, 2, 3}), make_mask({3}, {1, 0, 1}),
+                 make(DataType::kInt32, {}, {0}), options(),
+                 "Updates dtype int32 does not match the tensor dtype float32.");
+}
+
+TEST_P(BooleanMaskUpdate, Rule3_NegativeAxisCountsFromTheEnd) {
+  const TensorBuffer t = make_f32({2, 2, 2}, iota(8));
+  const TensorBuffer m = make_mask({2, 2}, {0, 1, 1, 0});
+  expect_result(t, m, make_f32({2}, {-1, -2}), options(-2), {0, -1, -2, 3, 4, -1, -2, 7});
+  expect_invalid(t, m, make_f32({}, {0}), options(-1));
+  expect_invalid(t, m, make_f32({}, {0}), options(2));
+  expect_invalid(t, m, make_f32({}, {0}), options(-100));
+}
+
+TEST_P(BooleanMaskUpdate, Rule3_ScalarTensorHasNoAxis) {
+  expect_invalid(make_f32({}, {1}), make_mask({1}, {1}), make_f32({}, {0}), options());
+}
+
+TEST_P(BooleanMaskUpdate, Rule4_MaskShapeOfTwoDims) {
+  expect_invalid(make_f32({2, 3}, iota(6)), make_mask({3, 2}, {1, 0, 1, 0, 1, 0}),
+                 make_f32({}, {0}), options(),
+                 "Mask shape [3,2] is not compatible with the required mask shape: [2,3].");
+}
+
+TEST_P(BooleanMaskUpdate, Rule5_MaskOverMiddleDims) {
+  // tensor [2, 2, 2, 2], mask over dims 1..2, updates [n] + trailing repeated over dim 0.
+  const TensorBuffer t = make_f32({2, 2, 2, 2}, iota(16));
+  const TensorBuffer m = make_mask({2, 2}, {1, 0, 0, 1});
+  expect_result(t, m, make_f32({2, 2}, {-1, -2, -3, -4}), options(1),
+                {-1, -2, 2, 3, 4, 5, -3, -4, -1, -2, 10, 11, 12, 13, -3, -4});
+  // Full target [2, n=2, 2].
+  expect_result(t, m, make_f32({2, 2, 2}, {-1, -2, -3, -4, -5, -6, -7, -8}), options(1, false),
+                {-1, -2, 2, 3, 4, 5, -3, -4, -5, -6, 10, 11, 12, 13, -7, -8});
+}
+
+TEST_P(BooleanMaskUpdate, Rule6_SizeOneDimsBroadcast) {
+  const TensorBuffer t = make_f32({2, 3, 2}, std::vector<double>(12, 0));
+  const TensorBuffer m = make_mask({3}, {1, 0, 1});
+  // [2, 1, 1]: one value per leading index.
+  expect_result(t, m, make_f32({2, 1, 1}, {5, 6}), options(1), {5, 5, 0, 0, 5, 5, 6, 6, 0, 0, 6, 6});
+  // [1, 2]: trailing row for every (o, j).
+  expect_result(t, m, make_f32({1, 2}, {7, 8}), options(1), {7, 8, 0, 0, 7, 8, 7, 8, 0, 0, 7, 8});
+  // [2, 1]: one value per j, trailing broadcast.
+  expect_result(t, m, make_f32({2, 1}, {1, 2}), options(1), {1, 1, 0, 0, 2, 2, 1, 1, 0, 0, 2, 2});
+  // Leading size-1 dims beyond the target's rank are dropped (NumPy).
+  expect_result(t, m, make_f32({1, 1, 2, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8}), options(1),
+                {1, 2, 0, 0, 3, 4, 5, 6, 0, 0, 7, 8});
+}
+
+TEST_P(BooleanMaskUpdate, Rule6_NotBroadcastable) {
+  const TensorBuffer t = make_f32({2, 3, 2}, std::vector<double>(12, 0));
+  const TensorBuffer m = make_mask({3}, {1, 0, 1});
+  expect_invalid(t, m, make_f32({3}, {1, 2, 3}), options(1), "Incompatible shapes: [3] vs. [2,2,2]");
+  expect_invalid(t, m, make_f32({3, 2}, iota(6)), options(1), "Incompatible shapes: [3,2] vs. [2,2,2]");
+  expect_invalid(t, m, make_f32({3, 2, 2}, iota(12)), options(1));
+  expect_invalid(t, m, make_f32({2, 1, 2, 2}, iota(8)), options(1));
+}
+
+TEST_P(BooleanMaskUpdate, Rule6_NoBroadcastRejectsScalarAndSizeOne) {
+  const TensorBuffer t = make_f32({3}, {1, 2, 3});
+  const TensorBuffer m = make_mask({3}, {0, 1, 0});
+  expect_invalid(t, m, make_f32({}, {0}), options(0, false));
+  expect_result(t, m, make_f32({1}, {9}), options(0, false), {1, 9, 3});
+  expect_invalid(make_f32({3}, {1, 2, 3}), make_mask({3}, {1, 1, 0}), make_f32({1}, {9}),
+                 options(0, false), "Updates shape [1] is not equal to the target shape [2] (broadcast = false).");
+}
+
+TEST_P(BooleanMaskUpdate, Rule7_NoTrueEntries) {
+  const TensorBuffer t = make_f32({2, 3}, iota(6));
+  const TensorBuffer m = make_mask({3}, {0, 0, 0});
+  expect_result(t, m, make_f32({1}, {9}), options(1), iota(6));
+  expect_result(t, m, make_f32({2, 1}, {9, 9}), options(1), iota(6));
+  expect_result(t, m, make_f32({2, 0}, {}), options(1, false), iota(6));
+  expect_invalid(t, m, make_f32({2, 1}, {9, 9}), options(1, false));
+  expect_invalid(t, m, make_f32({3}, {1, 2, 3}), options(1), "Incompatible shapes: [3] vs. [2,0]");
+}
+
+TEST_P(BooleanMaskUpdate, EveryDtypeMovesBytes) {
+  for (DataType type : {DataType::kBool, DataType::kUInt8, DataType::kInt8, DataType::kInt16,
+                        DataType::kInt32, DataType::kInt64, DataType::kFloat16,
+                        DataType::kBFloat16, DataType::kFloat32, DataType::kFloat64}) {
+    SCOPED_TRACE(std::string(to_string(type)));
+    const bool is_bool = type == DataType::kBool;
+    const TensorBuffer t = make(type, {2, 3}, is_bool ? std::vector<double>{1, 0, 1, 0, 1, 0}
+                                                      : std::vector<double>{1, 2, 3, 4, 5, 6});
+    const TensorBuffer u = make(type, {2}, is_bool ? std::vector<double>{0, 1} : std::vector<double>{7, 8});
+    expect_result(t, make_mask({3}, {1, 0, 1}), u, options(1),
+                  is_bool ? std::vector<double>{0, 0, 1, 0, 1, 1}
+                          : std::vector<double>{7, 2, 8, 7, 5, 8});
+  }
+}
+
+TEST_P(BooleanMaskUpdate, AnyNonzeroMaskByteIsTrue) {
+  const TensorBuffer m = from_bytes(DataType::kBool, {4}, {0, 2, 255, 0});
+  expect_result(make_f32({4}, {1, 2, 3, 4}), m, make_f32({2}, {-1, -2}), options(), {1, -1, -2, 4});
+}
+
+TEST_P(BooleanMaskUpdate, BoolBytesAreCopiedAsTheyAre) {
+  const TensorBuffer t = from_bytes(DataType::kBool, {3}, {0, 7, 0});
+  const TensorBuffer u = from_bytes(DataType::kBool, {1}, {5});
+  const TensorBuffer out = boolean_mask_update(t, make_mask({3}, {1, 0, 0}), u, options());
+  EXPECT_EQ(bytes(out), (std::vector<std::uint8_t>{5, 7, 0}));
+}
+
+TEST_P(BooleanMaskUpdate, EmptyTensorStillChecksShapes) {
+  const TensorBuffer t = make_f32({0, 3}, {});
+  const TensorBuffer m = make_mask({3}, {1, 0, 1});
+  expect_result(t, m, make_f32({2}, {1, 2}), options(1), {});
+  expect_invalid(t, m, make_f32({5}, iota(5)), options(1), "Incompatible shapes: [5] vs. [0,2]");
+  expect_result(make_f32({0}, {}), make_mask({0}, {}), make_f32({}, {1}), options(), {});
+}
+
+TEST_P(BooleanMaskUpdate, InPlaceWithTheTensorAsMask) {
+  // NumPy: t[t] = u with a bool t; the mask is read before anything is written.
+  TensorBuffer t = make(DataType::kBool, {4}, {1, 0, 1, 1});
+  boolean_mask_update_in_place(t, t, make(DataType::kBool, {}, {0}), options());
+  EXPECT_EQ(values(t), (std::vector<double>{0, 0, 0, 0}));
+}
+
+TEST_P(BooleanMaskUpdate, InPlaceWithTheTensorAsUpdates) {
+  TensorBuffer t = make_f32({1, 3}, {1, 2, 3});
+  boolean_mask_update_in_place(t, make_mask({1, 3}, {1, 1, 1}), t, options());
+  EXPECT_EQ(values(t), (std::vector<double>{1, 2, 3}));
+  // [2, 1] tensor, mask over dim 1 all true: updates = the tensor itself, target [2, 1].
+  TensorBuffer s = make_f32({2, 1}, {4, 5});
+  boolean_mask_update_in_place(s, make_mask({1}, {1}), s, options(1));
+  EXPECT_EQ(values(s), (std::vector<double>{4, 5}));
+}
+
+TEST_P(BooleanMaskUpdate, LargeMultithreadedAcrossLeadingIndices) {
+  // Big enough for several CPU chunks; chunks start in the middle of a leading index.
+  const std::int64_t outer = 3, m_size = 70001, inner = 3;
+  std::vector<double> tv(static_cast<std::size_t>(outer * m_size * inner));
+  for (std::size_t i = 0; i < tv.size(); ++i) tv[i] = static_cast<double>(i % 1000);
+  std::vector<int> mv(static_cast<std::size_t>(m_size));
+  std::int64_t n = 0;
+  for (std::size_t i = 0; i < mv.size(); ++i) {
+    mv[i] = (i * 7919 % 13) < 5 ? 1 : 0;
+    n += mv[i];
+  }
+  std::vector<double> uv(static_cast<std::size_t>(n * inner));
+  for (std::size_t i = 0; i < uv.size(); ++i) uv[i] = -static_cast<double>(i % 5000) - 1;
+  std::vector<double> expected = tv;
+  for (std::int64_t o = 0; o < outer; ++o) {
+    std::int64_t j = 0;
+    for (std::int64_t m = 0; m < m_size; ++m) {
+      if (mv[static_cast<std::size_t>(m)] == 0) continue;
+      for (std::int64_t t = 0; t < inner; ++t) {
+        expected[static_cast<std::size_t>((o * m_size + m) * inner + t)] =
+            uv[static_cast<std::size_t>(j * inner + t)];
+      }
+      ++j;
+    }
+  }
+  expect_result(make_f32({outer, m_size, inner}, tv), make_mask({m_size}, mv),
+                make_f32({n, inner}, uv), options(1), expected);
+}
+
+TENSORBUF_INSTANTIATE_ON_ALL_DEVICES(BooleanMaskUpdate);
+
+}  // namespace
+}  // namespace tensorbuf
