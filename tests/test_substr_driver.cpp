@@ -1,0 +1,220 @@
+// The CUDA backend's substr driver and per-element functions, run on the CPU through
+// kernels::HostExecutor (both policies, thread-per-string and lanes-per-string modes).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "kernels/substr.hpp"
+#include "test_substr_harness.hpp"
+
+namespace tensorbuf {
+namespace {
+
+using testing::DriverRun;
+using testing::DriverSettings;
+using testing::index_buffer;
+using testing::Strings;
+
+TensorBuffer i32(const std::vector<std::int64_t>& v, const Shape& s) {
+  return index_buffer(v, s, DataType::kInt32);
+}
+
+// (lane threshold, reverse order): thread per string and lanes per string, both orders.
+class SubstrDriver : public ::testing::TestWithParam<std::tuple<std::int64_t, bool>> {
+ protected:
+  DriverSettings settings(SubstrUnit unit, bool report) const {
+    DriverSettings s;
+    s.unit = unit;
+    s.report = report;
+    s.lane_threshold = std::get<0>(GetParam());
+    s.reverse = std::get<1>(GetParam());
+    return s;
+  }
+};
+
+TEST_P(SubstrDriver, SpecVectorsByte) {
+  StringTensor in = StringTensor::from_strings(
+      Strings{"ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+              "seventeen", "eighteen", "nineteen", "twenty", "twentyone"},
+      Shape{4, 3});
+  DriverRun run = testing::run_driver(in, i32({1, 2, 3}, Shape{3}), i32({1, 2, 3}, Shape{3}),
+                                      settings(SubstrUnit::kByte, true));
+  EXPECT_EQ(run.first_bad, -1);
+  EXPECT_EQ(run.values, (Strings{"e", "ev", "lve", "h", "ur", "tee", "i", "ve", "hte", "i", "en",
+                                 "nty"}));
+  EXPECT_EQ(run.reads, 1);
+  EXPECT_EQ(run.allocations, 1);
+  EXPECT_EQ(run.offsets.front(), 0);
+}
+
+TEST_P(SubstrDriver, SpecVectorsUtf8) {
+  StringTensor in = StringTensor::from_strings(Strings{"H\xc3\xa9llo"}, Shape{});
+  DriverRun run = testing::run_driver(in, i32({1, 1, -2, 5, -5, -1}, Shape{6}),
+                                      i32({2, -1, -1, 1, 2, 5}, Shape{6}),
+                                      settings(SubstrUnit::kUtf8Char, true));
+  EXPECT_EQ(run.first_bad, -1);
+  EXPECT_EQ(run.values,
+            (Strings{"\xc3\xa9l", "\xc3\xa9llo", "lo", "", "H\xc3\xa9", "o"}));
+  StringTensor stray = StringTensor::from_strings(Strings{"\x80\x80" "ab"}, Shape{});
+  run = testing::run_driver(stray, i32({0, 1, -3, 3}, Shape{4}), i32({1, 1, 1, 1}, Shape{4}),
+                            settings(SubstrUnit::kUtf8Char, true));
+  EXPECT_EQ(run.values, (Strings{"\x80\x80", "a", "\x80\x80", ""}));
+}
+
+TEST_P(SubstrDriver, ErrorPolicyReportsSmallestBadIndexAndWritesNothing) {
+  StringTensor in = StringTensor::from_strings(Strings{"Hello", "Hi", "Hey", "H"}, Shape{4});
+  for (SubstrUnit unit : {SubstrUnit::kByte, SubstrUnit::kUtf8Char}) {
+    DriverRun run = testing::run_driver(in, i32({0, 3, 4, 9}, Shape{4}),
+                                        i32({1, 1, 1, 1}, Shape{4}), settings(unit, true));
+    EXPECT_EQ(run.first_bad, 1);
+    EXPECT_EQ(run.reads, 1);        // the total and the bad index in one read
+    EXPECT_EQ(run.allocations, 0);  // validate first, write second
+  }
+}
+
+TEST_P(SubstrDriver, DropPolicyGivesEmpty) {
+  StringTensor in = StringTensor::from_strings(Strings{"Hello", "Hi"}, Shape{2});
+  for (SubstrUnit unit : {SubstrUnit::kByte, SubstrUnit::kUtf8Char}) {
+    DriverRun run = testing::run_driver(in, i32({3, 3}, Shape{2}), i32({1, 1}, Shape{2}),
+                                        settings(unit, false));
+    EXPECT_EQ(run.first_bad, -1);
+    EXPECT_EQ(run.values, (Strings{"l", ""}));
+    EXPECT_EQ(run.reads, 1);
+  }
+}
+
+TEST_P(SubstrDriver, EmptyOutput) {
+  StringTensor in = StringTensor::from_strings(Strings{}, Shape{0});
+  DriverRun run = testing::run_driver(in, i32({100}, Shape{}), i32({1}, Shape{}),
+                                      settings(SubstrUnit::kUtf8Char, true));
+  EXPECT_EQ(run.first_bad, -1);
+  EXPECT_TRUE(run.values.empty());
+  EXPECT_EQ(run.offsets, (std::vector<std::int64_t>{0}));
+  EXPECT_EQ(run.allocations, 1);
+}
+
+TEST_P(SubstrDriver, LongMultibyteStrings) {
+  // Strings long enough for every slice to hold characters of 1 to 4 bytes.
+  std::string s;
+  const char* pieces[] = {"a", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80"};
+  for (int i = 0; i < 300; ++i) s += pieces[i % 4];
+  StringTensor in = StringTensor::from_strings(Strings{s, s.substr(0, 37), ""}, Shape{3, 1});
+  // Characters: 300, then "a é € 😀 a é € 😀 a é € 😀 a é" style prefix of 37 bytes.
+  DriverRun run = testing::run_driver(in, i32({0, 7, -13, 299}, Shape{4}),
+                                      i32({-1, 250, 5, 1}, Shape{4}),
+                                      settings(SubstrUnit::kUtf8Char, false));
+  ASSERT_EQ(run.values.size(), 12u);
+  auto char_at = [&](int c) { return std::string(pieces[c % 4]); };
+  std::string from7;
+  for (int c = 7; c < 257; ++c) from7 += char_at(c);
+  std::string last13;
+  for (int c = 287; c < 292; ++c) last13 += char_at(c);
+  EXPECT_EQ(run.values[0], s);
+  EXPECT_EQ(run.values[1], from7);
+  EXPECT_EQ(run.values[2], last13);
+  EXPECT_EQ(run.values[3], char_at(299));
+  EXPECT_EQ(run.values[4], s.substr(0, 37));
+  EXPECT_EQ(run.values[8], "");
+  EXPECT_EQ(run.values[9], "");   // pos 7 of "" dropped
+  EXPECT_EQ(run.values[11], "");
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, SubstrDriver,
+                         ::testing::Combine(::testing::Values(std::int64_t{0}, std::int64_t{64},
+                                                              INT64_MAX),
+                                            ::testing::Bool()));
+
+// Per-element functions.
+
+const std::uint8_t* bytes(const std::string& s) {
+  return reinterpret_cast<const std::uint8_t*>(s.data());
+}
+
+TEST(SubstrKernels, CountStartsMatchesByteLoopOnEveryByteValue) {
+  std::string all;
+  for (int b = 0; b < 256; ++b) all += static_cast<char>(b);
+  all += all;
+  for (std::int64_t lo = 0; lo < 40; ++lo) {
+    for (std::int64_t hi = lo; hi <= static_cast<std::int64_t>(all.size()); hi += 7) {
+      std::int64_t expected = 0;
+      for (std::int64_t i = lo; i < hi; ++i) {
+        const auto b = static_cast<unsigned char>(all[static_cast<std::size_t>(i)]);
+        expected += (i == 0 || b < 0x80 || b > 0xBF) ? 1 : 0;
+      }
+      ASSERT_EQ(kernels::count_starts(bytes(all), lo, hi), expected) << lo << " " << hi;
+    }
+  }
+}
+
+TEST(SubstrKernels, NthStartFindsEachStart) {
+  const std::string s = "\x80\xbf" "ab\xc3\xa9\xe2\x82\xac" "cdefghijk\xf0\x9f\x98\x80z";
+  std::vector<std::int64_t> starts;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    if (i == 0 || b < 0x80 || b > 0xBF) starts.push_back(static_cast<std::int64_t>(i));
+  }
+  const auto size = static_cast<std::int64_t>(s.size());
+  for (std::size_t k = 1; k <= starts.size() + 2; ++k) {
+    std::int64_t found = -1;
+    const std::int64_t at =
+        kernels::nth_start(bytes(s), 0, size, static_cast<std::int64_t>(k), &found);
+    if (k <= starts.size()) {
+      EXPECT_EQ(at, starts[k - 1]);
+      EXPECT_EQ(found, static_cast<std::int64_t>(k));
+    } else {
+      EXPECT_EQ(at, size);
+      EXPECT_EQ(found, static_cast<std::int64_t>(starts.size()));
+    }
+  }
+}
+
+TEST(SubstrKernels, ByteRangeRules) {
+  kernels::ByteRange r;
+  EXPECT_TRUE(kernels::byte_range(5, 5, 3, &r));
+  EXPECT_EQ(r.begin, 5);
+  EXPECT_EQ(r.end, 5);
+  EXPECT_FALSE(kernels::byte_range(5, 6, 1, &r));
+  EXPECT_TRUE(kernels::byte_range(5, -5, 2, &r));
+  EXPECT_EQ(r.end, 2);
+  EXPECT_FALSE(kernels::byte_range(5, -6, 2, &r));
+  EXPECT_TRUE(kernels::byte_range(5, -2, -1, &r));
+  EXPECT_EQ(r.begin, 3);
+  EXPECT_EQ(r.end, 5);
+  EXPECT_FALSE(kernels::byte_range(5, INT64_MIN, 1, &r));
+  EXPECT_FALSE(kernels::byte_range(0, INT64_MAX, 1, &r));
+  EXPECT_TRUE(kernels::byte_range(5, 1, INT64_MAX, &r));
+  EXPECT_EQ(r.end, 5);
+}
+
+TEST(SubstrKernels, SlicedRangeAgreesWithScanningRange) {
+  std::string s;
+  for (int i = 0; i < 97; ++i) s += (i % 3 == 0) ? "\xe2\x82\xac" : (i % 5 == 0 ? "\x80" : "q");
+  const auto size = static_cast<std::int64_t>(s.size());
+  std::int64_t counts[kernels::kLanes];
+  for (int lane = 0; lane < kernels::kLanes; ++lane) {
+    std::int64_t lo = 0;
+    std::int64_t hi = 0;
+    kernels::slice_bounds(size, lane, &lo, &hi);
+    counts[lane] = kernels::count_starts(bytes(s), lo, hi);
+  }
+  const std::int64_t nchars = kernels::count_starts(bytes(s), 0, size);
+  for (std::int64_t pos = -nchars - 2; pos <= nchars + 2; ++pos) {
+    for (std::int64_t len : {-1, 0, 1, 2, 7, 50, 1000}) {
+      kernels::ByteRange a;
+      kernels::ByteRange b;
+      const bool ok_a = kernels::utf8_range(bytes(s), size, pos, len, &a);
+      const bool ok_b = kernels::utf8_range_sliced(bytes(s), size, counts, pos, len, &b);
+      ASSERT_EQ(ok_a, ok_b) << pos << " " << len;
+      if (ok_a) {
+        EXPECT_EQ(a.begin, b.begin) << pos << " " << len;
+        EXPECT_EQ(a.end, b.end) << pos << " " << len;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tensorbuf

@@ -1,0 +1,90 @@
+// Test helpers for substr: building inputs, and running the CUDA backend's driver
+// (src/kernels/substr.hpp) on the CPU through kernels::HostExecutor.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/dtype_dispatch.hpp"
+#include "core/plan_substr.hpp"
+#include "kernels/host_executor.hpp"
+#include "kernels/substr.hpp"
+#include "tensorbuf/tensorbuf.hpp"
+
+namespace tensorbuf::testing {
+
+using Strings = std::vector<std::string>;
+
+inline TensorBuffer index_buffer(const std::vector<std::int64_t>& values, const Shape& shape,
+                                 DataType type) {
+  TensorBuffer out = TensorBuffer::create_fixed_size(shape, type);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (type == DataType::kInt32) {
+      out.mutable_host<std::int32_t>()[i] = static_cast<std::int32_t>(values[i]);
+    } else {
+      out.mutable_host<std::int64_t>()[i] = values[i];
+    }
+  }
+  return out;
+}
+
+struct DriverRun {
+  Strings values;
+  std::int64_t first_bad = -1;
+  int reads = 0;               // executor host reads (each a host wait on CUDA)
+  int allocations = 0;         // allocate_chars calls
+  std::vector<std::int64_t> offsets;
+};
+
+struct DriverSettings {
+  SubstrUnit unit = SubstrUnit::kByte;
+  bool report = false;                  // kError
+  std::int64_t lane_threshold = 64;     // 0: always kLanes per string; huge: never
+  bool reverse = true;                  // HostExecutor order
+};
+
+inline DriverRun run_driver(const StringTensor& input, const TensorBuffer& pos,
+                            const TensorBuffer& len, const DriverSettings& settings) {
+  SubstrOptions options;
+  options.unit = settings.unit;
+  const core::SubstrPlan plan = core::plan_substr(input, pos, len, options);
+  kernels::HostExecutor executor(settings.reverse);
+  DriverRun run;
+  run.offsets.assign(static_cast<std::size_t>(plan.out_size + 1), -7);
+  std::vector<std::uint8_t> chars;
+  auto allocate = [&](std::int64_t total) {
+    ++run.allocations;
+    chars.assign(static_cast<std::size_t>(total), 0xEE);
+    return chars.data();
+  };
+  kernels::SubstrDriverConfig config;
+  config.lane_threshold = settings.lane_threshold;
+  auto go = [&](auto tag) {
+    using Index = typename decltype(tag)::type;
+    kernels::SubstrView<Index> view;
+    view.in_offsets = input.offsets().host<std::int64_t>();
+    view.in_chars = static_cast<const std::uint8_t*>(input.chars().host_bytes());
+    view.pos = pos.host<Index>();
+    view.len = len.host<Index>();
+    view.map = plan.map;
+    return kernels::run_substr(executor, view, plan.out_size, plan.in_size, plan.in_chars,
+                               settings.unit == SubstrUnit::kUtf8Char, settings.report,
+                               run.offsets.data(), allocate, config);
+  };
+  const kernels::SubstrDriverResult result =
+      pos.data_type() == DataType::kInt32 ? go(core::TypeTag<std::int32_t>{})
+                                          : go(core::TypeTag<std::int64_t>{});
+  run.first_bad = result.first_bad_index;
+  run.reads = executor.reads();
+  if (run.first_bad < 0) {
+    for (std::int64_t i = 0; i < plan.out_size; ++i) {
+      const auto b = static_cast<std::size_t>(run.offsets[static_cast<std::size_t>(i)]);
+      const auto e = static_cast<std::size_t>(run.offsets[static_cast<std::size_t>(i) + 1]);
+      run.values.emplace_back(reinterpret_cast<const char*>(chars.data()) + b, e - b);
+    }
+  }
+  return run;
+}
+
+}  // namespace tensorbuf::testing
