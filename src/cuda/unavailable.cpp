@@ -2,8 +2,9 @@
 // UnavailableError("built without CUDA"); the probe reports it.
 #include "core/backend.hpp"
 #include "core/error_macros.hpp"
-#include "core/plan_boolean_mask_update.hpp"
 #include "core/plan_substr.hpp"
+#include "core/plan_boolean_mask_update.hpp"
+#include "core/plan_scatter_nd.hpp"
 
 namespace tensorbuf::cuda {
 namespace {
@@ -30,6 +31,13 @@ core::MaskUpdateResult boolean_mask_update(const core::BooleanMaskUpdatePlan&,
   not_built();
 }
 // --- end boolean_mask_update ---
+
+// --- scatter_nd (src/core/plan_scatter_nd.hpp) ---
+core::ScatterNdResult scatter_nd(const core::ScatterNdPlan&, const core::ScatterNdBuffers&,
+                                 const core::CudaContext&) {
+  not_built();
+}
+// --- end scatter_nd ---
 
 // --- substr (src/core/plan_substr.hpp) ---
 core::SubstrResult substr(const core::SubstrPlan&, const core::SubstrArgs&,

@@ -1,0 +1,112 @@
+// The public scatter functions: plan, pick the device and policy, allocate the output, run the
+// backend, and turn a bad row into the spec's message.
+#include <optional>
+
+#include "core/dispatch.hpp"
+#include "core/error_macros.hpp"
+#include "core/plan_scatter_nd.hpp"
+#include "core/storage.hpp"
+#include "tensorbuf/ops.hpp"
+
+namespace tensorbuf {
+namespace {
+
+using core::ScatterNdBuffers;
+using core::ScatterNdPlan;
+using core::ScatterNdResult;
+using core::ScatterOp;
+
+void raise_if_bad(const ScatterNdPlan& plan, const ScatterNdResult& result) {
+  if (result.first_bad_row >= 0 && plan.policy == OutOfBoundsPolicy::kError) {
+    throw InvalidArgumentError(core::bad_row_message(plan, result.first_bad_row, result.bad_index));
+  }
+}
+
+// Runs the op into `out` (out of place) or into `*in_place`. Inputs that alias the tensor
+// being written are copied first, so a row never reads what another row wrote.
+void run(ScatterOp op, const TensorBuffer& tensor, const TensorBuffer& indices_arg,
+         const TensorBuffer& updates_arg, const ScatterOptions& options, TensorBuffer* out,
+         TensorBuffer* in_place) {
+  ScatterNdPlan plan = core::plan_scatter_nd(op, tensor, indices_arg, updates_arg);
+  const Device device = core::resolve_device(options.device, tensor);
+  plan.policy = core::resolve_policy(options.out_of_bounds, device);
+  plan.deterministic = options.deterministic;
+
+  std::optional<TensorBuffer> indices_copy;
+  std::optional<TensorBuffer> updates_copy;
+  if (in_place != nullptr && &indices_arg == in_place) indices_copy = indices_arg.clone();
+  if (in_place != nullptr && &updates_arg == in_place) updates_copy = updates_arg.clone();
+  const TensorBuffer& indices = indices_copy ? *indices_copy : indices_arg;
+  const TensorBuffer& updates = updates_copy ? *updates_copy : updates_arg;
+  TensorBuffer& target = in_place != nullptr ? *in_place : *out;
+
+  ScatterNdResult result;
+  if (!device.is_cuda()) {
+    ScatterNdBuffers buffers;
+    buffers.indices = indices.host_bytes();
+    buffers.updates = updates.host_bytes();
+    if (in_place != nullptr) {
+      // Under kError the backend validates before it writes, so the contents stay as they were.
+      buffers.out = target.mutable_host_bytes();
+      buffers.tensor = buffers.out;
+    } else {
+      buffers.tensor = tensor.host_bytes();
+      buffers.out = target.overwrite_host_bytes();
+    }
+    result = cpu::scatter_nd(plan, buffers);
+  } else {
+    const core::CudaContext context = core::cuda_context(device, options.stream);
+    ScatterNdBuffers buffers;
+    buffers.indices = indices.storage().device_read(context.device, context.stream);
+    buffers.updates = updates.storage().device_read(context.device, context.stream);
+    if (in_place != nullptr) {
+      buffers.out = target.storage().device_write(context.device, context.stream, true);
+      buffers.tensor = buffers.out;
+    } else {
+      buffers.tensor = tensor.storage().device_read(context.device, context.stream);
+      buffers.out = target.storage().device_write(context.device, context.stream, false);
+    }
+    // Every buffer touched records its event, also when the backend throws.
+    struct FinishUse {
+      const core::CudaContext& context;
+      const TensorBuffer* buffers[4];
+      ~FinishUse() {
+        for (const TensorBuffer* b : buffers) {
+          if (b != nullptr) b->storage().finish_device_use(context.stream);
+        }
+      }
+    } finish{context, {&indices, &updates, &target, in_place != nullptr ? nullptr : &tensor}};
+    result = cuda::scatter_nd(plan, buffers, context);
+  }
+  raise_if_bad(plan, result);
+}
+
+TensorBuffer run_out_of_place(ScatterOp op, const TensorBuffer& tensor, const TensorBuffer& indices,
+                              const TensorBuffer& updates, const ScatterOptions& options) {
+  // Allocates nothing until the backend writes it, so a bad argument costs nothing.
+  TensorBuffer out = TensorBuffer::create_uninitialized(tensor.shape(), tensor.data_type());
+  run(op, tensor, indices, updates, options, &out, nullptr);
+  return out;
+}
+
+}  // namespace
+
+#define TENSORBUF_DEFINE_SCATTER(name, op)                                                     \
+  TensorBuffer name(const TensorBuffer& tensor, const TensorBuffer& indices,                  \
+                    const TensorBuffer& updates, const ScatterOptions& options) {             \
+    return run_out_of_place(op, tensor, indices, updates, options);                           \
+  }                                                                                            \
+  void name##_in_place(TensorBuffer& tensor, const TensorBuffer& indices,                     \
+                       const TensorBuffer& updates, const ScatterOptions& options) {          \
+    run(op, tensor, indices, updates, options, nullptr, &tensor);                             \
+  }
+
+TENSORBUF_DEFINE_SCATTER(tensor_scatter_nd_sub, ScatterOp::kSub)
+TENSORBUF_DEFINE_SCATTER(tensor_scatter_nd_add, ScatterOp::kAdd)
+TENSORBUF_DEFINE_SCATTER(tensor_scatter_nd_update, ScatterOp::kUpdate)
+TENSORBUF_DEFINE_SCATTER(tensor_scatter_nd_min, ScatterOp::kMin)
+TENSORBUF_DEFINE_SCATTER(tensor_scatter_nd_max, ScatterOp::kMax)
+
+#undef TENSORBUF_DEFINE_SCATTER
+
+}  // namespace tensorbuf

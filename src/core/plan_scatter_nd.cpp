@@ -1,0 +1,144 @@
+#include "core/plan_scatter_nd.hpp"
+
+#include <string>
+
+#include "core/error_macros.hpp"
+
+namespace tensorbuf::core {
+namespace {
+
+bool is_numeric(DataType type) { return type != DataType::kBool; }
+
+// "[2,3]"-style text of dims [begin, end) of `shape`.
+std::string dims_text(const Shape& shape, int begin, int end) {
+  std::string out = "[";
+  for (int i = begin; i < end; ++i) {
+    if (i != begin) out += ',';
+    out += std::to_string(shape[i]);
+  }
+  return out + "]";
+}
+
+}  // namespace
+
+std::string_view scatter_op_name(ScatterOp op) {
+  switch (op) {
+    case ScatterOp::kSub: return "tensor_scatter_nd_sub";
+    case ScatterOp::kAdd: return "tensor_scatter_nd_add";
+    case ScatterOp::kUpdate: return "tensor_scatter_nd_update";
+    case ScatterOp::kMin: return "tensor_scatter_nd_min";
+    case ScatterOp::kMax: return "tensor_scatter_nd_max";
+  }
+  return "tensor_scatter_nd";
+}
+
+ScatterNdPlan plan_scatter_nd(ScatterOp op, const TensorBuffer& tensor, const TensorBuffer& indices,
+                              const TensorBuffer& updates) {
+  const std::string_view name = scatter_op_name(op);
+  const Shape tensor_shape = tensor.shape();
+  const Shape indices_shape = indices.shape();
+  const Shape updates_shape = updates.shape();
+
+  // Rule 1: dtypes and ranks.
+  const DataType dtype = tensor.data_type();
+  TENSORBUF_EXPECTS(is_numeric(dtype) || op == ScatterOp::kUpdate, InvalidArgumentError,
+                    str_cat(name, ": tensor dtype ", to_string(dtype),
+                            " is not supported (numeric dtypes only; bool only for "
+                            "tensor_scatter_nd_update)"));
+  TENSORBUF_EXPECTS(indices.data_type() == DataType::kInt32 ||
+                        indices.data_type() == DataType::kInt64,
+                    InvalidArgumentError,
+                    str_cat(name, ": indices must be int32 or int64, got ",
+                            to_string(indices.data_type())));
+  TENSORBUF_EXPECTS(updates.data_type() == dtype, InvalidArgumentError,
+                    str_cat(name, ": updates dtype ", to_string(updates.data_type()),
+                            " does not match tensor dtype ", to_string(dtype)));
+  TENSORBUF_EXPECTS(tensor_shape.rank() >= 1, InvalidArgumentError,
+                    str_cat(name, ": tensor must have rank >= 1, got shape ",
+                            tensor_shape.to_string()));
+  TENSORBUF_EXPECTS(indices_shape.rank() >= 1, InvalidArgumentError,
+                    str_cat(name, ": indices must have rank >= 1, got shape ",
+                            indices_shape.to_string()));
+
+  // Rule 2: the depth.
+  const int rank = tensor_shape.rank();
+  const std::int64_t depth = indices_shape[indices_shape.rank() - 1];
+  TENSORBUF_EXPECTS(depth >= 1 && depth <= rank, InvalidArgumentError,
+                    str_cat(name, ": index depth indices.shape[-1] = ", depth,
+                            " must be between 1 and the tensor rank ", rank, " (indices shape ",
+                            indices_shape.to_string(), ", tensor shape ",
+                            tensor_shape.to_string(), ")"));
+  const int d = static_cast<int>(depth);
+
+  // Rule 3: updates.shape == indices.shape[:-1] + tensor.shape[D:], exactly.
+  std::vector<std::int64_t> expected(indices_shape.dims().begin(),
+                                     indices_shape.dims().end() - 1);
+  expected.insert(expected.end(), tensor_shape.dims().begin() + d, tensor_shape.dims().end());
+  const Shape expected_shape(expected);
+  TENSORBUF_EXPECTS(updates_shape == expected_shape, InvalidArgumentError,
+                    str_cat(name, ": updates shape ", updates_shape.to_string(),
+                            " does not match indices.shape[:-1] + tensor.shape[", d,
+                            ":] = ", dims_text(indices_shape, 0, indices_shape.rank() - 1), " + ",
+                            dims_text(tensor_shape, d, rank), " = ", expected_shape.to_string(),
+                            " (indices shape ", indices_shape.to_string(), ", tensor shape ",
+                            tensor_shape.to_string(), ")"));
+
+  ScatterNdPlan plan;
+  plan.op = op;
+  plan.dtype = dtype;
+  plan.index_dtype = indices.data_type();
+  plan.tensor_shape = tensor_shape;
+  plan.indices_shape = indices_shape;
+  plan.depth = d;
+  plan.num_elements = tensor_shape.num_elements();
+  plan.num_rows = 1;
+  for (int i = 0; i + 1 < indices_shape.rank(); ++i) plan.num_rows *= indices_shape[i];
+  plan.slice_size = 1;
+  for (int i = d; i < rank; ++i) plan.slice_size *= tensor_shape[i];
+  // Shapes are overflow-checked as a whole; a prefix may overflow only when a later dim is 0.
+  std::int64_t slices = 1;
+  bool overflow = false;
+  for (int i = 0; i < d; ++i) overflow |= __builtin_mul_overflow(slices, tensor_shape[i], &slices);
+  plan.num_slices = overflow ? 0 : slices;
+  plan.index_dims.assign(tensor_shape.dims().begin(), tensor_shape.dims().begin() + d);
+  plan.slice_strides.assign(static_cast<std::size_t>(d), 0);
+  if (!overflow) {
+    std::int64_t stride = 1;
+    for (int i = d - 1; i >= 0; --i) {
+      plan.slice_strides[static_cast<std::size_t>(i)] = stride;
+      stride *= tensor_shape[i];
+    }
+  }
+  return plan;
+}
+
+std::string bad_row_message(const ScatterNdPlan& plan, std::int64_t row,
+                            const std::vector<std::int64_t>& components) {
+  std::string out = "indices";
+  const int batch_rank = plan.indices_shape.rank() - 1;
+  if (batch_rank > 0) {
+    // The unflattened position of `row` in indices.shape[:-1].
+    std::vector<std::int64_t> position(static_cast<std::size_t>(batch_rank));
+    std::int64_t rest = row;
+    for (int i = batch_rank - 1; i >= 0; --i) {
+      const std::int64_t dim = plan.indices_shape[i];
+      position[static_cast<std::size_t>(i)] = dim == 0 ? 0 : rest % dim;
+      rest = dim == 0 ? 0 : rest / dim;
+    }
+    out += '[';
+    for (int i = 0; i < batch_rank; ++i) {
+      if (i != 0) out += ',';
+      out += std::to_string(position[static_cast<std::size_t>(i)]);
+    }
+    out += ']';
+  }
+  out += " = [";
+  for (std::size_t i = 0; i < components.size(); ++i) {
+    if (i != 0) out += ", ";
+    out += std::to_string(components[i]);
+  }
+  out += "] does not index into shape " + plan.tensor_shape.to_string();
+  return out;
+}
+
+}  // namespace tensorbuf::core

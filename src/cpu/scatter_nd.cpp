@@ -1,0 +1,307 @@
+// CPU backend of the scatter ops. No atomics: the output is cut into blocks of whole slices
+// (or, for slices larger than a block, into parts of one slice) and each task owns one block,
+// so duplicates apply in row order and results do not depend on the thread count.
+//
+//  1. rows, in parallel chunks: check each row and count the rows per block;
+//  2. prefix sums give each (chunk, block) its place; the rows are bucketed by block, a
+//     stable counting sort (a block's rows stay in row order);
+//  3. tasks, in parallel: copy the block from `tensor` (out of place), then apply its rows.
+// Under kError step 1 finds the first bad row (chunks are in row order) and nothing is written.
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <vector>
+
+#include "core/dtype_dispatch.hpp"
+#include "core/parallel.hpp"
+#include "core/plan_scatter_nd.hpp"
+#include "kernels/scatter_nd_combine.hpp"
+
+namespace tensorbuf::cpu {
+namespace {
+
+using core::ScatterNdBuffers;
+using core::ScatterNdPlan;
+using core::ScatterNdResult;
+using core::ScatterOp;
+using kernels::ScatterGeometry;
+
+constexpr std::int64_t kMinRowsPerChunk = 1 << 13;
+
+ScatterGeometry host_geometry(const ScatterNdPlan& plan, std::vector<std::int64_t>& table) {
+  ScatterGeometry geometry = kernels::make_geometry(plan);
+  if (plan.depth > kernels::kInlineDepth) {
+    table = plan.index_dims;
+    table.insert(table.end(), plan.slice_strides.begin(), plan.slice_strides.end());
+    geometry.external = table.data();
+  }
+  return geometry;
+}
+
+template <class Index>
+ScatterNdResult bad_row(const ScatterNdPlan& plan, const Index* indices, std::int64_t row) {
+  ScatterNdResult result;
+  result.first_bad_row = row;
+  for (int d = 0; d < plan.depth; ++d) {
+    result.bad_index.push_back(static_cast<std::int64_t>(indices[row * plan.depth + d]));
+  }
+  return result;
+}
+
+template <ScatterOp Op, class T>
+inline void apply_row(T* out, const T* update, std::int64_t count) {
+  for (std::int64_t j = 0; j < count; ++j) out[j] = kernels::Combine<Op>::apply(out[j], update[j]);
+}
+
+// Small problems: one thread, rows in order.
+template <ScatterOp Op, class T, class Index>
+ScatterNdResult run_serial(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
+                           const ScatterGeometry& geometry) {
+  const auto* indices = static_cast<const Index*>(buffers.indices);
+  const auto* updates = static_cast<const T*>(buffers.updates);
+  auto* out = static_cast<T*>(buffers.out);
+  const std::int64_t s = plan.slice_size;
+  ScatterNdResult result;
+  if (plan.policy == OutOfBoundsPolicy::kError) {
+    for (std::int64_t row = 0; row < plan.num_rows; ++row) {
+      std::int64_t slice = 0;
+      if (!geometry.slice_of(indices + row * plan.depth, &slice)) {
+        return bad_row(plan, indices, row);
+      }
+    }
+  }
+  if (buffers.out != buffers.tensor && plan.num_elements > 0) {
+    std::memcpy(out, buffers.tensor, static_cast<std::size_t>(plan.num_elements) * sizeof(T));
+  }
+  for (std::int64_t row = 0; row < plan.num_rows; ++row) {
+    std::int64_t slice = 0;
+    if (!geometry.slice_of(indices + row * plan.depth, &slice)) {
+      ++result.dropped_rows;
+      continue;
+    }
+    apply_row<Op>(out + slice * s, updates + row * s, s);
+  }
+  return result;
+}
+
+// How the output is cut into tasks: groups of whole slices, each group cut into `parts`
+// ranges of elements of the slice (parts > 1 only when a group is one large slice).
+struct Layout {
+  std::int64_t slices_per_group = 1;
+  std::int64_t groups = 0;
+  std::int64_t parts = 1;
+  std::int64_t part_size = 0;
+};
+
+Layout make_layout(const ScatterNdPlan& plan, std::size_t element_bytes, std::int64_t block_bytes) {
+  Layout layout;
+  const std::int64_t block_elements =
+      std::max<std::int64_t>(1, block_bytes / static_cast<std::int64_t>(element_bytes));
+  if (plan.slice_size >= block_elements) {
+    layout.slices_per_group = 1;
+    layout.parts = (plan.slice_size + block_elements - 1) / block_elements;
+  } else {
+    layout.slices_per_group = std::max<std::int64_t>(1, block_elements / plan.slice_size);
+  }
+  layout.part_size = (plan.slice_size + layout.parts - 1) / layout.parts;
+  layout.groups = (plan.num_slices + layout.slices_per_group - 1) / layout.slices_per_group;
+  return layout;
+}
+
+// Rows bucketed by group: entries [begin[g], begin[g+1]) are group g's, in row order.
+template <class Id>
+struct Buckets {
+  std::unique_ptr<Id[]> slices;
+  std::unique_ptr<Id[]> rows;
+  std::vector<std::int64_t> begin;
+  std::int64_t first_bad_row = -1;
+  std::int64_t dropped_rows = 0;
+};
+
+template <class Index, class Id>
+Buckets<Id> bucket_rows(const ScatterNdPlan& plan, const ScatterGeometry& geometry,
+                        const Index* indices, const Layout& layout) {
+  const std::int64_t n = plan.num_rows;
+  const std::int64_t groups = layout.groups;
+  const std::int64_t spg = layout.slices_per_group;
+  const int chunks = std::max(1, core::chunk_count(n, kMinRowsPerChunk));
+  std::vector<std::int64_t> chunk_begin(static_cast<std::size_t>(chunks) + 1);
+  for (int c = 0; c <= chunks; ++c) {
+    chunk_begin[static_cast<std::size_t>(c)] = n / chunks * c + std::min<std::int64_t>(c, n % chunks);
+  }
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(chunks * groups), 0);
+  std::vector<std::int64_t> first_bad(static_cast<std::size_t>(chunks), -1);
+  std::vector<std::int64_t> dropped(static_cast<std::size_t>(chunks), 0);
+  const bool stop_at_bad = plan.policy == OutOfBoundsPolicy::kError;
+
+  // 1. Check and count.
+  core::parallel_for(chunks, 1, [&](std::int64_t c_begin, std::int64_t c_end) {
+    for (std::int64_t c = c_begin; c < c_end; ++c) {
+      std::int64_t* count = counts.data() + c * groups;
+      for (std::int64_t row = chunk_begin[static_cast<std::size_t>(c)];
+           row < chunk_begin[static_cast<std::size_t>(c) + 1]; ++row) {
+        std::int64_t slice = 0;
+        if (geometry.slice_of(indices + row * plan.depth, &slice)) {
+          ++count[slice / spg];
+        } else {
+          if (first_bad[static_cast<std::size_t>(c)] < 0) {
+            first_bad[static_cast<std::size_t>(c)] = row;
+            if (stop_at_bad) break;
+          }
+          ++dropped[static_cast<std::size_t>(c)];
+        }
+      }
+    }
+  });
+  Buckets<Id> buckets;
+  for (int c = 0; c < chunks; ++c) {
+    buckets.dropped_rows += dropped[static_cast<std::size_t>(c)];
+    if (buckets.first_bad_row < 0) buckets.first_bad_row = first_bad[static_cast<std::size_t>(c)];
+  }
+  if (stop_at_bad && buckets.first_bad_row >= 0) return buckets;
+
+  // 2. Places: group-major, chunk-minor, so each group's rows stay in row order.
+  buckets.begin.assign(static_cast<std::size_t>(groups) + 1, 0);
+  std::int64_t running = 0;
+  for (std::int64_t g = 0; g < groups; ++g) {
+    buckets.begin[static_cast<std::size_t>(g)] = running;
+    for (int c = 0; c < chunks; ++c) {
+      std::int64_t& count = counts[static_cast<std::size_t>(c * groups + g)];
+      const std::int64_t here = count;
+      count = running;
+      running += here;
+    }
+  }
+  buckets.begin[static_cast<std::size_t>(groups)] = running;
+
+  // 3. Fill.
+  buckets.slices.reset(new Id[static_cast<std::size_t>(std::max<std::int64_t>(running, 1))]);
+  buckets.rows.reset(new Id[static_cast<std::size_t>(std::max<std::int64_t>(running, 1))]);
+  Id* slices_out = buckets.slices.get();
+  Id* rows_out = buckets.rows.get();
+  core::parallel_for(chunks, 1, [&](std::int64_t c_begin, std::int64_t c_end) {
+    for (std::int64_t c = c_begin; c < c_end; ++c) {
+      std::int64_t* place = counts.data() + c * groups;
+      for (std::int64_t row = chunk_begin[static_cast<std::size_t>(c)];
+           row < chunk_begin[static_cast<std::size_t>(c) + 1]; ++row) {
+        std::int64_t slice = 0;
+        if (!geometry.slice_of(indices + row * plan.depth, &slice)) continue;
+        const std::int64_t at = place[slice / spg]++;
+        slices_out[at] = static_cast<Id>(slice);
+        rows_out[at] = static_cast<Id>(row);
+      }
+    }
+  });
+  return buckets;
+}
+
+template <ScatterOp Op, class T, class Id>
+void apply_buckets(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
+                   const Layout& layout, const Buckets<Id>& buckets) {
+  const auto* tensor = static_cast<const T*>(buffers.tensor);
+  const auto* updates = static_cast<const T*>(buffers.updates);
+  auto* out = static_cast<T*>(buffers.out);
+  const bool copy = buffers.out != buffers.tensor;
+  const std::int64_t s = plan.slice_size;
+  const std::int64_t tasks = layout.groups * layout.parts;
+  std::atomic<std::int64_t> next{0};
+  // Tasks are claimed dynamically (their costs differ); each writes only its own block.
+  core::parallel_for(core::cpu_thread_count(), 1, [&](std::int64_t, std::int64_t) {
+    for (;;) {
+      const std::int64_t task = next.fetch_add(1, std::memory_order_relaxed);
+      if (task >= tasks) return;
+      const std::int64_t g = task / layout.parts;
+      const std::int64_t part = task % layout.parts;
+      const std::int64_t j_begin = part * layout.part_size;
+      const std::int64_t j_count = std::min(s, j_begin + layout.part_size) - j_begin;
+      if (copy) {
+        const std::int64_t s_begin = g * layout.slices_per_group;
+        const std::int64_t s_end = std::min(plan.num_slices, s_begin + layout.slices_per_group);
+        if (layout.parts == 1) {
+          std::memcpy(out + s_begin * s, tensor + s_begin * s,
+                      static_cast<std::size_t>((s_end - s_begin) * s) * sizeof(T));
+        } else {
+          std::memcpy(out + s_begin * s + j_begin, tensor + s_begin * s + j_begin,
+                      static_cast<std::size_t>(j_count) * sizeof(T));
+        }
+      }
+      const std::int64_t k_end = buckets.begin[static_cast<std::size_t>(g) + 1];
+      for (std::int64_t k = buckets.begin[static_cast<std::size_t>(g)]; k < k_end; ++k) {
+        const auto slice = static_cast<std::int64_t>(buckets.slices[static_cast<std::size_t>(k)]);
+        const auto row = static_cast<std::int64_t>(buckets.rows[static_cast<std::size_t>(k)]);
+        if (s == 1) {
+          out[slice] = kernels::Combine<Op>::apply(out[slice], updates[row]);
+        } else {
+          apply_row<Op>(out + slice * s + j_begin, updates + row * s + j_begin, j_count);
+        }
+      }
+    }
+  });
+}
+
+template <ScatterOp Op, class T, class Index, class Id>
+ScatterNdResult run_parallel(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
+                             const ScatterGeometry& geometry, const ScatterNdTuning& tuning) {
+  const auto* indices = static_cast<const Index*>(buffers.indices);
+  const Layout layout = make_layout(plan, sizeof(T), tuning.block_bytes);
+  Buckets<Id> buckets = bucket_rows<Index, Id>(plan, geometry, indices, layout);
+  ScatterNdResult result;
+  if (plan.policy == OutOfBoundsPolicy::kError && buckets.first_bad_row >= 0) {
+    return bad_row(plan, indices, buckets.first_bad_row);
+  }
+  result.dropped_rows = buckets.dropped_rows;
+  apply_buckets<Op, T, Id>(plan, buffers, layout, buckets);
+  return result;
+}
+
+template <ScatterOp Op, class T, class Index>
+ScatterNdResult run(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
+                    const ScatterNdTuning& tuning) {
+  std::vector<std::int64_t> table;
+  const ScatterGeometry geometry = host_geometry(plan, table);
+  const bool in_place = buffers.out == buffers.tensor;
+  const std::int64_t work =
+      plan.num_rows * plan.slice_size + (in_place ? 0 : plan.num_elements);
+  if (work < tuning.serial_below || plan.slice_size == 0 || plan.num_slices == 0) {
+    return run_serial<Op, T, Index>(plan, buffers, geometry);
+  }
+  constexpr auto kId32 = static_cast<std::int64_t>(std::numeric_limits<std::uint32_t>::max());
+  if (plan.num_rows < kId32 && plan.num_slices < kId32) {
+    return run_parallel<Op, T, Index, std::uint32_t>(plan, buffers, geometry, tuning);
+  }
+  return run_parallel<Op, T, Index, std::uint64_t>(plan, buffers, geometry, tuning);
+}
+
+template <ScatterOp Op>
+ScatterNdResult run_op(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
+                       const ScatterNdTuning& tuning) {
+  return core::dispatch_type(plan.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return core::dispatch_index_type(plan.index_dtype, [&](auto index_tag) {
+      using Index = typename decltype(index_tag)::type;
+      return run<Op, T, Index>(plan, buffers, tuning);
+    });
+  });
+}
+
+}  // namespace
+
+ScatterNdResult scatter_nd_tuned(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
+                                 const ScatterNdTuning& tuning) {
+  switch (plan.op) {
+    case ScatterOp::kSub: return run_op<ScatterOp::kSub>(plan, buffers, tuning);
+    case ScatterOp::kAdd: return run_op<ScatterOp::kAdd>(plan, buffers, tuning);
+    case ScatterOp::kUpdate: return run_op<ScatterOp::kUpdate>(plan, buffers, tuning);
+    case ScatterOp::kMin: return run_op<ScatterOp::kMin>(plan, buffers, tuning);
+    case ScatterOp::kMax: return run_op<ScatterOp::kMax>(plan, buffers, tuning);
+  }
+  throw InternalError("unknown scatter op");
+}
+
+ScatterNdResult scatter_nd(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers) {
+  return scatter_nd_tuned(plan, buffers, ScatterNdTuning{});
+}
+
+}  // namespace tensorbuf::cpu

@@ -1,0 +1,224 @@
+// The scatter ops' device algorithm, written over an executor (executor.hpp): src/cuda runs it
+// with the CUDA executor, tests with the host executor.
+//
+// Default path: one grid-stride pass over (row, element-of-slice) with atomics (duplicates
+// combine in an unspecified order; `_update` keeps one of them).
+// Deterministic path: keys = slice of each row, stable sort_by_key(keys, rows), then one pass
+// in which the first position of each run of equal keys reduces its run in row order, the
+// order the CPU uses, so results equal the CPU's bit for bit.
+// kDrop skips bad rows. kError finds the first bad row with an atomic min on the device and
+// reads it back (the op's only host wait): before anything is written when the op runs in
+// place, is deterministic or has empty slices; fused with the scatter into the fresh output
+// otherwise (the output is then discarded).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "core/plan_scatter_nd.hpp"
+#include "kernels/config.hpp"
+#include "kernels/scatter_nd_atomics.hpp"
+#include "kernels/scatter_nd_combine.hpp"
+
+namespace tensorbuf::kernels {
+
+inline constexpr std::int64_t kNoBadRow = std::numeric_limits<std::int64_t>::max();
+
+// Writes up to 16 host values into executor memory (no host copy API needed).
+struct StoreValues {
+  std::int64_t* target;
+  std::int64_t values[16];
+  TENSORBUF_HD void operator()(std::int64_t i) const { target[i] = values[i]; }
+};
+
+// Records the smallest bad row.
+template <class Index>
+struct ValidateRowsFunctor {
+  const Index* indices;
+  ScatterGeometry geometry;
+  std::int64_t* first_bad;
+  TENSORBUF_HD void operator()(std::int64_t row) const {
+    std::int64_t slice = 0;
+    if (!geometry.slice_of(indices + row * geometry.depth, &slice)) atomic_min_i64(first_bad, row);
+  }
+};
+
+// out[slice(row) * S + j] op= updates[row * S + j] for i = row * S + j; bad rows are skipped
+// (kRecordBad: and the smallest one recorded).
+template <core::ScatterOp Op, bool kRecordBad, class T, class Index>
+struct ScatterAtomicFunctor {
+  T* out;
+  const Index* indices;
+  const T* updates;
+  ScatterGeometry geometry;
+  std::int64_t* first_bad;
+  TENSORBUF_HD void operator()(std::int64_t i) const {
+    std::int64_t row = 0;
+    std::int64_t element = 0;
+    split_position(i, geometry.slice_size, &row, &element);
+    std::int64_t slice = 0;
+    if (!geometry.slice_of(indices + row * geometry.depth, &slice)) {
+      if constexpr (kRecordBad) {
+        if (element == 0) atomic_min_i64(first_bad, row);
+      }
+      return;
+    }
+    atomic_combine<Op>(out + slice * geometry.slice_size + element, updates[i]);
+  }
+};
+
+// keys[row] = slice of the row (`sentinel` for a bad row, sorted last), rows[row] = row.
+template <class Key, class Index>
+struct SliceKeysFunctor {
+  const Index* indices;
+  ScatterGeometry geometry;
+  Key* keys;
+  std::int64_t* rows;
+  TENSORBUF_HD void operator()(std::int64_t row) const {
+    std::int64_t slice = 0;
+    const bool good = geometry.slice_of(indices + row * geometry.depth, &slice);
+    keys[row] = good ? static_cast<Key>(slice) : std::numeric_limits<Key>::max();
+    rows[row] = row;
+  }
+};
+
+// For position p of the sorted rows that starts a run of equal keys, and element j: folds
+// the run's updates into out[key * S + j] in row order.
+template <core::ScatterOp Op, class T, class Key>
+struct OrderedReduceFunctor {
+  T* out;
+  const T* updates;
+  const Key* keys;
+  const std::int64_t* rows;
+  std::int64_t num_rows;
+  std::int64_t slice_size;
+  TENSORBUF_HD void operator()(std::int64_t i) const {
+    std::int64_t p = 0;
+    std::int64_t element = 0;
+    split_position(i, slice_size, &p, &element);
+    const Key key = keys[p];
+    if (key == std::numeric_limits<Key>::max()) return;  // bad rows (kDrop)
+    if (p > 0 && keys[p - 1] == key) return;              // not the start of the run
+    T* target = out + static_cast<std::int64_t>(key) * slice_size + element;
+    T acc = *target;
+    for (std::int64_t q = p; q < num_rows && keys[q] == key; ++q) {
+      acc = Combine<Op>::apply(acc, updates[rows[q] * slice_size + element]);
+    }
+    *target = acc;
+  }
+};
+
+// The sort of the deterministic path. The CUDA backend overloads it (found by argument-
+// dependent lookup) so that CUB's radix sort is compiled in one file only.
+template <class Executor, class Key>
+void sort_rows_by_slice(Executor& executor, Key* keys, std::int64_t* rows, std::int64_t n) {
+  executor.sort_by_key(keys, rows, n);
+}
+
+// The geometry of `plan` for kernels of `executor`: deep indices get their dims and strides
+// copied into executor memory.
+template <class Executor>
+ScatterGeometry executor_geometry(Executor& executor, const core::ScatterNdPlan& plan) {
+  ScatterGeometry geometry = make_geometry(plan);
+  if (plan.depth > kInlineDepth) {
+    const std::int64_t count = 2 * static_cast<std::int64_t>(plan.depth);
+    std::int64_t* table = executor.template scratch<std::int64_t>(count);
+    for (std::int64_t begin = 0; begin < count; begin += 16) {
+      StoreValues store{table + begin, {}};
+      const std::int64_t n = count - begin < 16 ? count - begin : 16;
+      for (std::int64_t k = 0; k < n; ++k) {
+        const std::int64_t at = begin + k;
+        store.values[k] = at < plan.depth
+                              ? plan.index_dims[static_cast<std::size_t>(at)]
+                              : plan.slice_strides[static_cast<std::size_t>(at - plan.depth)];
+      }
+      executor.for_each_index(n, store);
+    }
+    geometry.external = table;
+  }
+  return geometry;
+}
+
+// The result for bad row `row`: reads its components back (error path only).
+template <class Executor, class Index>
+core::ScatterNdResult bad_row_result(Executor& executor, const core::ScatterNdPlan& plan,
+                                     const Index* indices, std::int64_t row) {
+  core::ScatterNdResult result;
+  result.first_bad_row = row;
+  for (int d = 0; d < plan.depth; ++d) {
+    result.bad_index.push_back(
+        static_cast<std::int64_t>(executor.read_value(indices + row * plan.depth + d)));
+  }
+  return result;
+}
+
+template <core::ScatterOp Op, class T, class Key, class Index, class Executor>
+void run_scatter_nd_deterministic(Executor& executor, const core::ScatterNdPlan& plan,
+                                  const ScatterGeometry& geometry, const Index* indices,
+                                  const T* updates, T* out) {
+  const std::int64_t n = plan.num_rows;
+  Key* keys = executor.template scratch<Key>(n);
+  std::int64_t* rows = executor.template scratch<std::int64_t>(n);
+  executor.for_each_index(n, SliceKeysFunctor<Key, Index>{indices, geometry, keys, rows});
+  sort_rows_by_slice(executor, keys, rows, n);
+  executor.for_each_index(n * plan.slice_size, OrderedReduceFunctor<Op, T, Key>{
+                                                   out, updates, keys, rows, n, plan.slice_size});
+}
+
+// The whole op on `executor`: out = tensor (unless in place), then the rows applied.
+template <core::ScatterOp Op, class T, class Index, class Executor>
+core::ScatterNdResult run_scatter_nd(Executor& executor, const core::ScatterNdPlan& plan,
+                                     const core::ScatterNdBuffers& buffers) {
+  const auto* tensor = static_cast<const T*>(buffers.tensor);
+  const auto* indices = static_cast<const Index*>(buffers.indices);
+  const auto* updates = static_cast<const T*>(buffers.updates);
+  auto* out = static_cast<T*>(buffers.out);
+  const bool in_place = static_cast<const void*>(out) == buffers.tensor;
+  const std::int64_t n = plan.num_rows;
+  const std::int64_t work = n * plan.slice_size;
+  const bool error_policy = plan.policy == OutOfBoundsPolicy::kError;
+  const bool check_first = error_policy && (in_place || plan.deterministic || work == 0);
+  core::ScatterNdResult result;
+  result.dropped_rows = error_policy ? 0 : -1;  // kDrop: not counted, it would need a host wait
+
+  ScatterGeometry geometry;
+  if (n > 0) geometry = executor_geometry(executor, plan);
+  std::int64_t* first_bad = nullptr;
+  if (error_policy && n > 0) {
+    first_bad = executor.template scratch<std::int64_t>(1);
+    executor.fill(first_bad, kNoBadRow, 1);
+  }
+  if (check_first && n > 0) {
+    executor.for_each_index(n, ValidateRowsFunctor<Index>{indices, geometry, first_bad});
+    const std::int64_t bad = executor.read_value(first_bad);
+    if (bad != kNoBadRow) return bad_row_result(executor, plan, indices, bad);
+  }
+  if (!in_place) {
+    executor.copy(out, tensor, static_cast<std::size_t>(plan.num_elements) * sizeof(T));
+  }
+  if (work == 0) return result;
+
+  if (plan.deterministic) {
+    if (plan.num_slices < static_cast<std::int64_t>(std::numeric_limits<std::uint32_t>::max())) {
+      run_scatter_nd_deterministic<Op, T, std::uint32_t>(executor, plan, geometry, indices,
+                                                         updates, out);
+    } else {
+      run_scatter_nd_deterministic<Op, T, std::uint64_t>(executor, plan, geometry, indices,
+                                                         updates, out);
+    }
+    return result;
+  }
+  if (error_policy && !check_first) {
+    executor.for_each_index(work, ScatterAtomicFunctor<Op, true, T, Index>{
+                                      out, indices, updates, geometry, first_bad});
+    const std::int64_t bad = executor.read_value(first_bad);
+    if (bad != kNoBadRow) return bad_row_result(executor, plan, indices, bad);
+    return result;
+  }
+  executor.for_each_index(work, ScatterAtomicFunctor<Op, false, T, Index>{
+                                    out, indices, updates, geometry, nullptr});
+  return result;
+}
+
+}  // namespace tensorbuf::kernels

@@ -1,0 +1,124 @@
+// The per-element logic of the scatter ops, shared by the CPU backend and the CUDA kernels:
+// the combine step (sub, add, update, min, max) and the row -> slice mapping with its bounds
+// check (one unsigned compare per index component).
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "core/plan_scatter_nd.hpp"
+#include "kernels/config.hpp"
+#include "tensorbuf/half.hpp"
+
+namespace tensorbuf::kernels {
+
+template <class T>
+inline constexpr bool kIsHalfType = std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>;
+
+template <class T>
+TENSORBUF_HD inline bool is_nan_value(T v) {
+  if constexpr (kIsHalfType<T>) {
+    const float f = static_cast<float>(v);
+    return f != f;
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return v != v;
+  } else {
+    return false;
+  }
+}
+
+// Integer add/sub wrap (two's complement) without undefined behaviour: computed in the
+// unsigned type; the conversion back is modular in C++20. float16/bfloat16 round back to their
+// own type after every step (their operators compute in float).
+template <core::ScatterOp Op>
+struct Combine {
+  template <class T>
+  TENSORBUF_HD static T apply(T current, T value) {
+    using core::ScatterOp;
+    if constexpr (Op == ScatterOp::kUpdate) {
+      return value;
+    } else if constexpr (Op == ScatterOp::kAdd || Op == ScatterOp::kSub) {
+      if constexpr (std::is_integral_v<T>) {
+        using U = std::make_unsigned_t<T>;
+        const U a = static_cast<U>(current);
+        const U b = static_cast<U>(value);
+        return static_cast<T>(static_cast<U>(Op == ScatterOp::kAdd ? a + b : a - b));
+      } else {
+        return Op == ScatterOp::kAdd ? current + value : current - value;
+      }
+    } else {
+      // NumPy minimum/maximum: a NaN operand wins (the current one first); ties keep current.
+      if (is_nan_value(current)) return current;
+      if (is_nan_value(value)) return value;
+      if constexpr (Op == ScatterOp::kMin) {
+        return value < current ? value : current;
+      } else {
+        return current < value ? value : current;
+      }
+    }
+  }
+};
+
+// Index depths up to this are passed to kernels by value; deeper ones through memory.
+inline constexpr int kInlineDepth = 8;
+
+// Maps an index row to its slice: slice = sum_d idx[d] * stride[d], after checking
+// 0 <= idx[d] < dim[d] with one unsigned compare per component (negatives never wrap).
+struct ScatterGeometry {
+  int depth = 1;
+  std::int64_t slice_size = 0;
+  std::int64_t dims[kInlineDepth] = {};
+  std::int64_t strides[kInlineDepth] = {};
+  const std::int64_t* external = nullptr;  // depth > kInlineDepth: dims[D], then strides[D]
+
+  template <class Index>
+  TENSORBUF_HD bool slice_of(const Index* index, std::int64_t* slice) const {
+    if (depth == 1) {
+      const auto v = static_cast<std::uint64_t>(static_cast<std::int64_t>(index[0]));
+      if (v >= static_cast<std::uint64_t>(dims[0])) return false;
+      *slice = static_cast<std::int64_t>(v);
+      return true;
+    }
+    const std::int64_t* bound = depth <= kInlineDepth ? dims : external;
+    const std::int64_t* stride = depth <= kInlineDepth ? strides : external + depth;
+    std::int64_t sum = 0;
+    for (int d = 0; d < depth; ++d) {
+      const auto v = static_cast<std::uint64_t>(static_cast<std::int64_t>(index[d]));
+      if (v >= static_cast<std::uint64_t>(bound[d])) return false;
+      sum += static_cast<std::int64_t>(v) * stride[d];
+    }
+    *slice = sum;
+    return true;
+  }
+};
+
+// The geometry of a plan; `external` (2 * depth values: dims, then strides) must be set by
+// the caller when depth > kInlineDepth.
+inline ScatterGeometry make_geometry(const core::ScatterNdPlan& plan) {
+  ScatterGeometry geometry;
+  geometry.depth = plan.depth;
+  geometry.slice_size = plan.slice_size;
+  for (int d = 0; d < plan.depth && d < kInlineDepth; ++d) {
+    geometry.dims[d] = plan.index_dims[static_cast<std::size_t>(d)];
+    geometry.strides[d] = plan.slice_strides[static_cast<std::size_t>(d)];
+  }
+  return geometry;
+}
+
+// Splits a flat (row, element-of-slice) position; 32-bit division when it fits.
+TENSORBUF_HD inline void split_position(std::int64_t i, std::int64_t slice_size,
+                                        std::int64_t* row, std::int64_t* element) {
+  if (slice_size == 1) {
+    *row = i;
+    *element = 0;
+  } else if (i <= 0xffffffffll && slice_size <= 0xffffffffll) {
+    const auto r = static_cast<std::uint32_t>(i) / static_cast<std::uint32_t>(slice_size);
+    *row = r;
+    *element = i - static_cast<std::int64_t>(r) * slice_size;
+  } else {
+    *row = i / slice_size;
+    *element = i - *row * slice_size;
+  }
+}
+
+}  // namespace tensorbuf::kernels

@@ -1,0 +1,174 @@
+// The CUDA backend on a GPU (skipped without one; TENSORBUF_REQUIRE_CUDA=1 makes that a
+// failure): results against the CPU, and the steady state on device-resident inputs (no host
+// copies, no host waits under kDrop, no device allocations).
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "support/devices.hpp"
+#include "test_scatter_nd_support.hpp"
+
+namespace tensorbuf {
+namespace {
+
+using namespace testing::scatter;  // NOLINT(google-build-using-namespace)
+using DT = DataType;
+
+class ScatterNdCUDA : public ::testing::Test {
+ protected:
+  void SetUp() override { TENSORBUF_SKIP_WITHOUT_CUDA(Device::cuda(0)); }
+};
+
+struct Inputs {
+  TensorBuffer tensor = TensorBuffer::create_dynamic(DT::kFloat32);
+  TensorBuffer indices = TensorBuffer::create_dynamic(DT::kInt32);
+  TensorBuffer updates = TensorBuffer::create_dynamic(DT::kFloat32);
+};
+
+// A [slices, width] table and `rows` random slice updates (some duplicates, some bad).
+Inputs make_inputs(DT type, std::int64_t slices, std::int64_t width, std::int64_t rows,
+                   bool with_bad, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<double> table(static_cast<std::size_t>(slices * width));
+  std::vector<double> updates(static_cast<std::size_t>(rows * width));
+  for (double& v : table) v = static_cast<double>(static_cast<int>(rng() % 200) - 100);
+  for (double& v : updates) v = static_cast<double>(static_cast<int>(rng() % 200) - 100) / 4;
+  if (type != DT::kFloat16 && type != DT::kBFloat16 && type != DT::kFloat32 &&
+      type != DT::kFloat64) {
+    for (double& v : updates) v = std::floor(v);
+  }
+  if (type == DT::kUInt8) {
+    for (double& v : table) v = std::abs(v);
+    for (double& v : updates) v = std::abs(v);
+  }
+  std::vector<std::int64_t> index(static_cast<std::size_t>(rows));
+  for (std::int64_t& i : index) {
+    i = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(slices));
+    if (with_bad && rng() % 50 == 0) i = slices + static_cast<std::int64_t>(rng() % 3);
+  }
+  Inputs in;
+  in.tensor = make(type, table, {slices, width});
+  in.indices = make_indices(index, {rows, 1}, DT::kInt64);
+  in.updates = make(type, updates, {rows, width});
+  return in;
+}
+
+TEST_F(ScatterNdCUDA, DeterministicEqualsCpuBitForBit) {
+  for (DT type : {DT::kFloat32, DT::kFloat16, DT::kBFloat16, DT::kFloat64, DT::kInt8,
+                  DT::kInt32}) {
+    for (Op op : {Op::kSub, Op::kAdd, Op::kUpdate, Op::kMin, Op::kMax}) {
+      SCOPED_TRACE(::testing::Message() << to_string(type) << " " << op_name(op));
+      Inputs in = make_inputs(type, 1000, 7, 20000, true, 42);
+      const ScatterOptions drop{.out_of_bounds = OutOfBoundsPolicy::kDrop};
+      TensorBuffer cpu = out_of_place(op)(in.tensor, in.indices, in.updates,
+                                          ScatterOptions{.device = Device::cpu(),
+                                                         .out_of_bounds = OutOfBoundsPolicy::kDrop});
+      ScatterOptions det = drop;
+      det.device = Device::cuda(0);
+      det.deterministic = true;
+      EXPECT_TRUE(same_values(out_of_place(op)(in.tensor, in.indices, in.updates, det), cpu));
+      TensorBuffer target = in.tensor.clone();
+      in_place(op)(target, in.indices, in.updates, det);
+      EXPECT_TRUE(same_values(target, cpu));
+    }
+  }
+}
+
+TEST_F(ScatterNdCUDA, AtomicsMatchCpuWhereOrderDoesNotMatter) {
+  for (DT type : {DT::kUInt8, DT::kInt8, DT::kInt16, DT::kInt32, DT::kInt64, DT::kFloat32,
+                  DT::kFloat64, DT::kFloat16, DT::kBFloat16}) {
+    for (Op op : {Op::kSub, Op::kAdd, Op::kMin, Op::kMax}) {
+      const bool is_float = type == DT::kFloat16 || type == DT::kBFloat16 ||
+                            type == DT::kFloat32 || type == DT::kFloat64;
+      SCOPED_TRACE(::testing::Message() << to_string(type) << " " << op_name(op));
+      Inputs in = make_inputs(type, 300, 5, 5000, true, 7);
+      TensorBuffer cpu = out_of_place(op)(in.tensor, in.indices, in.updates,
+                                          ScatterOptions{.device = Device::cpu(),
+                                                         .out_of_bounds = OutOfBoundsPolicy::kDrop});
+      TensorBuffer gpu = out_of_place(op)(in.tensor, in.indices, in.updates,
+                                          ScatterOptions{.device = Device::cuda(0)});
+      if (!is_float || op == Op::kMin || op == Op::kMax) {
+        EXPECT_TRUE(same_values(gpu, cpu));
+      } else {
+        const std::vector<double> a = values_of(gpu);
+        const std::vector<double> b = values_of(cpu);
+        const double tolerance = type == DT::kFloat32 || type == DT::kFloat64 ? 1e-3 : 2.0;
+        for (std::size_t i = 0; i < a.size(); ++i) ASSERT_NEAR(a[i], b[i], tolerance) << i;
+      }
+    }
+  }
+}
+
+TEST_F(ScatterNdCUDA, ErrorPolicyRaisesTheCpuMessage) {
+  TensorBuffer tensor = make(DT::kFloat32, {0, 0, 0, 0}, {4});
+  TensorBuffer indices = make_indices({0, 1, 9, 2}, {2, 2, 1});
+  TensorBuffer updates = make(DT::kFloat32, {1, 1, 1, 1}, {2, 2});
+  for (bool deterministic : {false, true}) {
+    const ScatterOptions options{.device = Device::cuda(0),
+                                 .out_of_bounds = OutOfBoundsPolicy::kError,
+                                 .deterministic = deterministic};
+    try {
+      tensor_scatter_nd_sub(tensor, indices, updates, options);
+      ADD_FAILURE() << "no error";
+    } catch (const InvalidArgumentError& e) {
+      EXPECT_EQ(std::string(e.what()), "indices[1,0] = [9] does not index into shape [4]");
+    }
+    TensorBuffer target = tensor.clone();
+    target.sync_to(Device::cuda(0));
+    EXPECT_THROW(tensor_scatter_nd_sub_in_place(target, indices, updates, options),
+                 InvalidArgumentError);
+    EXPECT_EQ(values_of(target), (std::vector<double>{0, 0, 0, 0}));
+  }
+}
+
+TEST_F(ScatterNdCUDA, SteadyStateNeedsNoHostCopiesWaitsOrAllocations) {
+  Inputs in = make_inputs(DT::kFloat32, 4096, 64, 10000, true, 3);
+  for (const TensorBuffer* b : {&in.tensor, &in.indices, &in.updates}) b->sync_to(Device::cuda(0));
+  TensorBuffer target = in.tensor.clone();
+  target.sync_to(Device::cuda(0));
+  target.mutable_device<float>();  // device-only valid, as after device work
+  for (bool deterministic : {false, true}) {
+    SCOPED_TRACE(deterministic ? "deterministic" : "atomics");
+    const ScatterOptions options{.device = Device::cuda(0),
+                                 .out_of_bounds = OutOfBoundsPolicy::kDrop,
+                                 .deterministic = deterministic};
+    // Warm-up: fills the caching allocator.
+    { TensorBuffer warm = tensor_scatter_nd_sub(in.tensor, in.indices, in.updates, options); }
+    tensor_scatter_nd_sub_in_place(target, in.indices, in.updates, options);
+    reset_stats();
+    TensorBuffer out = tensor_scatter_nd_sub(in.tensor, in.indices, in.updates, options);
+    tensor_scatter_nd_sub_in_place(target, in.indices, in.updates, options);
+    const Stats s = stats();
+    EXPECT_EQ(s.host_to_device_copies, 0);
+    EXPECT_EQ(s.device_to_host_copies, 0);
+    EXPECT_EQ(s.host_waits, 0);
+    EXPECT_EQ(s.device_allocations, 0);
+    EXPECT_TRUE(out.is_valid_on(Device::cuda(0)));
+    EXPECT_FALSE(out.is_valid_on(Device::cpu()));
+  }
+  // kError: exactly one wait (the first bad row's read-back), on good rows.
+  Inputs good = make_inputs(DT::kFloat32, 4096, 64, 10000, false, 4);
+  for (const TensorBuffer* b : {&good.tensor, &good.indices, &good.updates}) {
+    b->sync_to(Device::cuda(0));
+  }
+  const ScatterOptions error{.device = Device::cuda(0), .out_of_bounds = OutOfBoundsPolicy::kError};
+  { TensorBuffer warm = tensor_scatter_nd_add(good.tensor, good.indices, good.updates, error); }
+  reset_stats();
+  TensorBuffer out = tensor_scatter_nd_add(good.tensor, good.indices, good.updates, error);
+  EXPECT_EQ(stats().host_waits, 1);
+  EXPECT_EQ(stats().device_allocations, 0);
+  EXPECT_EQ(stats().host_to_device_copies, 0);
+}
+
+TEST_F(ScatterNdCUDA, DefaultDeviceFollowsTheTensor) {
+  TensorBuffer tensor = make(DT::kFloat32, {0, 0, 0, 0, 0}, {5});
+  tensor.sync_to(Device::cuda(0));
+  tensor.mutable_device<float>();
+  // Runs on CUDA (the tensor lives there), so the bad rows are dropped.
+  TensorBuffer out = tensor_scatter_nd_sub(tensor, make_indices({0, 5, 2, -1}, {4, 1}),
+                                           make(DT::kFloat32, {1, 2, 3, 4}, {4}));
+  EXPECT_EQ(values_of(out), (std::vector<double>{-1, 0, -3, 0, 0}));
+}
+
+}  // namespace
+}  // namespace tensorbuf

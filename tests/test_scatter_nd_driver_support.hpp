@@ -1,0 +1,101 @@
+// Running the CUDA backend's scatter driver (src/kernels/scatter_nd.hpp) and the CPU backend
+// directly on host buffers, for the driver and randomized tests.
+#pragma once
+
+#include <string>
+
+#include "core/dtype_dispatch.hpp"
+#include "core/plan_scatter_nd.hpp"
+#include "kernels/host_executor.hpp"
+#include "kernels/scatter_nd.hpp"
+#include "tensorbuf/tensorbuf.hpp"
+
+namespace tensorbuf::testing::scatter {
+
+inline core::ScatterOp core_op(int op) { return static_cast<core::ScatterOp>(op); }
+
+template <core::ScatterOp Op>
+core::ScatterNdResult run_driver_op(kernels::HostExecutor& executor, const core::ScatterNdPlan& plan,
+                                    const core::ScatterNdBuffers& buffers) {
+  return core::dispatch_type(plan.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return core::dispatch_index_type(plan.index_dtype, [&](auto index_tag) {
+      using Index = typename decltype(index_tag)::type;
+      return kernels::run_scatter_nd<Op, T, Index>(executor, plan, buffers);
+    });
+  });
+}
+
+inline core::ScatterNdResult run_driver(kernels::HostExecutor& executor,
+                                        const core::ScatterNdPlan& plan,
+                                        const core::ScatterNdBuffers& buffers) {
+  switch (plan.op) {
+    case core::ScatterOp::kSub: return run_driver_op<core::ScatterOp::kSub>(executor, plan, buffers);
+    case core::ScatterOp::kAdd: return run_driver_op<core::ScatterOp::kAdd>(executor, plan, buffers);
+    case core::ScatterOp::kUpdate:
+      return run_driver_op<core::ScatterOp::kUpdate>(executor, plan, buffers);
+    case core::ScatterOp::kMin: return run_driver_op<core::ScatterOp::kMin>(executor, plan, buffers);
+    case core::ScatterOp::kMax: return run_driver_op<core::ScatterOp::kMax>(executor, plan, buffers);
+  }
+  return {};
+}
+
+// How to run a backend directly.
+enum class Backend { kDriverForward, kDriverReverse, kDriverDeterministic, kCpuSmallBlocks };
+
+inline const char* backend_name(Backend backend) {
+  switch (backend) {
+    case Backend::kDriverForward: return "driver(forward)";
+    case Backend::kDriverReverse: return "driver(reverse)";
+    case Backend::kDriverDeterministic: return "driver(deterministic)";
+    case Backend::kCpuSmallBlocks: return "cpu(small blocks)";
+  }
+  return "?";
+}
+
+// The outcome of a direct run: the output (or the in-place tensor) and the error text, if any.
+struct DirectResult {
+  TensorBuffer out = TensorBuffer::create_dynamic(DataType::kFloat32);
+  std::string error;
+  int host_reads = 0;  // read_value calls of the driver (host waits on CUDA)
+};
+
+inline DirectResult run_direct(Backend backend, core::ScatterOp op, const TensorBuffer& tensor,
+                               const TensorBuffer& indices, const TensorBuffer& updates,
+                               OutOfBoundsPolicy policy, bool in_place_run,
+                               std::int64_t block_bytes = 64) {
+  core::ScatterNdPlan plan = core::plan_scatter_nd(op, tensor, indices, updates);
+  plan.policy = policy;
+  plan.deterministic = backend == Backend::kDriverDeterministic;
+  DirectResult result;
+  result.out = tensor.clone();
+  core::ScatterNdBuffers buffers;
+  buffers.indices = indices.host_bytes();
+  buffers.updates = updates.host_bytes();
+  TensorBuffer fresh = TensorBuffer::create_uninitialized(tensor.shape(), tensor.data_type());
+  if (in_place_run) {
+    buffers.out = result.out.mutable_host_bytes();
+    buffers.tensor = buffers.out;
+  } else {
+    buffers.tensor = tensor.host_bytes();
+    buffers.out = fresh.overwrite_host_bytes();
+  }
+  core::ScatterNdResult r;
+  if (backend == Backend::kCpuSmallBlocks) {
+    cpu::ScatterNdTuning tuning;
+    tuning.block_bytes = block_bytes;
+    tuning.serial_below = 0;
+    r = cpu::scatter_nd_tuned(plan, buffers, tuning);
+  } else {
+    kernels::HostExecutor executor(backend != Backend::kDriverForward);
+    r = run_driver(executor, plan, buffers);
+    result.host_reads = executor.reads();
+  }
+  if (r.first_bad_row >= 0 && policy == OutOfBoundsPolicy::kError) {
+    result.error = core::bad_row_message(plan, r.first_bad_row, r.bad_index);
+  }
+  if (!in_place_run && result.error.empty()) result.out = std::move(fresh);
+  return result;
+}
+
+}  // namespace tensorbuf::testing::scatter
