@@ -165,7 +165,7 @@ auto with_file(const std::filesystem::path& path, F&& body) {
 
 std::string describe(const NpyArray& array) {
   if (const auto* t = std::get_if<TensorBuffer>(&array)) {
-    return str_cat("a ", to_string(t->data_type()), " array");
+    return str_cat("an array of ", to_string(t->data_type()));
   }
   return "a byte-string (S) array";
 }

@@ -1,0 +1,58 @@
+// The `tensorbuf` command-line tool: subcommands, argument parsing and error reporting shared
+// by the apps/cli_*.cpp files. Usage and decisions: docs/cli.md.
+#pragma once
+
+#include <exception>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tensorbuf/tensorbuf.hpp"
+
+namespace tensorbuf::cli {
+
+// Exit statuses (spec/api.md, "Command line").
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;
+inline constexpr int kExitInvalid = 2;
+
+// A subcommand's flags: `--name value`, `--name=value`, or `--name` alone for a switch.
+struct FlagSpec {
+  std::string name;     // without the dashes
+  bool takes_value;
+};
+
+class Args {
+ public:
+  // Parses `args` against `specs`; InvalidArgumentError (exit 2) for an unknown flag, a missing
+  // value, a repeated flag or a stray positional argument. `--help`/`-h` is always known.
+  Args(const std::vector<std::string>& args, const std::vector<FlagSpec>& specs,
+       const std::string& command);
+
+  bool help() const { return help_; }
+  bool has(const std::string& name) const { return values_.count(name) != 0; }
+  // The value of a flag that must be given (InvalidArgumentError naming it otherwise).
+  const std::string& required(const std::string& name) const;
+  std::optional<std::string> optional(const std::string& name) const;
+
+ private:
+  std::string command_;
+  bool help_ = false;
+  std::map<std::string, std::string> values_;
+};
+
+// One line on stderr, "<ErrorClass>: message", and the exit status for it: 2 for
+// InvalidArgument and OutOfRange (the inputs are invalid), 1 for everything else.
+int report_error(const std::exception& error);
+
+// The device of `--device cpu|cuda` (InvalidArgumentError for anything else).
+Device parse_device(const std::string& text);
+
+// Subcommands. Each returns the exit status; errors propagate to main's report_error.
+int info_command(const std::vector<std::string>& args);
+int examples_command(const std::vector<std::string>& args);
+int run_command(const std::vector<std::string>& args);
+int bench_command(const std::vector<std::string>& args);
+
+}  // namespace tensorbuf::cli

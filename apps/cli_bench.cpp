@@ -1,0 +1,219 @@
+// `tensorbuf bench`: the benchmark cases of bench/ (linked in from the OBJECT library
+// tensorbuf_bench_cases, convention in bench/bench_support.hpp) run through Google Benchmark
+// with a reporter that prints case, device, time, GB/s and the ratio to the same-run limit.
+#include <cstdlib>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "cli.hpp"
+
+#if defined(TENSORBUF_HAVE_BENCHMARK)
+#include <benchmark/benchmark.h>
+#endif
+
+namespace tensorbuf::cli {
+namespace {
+
+constexpr const char* kBenchUsage = R"(usage: tensorbuf bench [--device cpu|cuda|all] [--quick] [--json FILE] [--filter REGEX]
+
+Runs the benchmark suite (bench/bench_*.cpp) and prints, per case and device: the median time
+per iteration, the traffic rate in GB/s (bytes read + written by the op, 1 GB = 1e9 bytes), the
+limit measured in the same run (CPU: memcpy over the library's threads; CUDA: a device-to-device
+copy) and the ratio to it. CUDA cases are shown as skipped, with the reason, where CUDA is not
+usable.
+  --device  which cases (default all)
+  --quick   one repetition, short minimum time (CI; under a minute on 2 cores)
+  --json    also write the results as a JSON array: case, device, bytes, seconds (median),
+            gbps, limit_gbps, ratio_to_limit, ...
+  --filter  only the cases whose "case/device" name matches REGEX
+Threads: TENSORBUF_NUM_THREADS (default: all hardware threads).
+)";
+
+#if defined(TENSORBUF_HAVE_BENCHMARK)
+
+struct Row {
+  std::string name;
+  std::string device;
+  double bytes = 0;
+  double seconds = 0;
+  double gbps = 0;
+  double limit_gbps = 0;
+  double threads = 0;
+  std::int64_t iterations = 0;
+  std::string skipped;  // reason, when the case did not run
+};
+
+double counter(const benchmark::BenchmarkReporter::Run& run, const char* name) {
+  auto it = run.counters.find(name);
+  return it == run.counters.end() ? 0.0 : it->second.value;
+}
+
+// Collects one row per case: the median aggregate when there are repetitions, else the run.
+class CollectingReporter : public benchmark::BenchmarkReporter {
+ public:
+  explicit CollectingReporter(bool use_median) : use_median_(use_median) {}
+
+  bool ReportContext(const Context& context) override {
+    std::cout << "tensorbuf " << kVersion << " (" << build_description() << "), "
+              << context.cpu_info.num_cpus << " CPU(s) at "
+              << context.cpu_info.cycles_per_second / 1e6 << " MHz\n";
+    return true;
+  }
+
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& run : runs) {
+      const std::string full = run.run_name.function_name;
+      const std::size_t slash = full.find('/');
+      Row row;
+      row.name = full.substr(0, slash);
+      row.device = slash == std::string::npos ? "?" : full.substr(slash + 1);
+      row.device = row.device.substr(0, row.device.find('/'));
+      if (run.error_occurred) {
+        row.skipped = run.error_message;
+        if (!seen(row)) rows_.push_back(row);
+        continue;
+      }
+      const bool is_median = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
+      const bool is_single = run.run_type == Run::RT_Iteration && !use_median_;
+      if (!is_median && !is_single) continue;
+      row.seconds = run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit);
+      row.bytes = counter(run, "bytes");
+      row.limit_gbps = counter(run, "limit_gbps");
+      row.threads = counter(run, "threads");
+      row.iterations = run.iterations;
+      row.gbps = row.seconds > 0 ? row.bytes / row.seconds / 1e9 : 0.0;
+      rows_.push_back(row);
+    }
+  }
+
+  const std::vector<Row>& rows() const { return rows_; }
+
+ private:
+  bool seen(const Row& row) const {
+    for (const Row& r : rows_) {
+      if (r.name == row.name && r.device == row.device) return true;
+    }
+    return false;
+  }
+
+  bool use_median_;
+  std::vector<Row> rows_;
+};
+
+std::string fixed(double value, int digits) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(digits) << value;
+  return out.str();
+}
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+void print_table(const std::vector<Row>& rows) {
+  std::size_t width = 4;
+  for (const Row& r : rows) width = std::max(width, r.name.size());
+  std::cout << std::left << std::setw(static_cast<int>(width)) << "case" << "  " << std::setw(6)
+            << "device" << std::right << std::setw(12) << "time (ms)" << std::setw(10) << "GB/s"
+            << std::setw(12) << "limit GB/s" << std::setw(10) << "ratio" << "\n";
+  for (const Row& r : rows) {
+    std::cout << std::left << std::setw(static_cast<int>(width)) << r.name << "  " << std::setw(6)
+              << r.device << std::right;
+    if (!r.skipped.empty()) {
+      std::cout << "  skipped: " << r.skipped << "\n";
+      continue;
+    }
+    const std::string ratio = r.limit_gbps > 0 ? fixed(r.gbps / r.limit_gbps, 2) : "-";
+    std::cout << std::setw(12) << fixed(r.seconds * 1e3, 3) << std::setw(10) << fixed(r.gbps, 2)
+              << std::setw(12) << fixed(r.limit_gbps, 2) << std::setw(10) << ratio << "\n";
+  }
+}
+
+void write_json(const std::string& path, const std::vector<Row>& rows, bool quick) {
+  std::ostringstream out;
+  out << "[\n";
+  bool first = true;
+  for (const Row& r : rows) {
+    if (!first) out << ",\n";
+    first = false;
+    out << "  {\"case\": " << json_string(r.name) << ", \"device\": " << json_string(r.device);
+    if (!r.skipped.empty()) {
+      out << ", \"skipped\": " << json_string(r.skipped) << "}";
+      continue;
+    }
+    out << std::setprecision(9) << ", \"bytes\": " << r.bytes << ", \"seconds\": " << r.seconds
+        << ", \"gbps\": " << r.gbps << ", \"limit_gbps\": " << r.limit_gbps
+        << ", \"ratio_to_limit\": " << (r.limit_gbps > 0 ? r.gbps / r.limit_gbps : 0.0)
+        << ", \"threads\": " << r.threads << ", \"iterations\": " << r.iterations
+        << ", \"quick\": " << (quick ? "true" : "false")
+        << ", \"tensorbuf\": " << json_string(std::string(kVersion))
+        << ", \"build\": " << json_string(std::string(build_description())) << "}";
+  }
+  out << "\n]\n";
+  std::ofstream file(path, std::ios::trunc);
+  file << out.str();
+  file.close();
+  if (!file) throw InvalidArgumentError("cannot write '" + path + "'");
+}
+
+#endif  // TENSORBUF_HAVE_BENCHMARK
+
+}  // namespace
+
+int bench_command(const std::vector<std::string>& args) {
+  const Args flags(args, {{"device", true}, {"quick", false}, {"json", true}, {"filter", true}},
+                   "tensorbuf bench");
+  if (flags.help()) {
+    std::cout << kBenchUsage;
+    return kExitOk;
+  }
+  const std::string device = flags.optional("device").value_or("all");
+  if (device != "cpu" && device != "cuda" && device != "all") {
+    throw InvalidArgumentError("--device must be cpu, cuda or all, not '" + device + "'");
+  }
+#if !defined(TENSORBUF_HAVE_BENCHMARK)
+  throw UnavailableError(
+      "benchmarks are not built into this tensorbuf (Google Benchmark was not found or "
+      "TENSORBUF_BUILD_BENCH=OFF)");
+#else
+  const bool quick = flags.has("quick");
+  if (quick) ::setenv("TENSORBUF_BENCH_QUICK", "1", 1);
+  std::string filter = device == "all" ? "." : "/" + device + "(/|$)";
+  if (auto user = flags.optional("filter")) {
+    filter = device == "all" ? *user : "(" + *user + ").*/" + device + "(/|$)";
+  }
+  const int repetitions = quick ? 1 : 5;
+  std::vector<std::string> gb_args = {
+      "tensorbuf-bench", "--benchmark_filter=" + filter,
+      "--benchmark_repetitions=" + std::to_string(repetitions),
+      std::string("--benchmark_min_time=") + (quick ? "0.05" : "0.5")};
+  std::vector<char*> argv;
+  for (std::string& a : gb_args) argv.push_back(a.data());
+  int argc = static_cast<int>(argv.size());
+  benchmark::Initialize(&argc, argv.data());
+  CollectingReporter reporter(repetitions > 1);
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  if (device != "cpu" && !cuda_available()) {
+    std::cout << "CUDA: " << cuda_availability_reason() << "\n";
+  }
+  print_table(reporter.rows());
+  if (auto json = flags.optional("json")) write_json(*json, reporter.rows(), quick);
+  return kExitOk;
+#endif
+}
+
+}  // namespace tensorbuf::cli

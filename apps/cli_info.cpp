@@ -1,0 +1,35 @@
+// `tensorbuf info`: version, build options, devices, and why CUDA is or is not usable.
+#include <iostream>
+#include <thread>
+
+#include "cli.hpp"
+#include "core/parallel.hpp"
+
+namespace tensorbuf::cli {
+
+int info_command(const std::vector<std::string>& args) {
+  const Args flags(args, {}, "tensorbuf info");
+  if (flags.help()) {
+    std::cout << "usage: tensorbuf info\n\n"
+                 "Prints the version, how the library was built, the devices, and why CUDA is or\n"
+                 "is not usable (not built / no driver / driver too old / no device).\n";
+    return kExitOk;
+  }
+  std::cout << "tensorbuf " << kVersion << "\n"
+            << "build: " << build_description() << "\n"
+#if defined(TENSORBUF_HAVE_BENCHMARK)
+            << "benchmarks: built in (tensorbuf bench)\n"
+#else
+            << "benchmarks: not built (Google Benchmark missing or TENSORBUF_BUILD_BENCH=OFF)\n"
+#endif
+            << "devices:\n"
+            << "  cpu: " << core::cpu_thread_count() << " worker thread(s) of "
+            << std::thread::hardware_concurrency() << " hardware threads (TENSORBUF_NUM_THREADS)\n";
+  const int cuda_devices = cuda_device_count();
+  for (int i = 0; i < cuda_devices; ++i) std::cout << "  " << Device::cuda(i).to_string() << "\n";
+  std::cout << "CUDA: " << (cuda_available() ? "usable" : "not usable") << " ("
+            << cuda_availability_reason() << ")\n";
+  return kExitOk;
+}
+
+}  // namespace tensorbuf::cli

@@ -1,0 +1,167 @@
+// `tensorbuf run <op>`: one op on .npy files. Inputs are read, the op runs on --device, and
+// the output file is written (atomically) only when the op succeeded.
+#include <charconv>
+#include <functional>
+#include <iostream>
+
+#include "cli.hpp"
+
+namespace tensorbuf::cli {
+namespace {
+
+constexpr const char* kRunUsage = R"(usage: tensorbuf run <op> [flags]
+
+ops:
+  tensor_scatter_nd_{sub,add,update,min,max}
+      --tensor T.npy --indices I.npy --updates U.npy --out O.npy [--deterministic]
+      [--out-of-bounds default|error|drop] [--device cpu|cuda]
+  boolean_mask_update
+      --tensor T.npy --mask M.npy --updates U.npy [--axis N] [--no-broadcast] --out O.npy
+      [--device cpu|cuda]
+  substr
+      --input S.npy --pos P.npy --len L.npy [--unit byte|utf8_char] --out O.npy
+      [--out-of-bounds default|error|drop] [--device cpu|cuda]
+
+Inputs and outputs are NumPy .npy files (format 1.0-3.0, either byte order, C order); strings
+are dtype S arrays; a 0-d array is a scalar. `tensorbuf run <op> --help` shows one op.
+Exit status: 0 success, 2 invalid inputs, 1 any other failure (e.g. CUDA unavailable).
+)";
+
+OutOfBoundsPolicy parse_policy(const std::optional<std::string>& text) {
+  if (!text || *text == "default") return OutOfBoundsPolicy::kDeviceDefault;
+  if (*text == "error") return OutOfBoundsPolicy::kError;
+  if (*text == "drop") return OutOfBoundsPolicy::kDrop;
+  throw InvalidArgumentError("--out-of-bounds must be default, error or drop, not '" + *text +
+                             "'");
+}
+
+int parse_axis(const std::string& text) {
+  int axis = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, axis);
+  if (ec != std::errc() || ptr != end || text.empty()) {
+    throw InvalidArgumentError("--axis must be an integer, not '" + text + "'");
+  }
+  return axis;
+}
+
+Device device_of(const Args& flags) {
+  return parse_device(flags.optional("device").value_or("cpu"));
+}
+
+using ScatterFn = TensorBuffer (*)(const TensorBuffer&, const TensorBuffer&, const TensorBuffer&,
+                                   const ScatterOptions&);
+
+int run_scatter(const std::string& op, ScatterFn fn, const std::vector<std::string>& args) {
+  const std::string command = "tensorbuf run " + op;
+  const Args flags(args,
+                   {{"tensor", true}, {"indices", true}, {"updates", true}, {"out", true},
+                    {"deterministic", false}, {"out-of-bounds", true}, {"device", true}},
+                   command);
+  if (flags.help()) {
+    std::cout << "usage: " << command
+              << " --tensor T.npy --indices I.npy --updates U.npy --out O.npy\n"
+                 "       [--deterministic] [--out-of-bounds default|error|drop] [--device cpu|cuda]\n\n"
+                 "TensorFlow's tensor_scatter_nd_*: out = tensor; out[indices[r]] op= updates[r].\n"
+                 "indices: int32 or int64, shape [..., D]; updates: tensor's dtype, shape\n"
+                 "indices.shape[:-1] + tensor.shape[D:]. --out-of-bounds default: error on the CPU,\n"
+                 "drop on CUDA. --deterministic: CUDA results equal the CPU's bit for bit.\n";
+    return kExitOk;
+  }
+  ScatterOptions options;
+  options.device = device_of(flags);
+  options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
+  options.deterministic = flags.has("deterministic");
+  const std::string& out = flags.required("out");
+  const TensorBuffer tensor = load_npy_tensor(flags.required("tensor"));
+  const TensorBuffer indices = load_npy_tensor(flags.required("indices"));
+  const TensorBuffer updates = load_npy_tensor(flags.required("updates"));
+  const TensorBuffer result = fn(tensor, indices, updates, options);
+  save_npy(out, result);
+  return kExitOk;
+}
+
+int run_boolean_mask_update(const std::vector<std::string>& args) {
+  const std::string command = "tensorbuf run boolean_mask_update";
+  const Args flags(args,
+                   {{"tensor", true}, {"mask", true}, {"updates", true}, {"out", true},
+                    {"axis", true}, {"no-broadcast", false}, {"device", true}},
+                   command);
+  if (flags.help()) {
+    std::cout << "usage: " << command
+              << " --tensor T.npy --mask M.npy --updates U.npy --out O.npy\n"
+                 "       [--axis N] [--no-broadcast] [--device cpu|cuda]\n\n"
+                 "NumPy's out[(slice(None),)*axis + (mask,)] = updates on a copy of tensor. mask:\n"
+                 "bool, shape tensor.shape[axis:axis+mask.rank]; updates: tensor's dtype,\n"
+                 "broadcast to the target shape unless --no-broadcast.\n";
+    return kExitOk;
+  }
+  BooleanMaskUpdateOptions options;
+  options.device = device_of(flags);
+  if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
+  options.broadcast = !flags.has("no-broadcast");
+  const std::string& out = flags.required("out");
+  const TensorBuffer tensor = load_npy_tensor(flags.required("tensor"));
+  const TensorBuffer mask = load_npy_tensor(flags.required("mask"));
+  const TensorBuffer updates = load_npy_tensor(flags.required("updates"));
+  const TensorBuffer result = boolean_mask_update(tensor, mask, updates, options);
+  save_npy(out, result);
+  return kExitOk;
+}
+
+int run_substr(const std::vector<std::string>& args) {
+  const std::string command = "tensorbuf run substr";
+  const Args flags(args,
+                   {{"input", true}, {"pos", true}, {"len", true}, {"out", true}, {"unit", true},
+                    {"out-of-bounds", true}, {"device", true}},
+                   command);
+  if (flags.help()) {
+    std::cout << "usage: " << command
+              << " --input S.npy --pos P.npy --len L.npy --out O.npy\n"
+                 "       [--unit byte|utf8_char] [--out-of-bounds default|error|drop]\n"
+                 "       [--device cpu|cuda]\n\n"
+                 "TensorFlow's tf.strings.substr. input: dtype S; pos, len: int32 or int64, same\n"
+                 "shape, broadcast against input. The output is written as dtype S.\n";
+    return kExitOk;
+  }
+  SubstrOptions options;
+  options.device = device_of(flags);
+  options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
+  const std::string unit = flags.optional("unit").value_or("byte");
+  if (unit == "byte") {
+    options.unit = SubstrUnit::kByte;
+  } else if (unit == "utf8_char") {
+    options.unit = SubstrUnit::kUtf8Char;
+  } else {
+    throw InvalidArgumentError("--unit must be byte or utf8_char, not '" + unit + "'");
+  }
+  const std::string& out = flags.required("out");
+  const StringTensor input = load_npy_strings(flags.required("input"));
+  const TensorBuffer pos = load_npy_tensor(flags.required("pos"));
+  const TensorBuffer len = load_npy_tensor(flags.required("len"));
+  const StringTensor result = substr(input, pos, len, options);
+  save_npy(out, result);
+  return kExitOk;
+}
+
+}  // namespace
+
+int run_command(const std::vector<std::string>& args) {
+  if (args.empty()) throw InvalidArgumentError("tensorbuf run needs an op (see tensorbuf run --help)");
+  if (args.front() == "--help" || args.front() == "-h") {
+    std::cout << kRunUsage;
+    return kExitOk;
+  }
+  const std::string& op = args.front();
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (op == "tensor_scatter_nd_sub") return run_scatter(op, &tensor_scatter_nd_sub, rest);
+  if (op == "tensor_scatter_nd_add") return run_scatter(op, &tensor_scatter_nd_add, rest);
+  if (op == "tensor_scatter_nd_update") return run_scatter(op, &tensor_scatter_nd_update, rest);
+  if (op == "tensor_scatter_nd_min") return run_scatter(op, &tensor_scatter_nd_min, rest);
+  if (op == "tensor_scatter_nd_max") return run_scatter(op, &tensor_scatter_nd_max, rest);
+  if (op == "boolean_mask_update") return run_boolean_mask_update(rest);
+  if (op == "substr") return run_substr(rest);
+  throw InvalidArgumentError("unknown op '" + op + "' (see tensorbuf run --help)");
+}
+
+}  // namespace tensorbuf::cli
