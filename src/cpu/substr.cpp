@@ -1,8 +1,7 @@
-// substr on the CPU: two passes over contiguous chunks of the output (sizes with a chunk-local
-// running sum, then chunk bases and the copy into one output allocation), on core::parallel_for.
+// substr on the CPU: two passes over contiguous chunks of the output (ranges and chunk sums,
+// then chunk bases, one output allocation and the copy), on core::parallel_for.
 #include <algorithm>
 #include <cstring>
-#include <memory>
 #include <vector>
 
 #include "core/dtype_dispatch.hpp"
@@ -88,15 +87,15 @@ core::SubstrResult run(const core::SubstrPlan& plan, const core::SubstrArgs& arg
   const auto* len = static_cast<const Index*>(args.len);
   std::int64_t* out_offsets = args.out_offsets;
   out_offsets[0] = 0;
-
-  std::unique_ptr<std::int64_t[]> begins(new std::int64_t[static_cast<std::size_t>(n)]);
   const int chunks = core::chunk_count(n, kMinChunk);
   std::vector<ChunkState> state(static_cast<std::size_t>(chunks));
 
-  // Pass 1: begins, and out_offsets[i + 1] = the chunk-local running size.
+  // Pass 1: each element's range. Its start (absolute in the input chars; -1 when dropped) is
+  // parked in out_offsets[i + 1], which no one else reads before pass 2 overwrites it, so the
+  // op needs no scratch; the chunk sums the sizes.
   core::parallel_for_chunks(n, kMinChunk, [&](int c, std::int64_t b, std::int64_t e) {
     ChunkState& st = state[static_cast<std::size_t>(c)];
-    std::int64_t running = 0;
+    std::int64_t total = 0;
     MapCursor cursor(plan.map, b);
     for (std::int64_t i = b; i < e; ++i, cursor.next()) {
       const std::int64_t first = in_offsets[cursor.input()];
@@ -115,13 +114,13 @@ core::SubstrResult run(const core::SubstrPlan& plan, const core::SubstrArgs& arg
           st.first_bad = i;  // the first in this chunk; chunks are in row-major order
           return;
         }
-        r = ByteRange{};
+        out_offsets[i + 1] = -1;
+        continue;
       }
-      begins[static_cast<std::size_t>(i)] = first + r.begin;
-      running += r.end - r.begin;
-      out_offsets[i + 1] = running;
+      out_offsets[i + 1] = first + r.begin;
+      total += r.end - r.begin;
     }
-    st.total = running;
+    st.total = total;
   });
 
   core::SubstrResult result;
@@ -137,16 +136,28 @@ core::SubstrResult run(const core::SubstrPlan& plan, const core::SubstrArgs& arg
   }
   std::uint8_t* out_chars = args.allocate_chars(result.total_bytes);
 
-  // Pass 2: global offsets and the copy. Each chunk touches only out_offsets(b, e].
+  // Pass 2: each element's end again from its start (UTF-8: a scan over its len characters
+  // only), the copy, and the global offsets. A chunk touches only out_offsets(b, e].
   core::parallel_for_chunks(n, kMinChunk, [&](int c, std::int64_t b, std::int64_t e) {
-    const std::int64_t offset = base[static_cast<std::size_t>(c)];
-    std::int64_t previous = 0;
-    for (std::int64_t i = b; i < e; ++i) {
-      const std::int64_t local_end = out_offsets[i + 1];
-      copy_bytes(out_chars + offset + previous, in_chars + begins[static_cast<std::size_t>(i)],
-                 local_end - previous);
-      out_offsets[i + 1] = offset + local_end;
-      previous = local_end;
+    std::int64_t at = base[static_cast<std::size_t>(c)];
+    MapCursor cursor(plan.map, b);
+    for (std::int64_t i = b; i < e; ++i, cursor.next()) {
+      const std::int64_t start = out_offsets[i + 1];
+      if (start >= 0) {
+        const std::int64_t first = in_offsets[cursor.input()];
+        const std::int64_t size = in_offsets[cursor.input() + 1] - first;
+        const std::int64_t begin = start - first;
+        const auto l = static_cast<std::int64_t>(len[cursor.pos()]);
+        std::int64_t end;
+        if constexpr (kUtf8) {
+          end = kernels::utf8_advance(in_chars + first, size, begin, l);
+        } else {
+          end = (l < 0 || l >= size - begin) ? size : begin + l;
+        }
+        copy_bytes(out_chars + at, in_chars + start, end - begin);
+        at += end - begin;
+      }
+      out_offsets[i + 1] = at;
     }
   });
   return result;

@@ -1,0 +1,176 @@
+// substr cases on the CPU and CUDA:
+//  short: 4M strings of 7..21 characters (about 16 bytes on average),
+//  long:  64K strings of 800..1020 characters (about 1 KiB on average);
+// characters are ASCII letters, one in eight the 2-byte "é" (so byte and UTF-8 units differ).
+//  scalar:      pos and len scalars (short: 2, 8; long: 16, -1 "to the end"),
+//  elementwise: int32 pos and len per string (short: pos -6..6, len -1..12;
+//               long: pos -700..700, len -1..799).
+// Units byte and utf8. Strings/s are counted as "strings_per_second" (and per thread). Bytes:
+// what the op must move: input offsets, pos/len, the substrings read and written, the output
+// offsets written; the limit is the same-run memcpy (bench_support.hpp).
+// Peers: bench/peers_cases/substr.py (same names, sizes and data: Python slicing, NumPy).
+#include <numeric>
+
+#include "bench_support.hpp"
+
+namespace tensorbuf::bench {
+namespace {
+
+struct StringCase {
+  std::int64_t strings;
+  std::int64_t min_chars;
+  std::int64_t max_chars;  // inclusive
+};
+
+constexpr StringCase kShort{4 * kMiB, 7, 21};
+constexpr StringCase kLong{64 * 1024, 800, 1020};
+constexpr std::uint64_t kLengthSeed = 31;
+constexpr std::uint64_t kCharSeed = 32;
+constexpr std::uint64_t kPosSeed = 33;
+constexpr std::uint64_t kLenSeed = 34;
+
+// Character c of the whole tensor: bits % 8 == 0 -> "é" (0xC3 0xA9), else 'a' + bits % 26.
+StringTensor make_strings(const StringCase& c) {
+  const std::vector<std::int64_t> chars =
+      random_ints(c.strings, c.min_chars, c.max_chars + 1, kLengthSeed);
+  // Character offsets, then byte offsets.
+  std::vector<std::int64_t> first_char(static_cast<std::size_t>(c.strings) + 1, 0);
+  std::inclusive_scan(chars.begin(), chars.end(), first_char.begin() + 1);
+  auto char_bytes = [](std::int64_t global) {
+    return random_bits(kCharSeed, global) % 8 == 0 ? 2 : 1;
+  };
+  std::vector<std::int64_t> sizes(static_cast<std::size_t>(c.strings));
+  core::parallel_for(c.strings, 1 << 14, [&](std::int64_t b, std::int64_t e) {
+    for (std::int64_t i = b; i < e; ++i) {
+      std::int64_t bytes = 0;
+      for (std::int64_t g = first_char[i]; g < first_char[i + 1]; ++g) bytes += char_bytes(g);
+      sizes[static_cast<std::size_t>(i)] = bytes;
+    }
+  });
+  TensorBuffer offsets = TensorBuffer::create_uninitialized(Shape{c.strings + 1}, DataType::kInt64);
+  auto* off = offsets.overwrite_host<std::int64_t>();
+  off[0] = 0;
+  std::inclusive_scan(sizes.begin(), sizes.end(), off + 1);
+  const std::int64_t total = off[c.strings];
+  TensorBuffer bytes = TensorBuffer::create_uninitialized(Shape{total}, DataType::kUInt8);
+  auto* out = bytes.overwrite_host<std::uint8_t>();
+  core::parallel_for(c.strings, 1 << 14, [&](std::int64_t b, std::int64_t e) {
+    for (std::int64_t i = b; i < e; ++i) {
+      std::uint8_t* at = out + off[i];
+      for (std::int64_t g = first_char[i]; g < first_char[i + 1]; ++g) {
+        const std::uint64_t bits = random_bits(kCharSeed, g);
+        if (bits % 8 == 0) {
+          *at++ = 0xC3;
+          *at++ = 0xA9;
+        } else {
+          *at++ = static_cast<std::uint8_t>('a' + bits % 26);
+        }
+      }
+    }
+  });
+  return StringTensor::from_buffers(std::move(offsets), std::move(bytes), Shape{c.strings});
+}
+
+struct PosLen {
+  TensorBuffer pos;
+  TensorBuffer len;
+};
+
+PosLen make_pos_len(const StringCase& c, bool elementwise) {
+  const bool is_long = c.min_chars > 100;
+  if (!elementwise) {
+    return PosLen{make_index_buffer({is_long ? 16 : 2}, Shape{}, DataType::kInt32),
+                  make_index_buffer({is_long ? -1 : 8}, Shape{}, DataType::kInt32)};
+  }
+  const std::int64_t reach = is_long ? 700 : 6;
+  const std::int64_t max_len = is_long ? 800 : 13;
+  return PosLen{
+      make_index_buffer(random_ints(c.strings, -reach, reach + 1, kPosSeed), Shape{c.strings},
+                        DataType::kInt32),
+      make_index_buffer(random_ints(c.strings, -1, max_len, kLenSeed), Shape{c.strings},
+                        DataType::kInt32)};
+}
+
+void substr_case(benchmark::State& state, const StringCase& c, bool elementwise, SubstrUnit unit,
+                 bool cuda) {
+  if (cuda && skip_without_cuda(state)) return;
+  const StringTensor in = make_strings(c);
+  const PosLen pl = make_pos_len(c, elementwise);
+  const Device device = cuda ? Device::cuda(0) : Device::cpu();
+  const SubstrOptions options{.device = device, .unit = unit,
+                              .out_of_bounds = OutOfBoundsPolicy::kError};
+  if (cuda) {
+    in.sync_to(device);
+    pl.pos.sync_to(device);
+    pl.len.sync_to(device);
+  }
+  std::int64_t out_chars = 0;
+  {  // warm-up: thread pool, caching allocators; the output size for the byte count
+    StringTensor warm = substr(in, pl.pos, pl.len, options);
+    out_chars = warm.num_chars();
+    if (cuda) cuda_synchronize();
+  }
+  for (auto _ : state) {
+    StringTensor out = substr(in, pl.pos, pl.len, options);
+    benchmark::DoNotOptimize(&out);
+    if (cuda) cuda_synchronize();
+    benchmark::ClobberMemory();
+  }
+  const double n = static_cast<double>(c.strings);
+  const double bytes = 8.0 * (n + 1) * 2 + (elementwise ? 8.0 * n : 8.0) +
+                       2.0 * static_cast<double>(out_chars);
+  state.counters["strings_per_second"] =
+      benchmark::Counter(n, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["strings_per_second_per_thread"] = benchmark::Counter(
+      n / (cuda ? 1 : core::cpu_thread_count()), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["out_bytes"] = benchmark::Counter(static_cast<double>(out_chars));
+  report(state, bytes, cuda ? cuda_d2d_limit_gbps(bytes) : cpu_memcpy_limit_gbps(bytes));
+}
+
+#define TENSORBUF_SUBSTR_CASES(size_name, size_case)                                            \
+  void BM_substr_##size_name##_byte_scalar_cpu(benchmark::State& s) {                          \
+    substr_case(s, size_case, false, SubstrUnit::kByte, false);                                \
+  }                                                                                            \
+  void BM_substr_##size_name##_byte_scalar_cuda(benchmark::State& s) {                         \
+    substr_case(s, size_case, false, SubstrUnit::kByte, true);                                 \
+  }                                                                                            \
+  void BM_substr_##size_name##_byte_elementwise_cpu(benchmark::State& s) {                     \
+    substr_case(s, size_case, true, SubstrUnit::kByte, false);                                 \
+  }                                                                                            \
+  void BM_substr_##size_name##_byte_elementwise_cuda(benchmark::State& s) {                    \
+    substr_case(s, size_case, true, SubstrUnit::kByte, true);                                  \
+  }                                                                                            \
+  void BM_substr_##size_name##_utf8_scalar_cpu(benchmark::State& s) {                          \
+    substr_case(s, size_case, false, SubstrUnit::kUtf8Char, false);                            \
+  }                                                                                            \
+  void BM_substr_##size_name##_utf8_scalar_cuda(benchmark::State& s) {                         \
+    substr_case(s, size_case, false, SubstrUnit::kUtf8Char, true);                             \
+  }                                                                                            \
+  void BM_substr_##size_name##_utf8_elementwise_cpu(benchmark::State& s) {                     \
+    substr_case(s, size_case, true, SubstrUnit::kUtf8Char, false);                             \
+  }                                                                                            \
+  void BM_substr_##size_name##_utf8_elementwise_cuda(benchmark::State& s) {                    \
+    substr_case(s, size_case, true, SubstrUnit::kUtf8Char, true);                              \
+  }                                                                                            \
+  TENSORBUF_BENCHMARK(BM_substr_##size_name##_byte_scalar_cpu,                                 \
+                      "substr_" #size_name "_byte_scalar", "cpu");                             \
+  TENSORBUF_BENCHMARK(BM_substr_##size_name##_byte_scalar_cuda,                                \
+                      "substr_" #size_name "_byte_scalar", "cuda");                            \
+  TENSORBUF_BENCHMARK(BM_substr_##size_name##_byte_elementwise_cpu,                            \
+                      "substr_" #size_name "_byte_elementwise", "cpu");                        \
+  TENSORBUF_BENCHMARK(BM_substr_##size_name##_byte_elementwise_cuda,                           \
+                      "substr_" #size_name "_byte_elementwise", "cuda");                       \
+  TENSORBUF_BENCHMARK(BM_substr_##size_name##_utf8_scalar_cpu,                                 \
+                      "substr_" #size_name "_utf8_scalar", "cpu");                             \
+  TENSORBUF_BENCHMARK(BM_substr_##size_name##_utf8_scalar_cuda,                                \
+                      "substr_" #size_name "_utf8_scalar", "cuda");                            \
+  TENSORBUF_BENCHMARK(BM_substr_##size_name##_utf8_elementwise_cpu,                            \
+                      "substr_" #size_name "_utf8_elementwise", "cpu");                        \
+  TENSORBUF_BENCHMARK(BM_substr_##size_name##_utf8_elementwise_cuda,                           \
+                      "substr_" #size_name "_utf8_elementwise", "cuda")
+
+TENSORBUF_SUBSTR_CASES(short, kShort);
+TENSORBUF_SUBSTR_CASES(long, kLong);
+
+}  // namespace
+}  // namespace tensorbuf::bench
