@@ -179,5 +179,54 @@ TEST(ScatterNdRandom, MatchesSerialReference) {
   }
 }
 
+// Enough rows for several row chunks and tasks on the multithreaded CPU path (with the
+// default tuning), bad rows late in the rows so the first bad one must win across chunks.
+TEST(ScatterNdRandom, LargeCasesMatchSerialReference) {
+  std::mt19937_64 rng(99);
+  for (int round = 0; round < 6; ++round) {
+    const DataType type = round % 3 == 0 ? DataType::kFloat32
+                          : round % 3 == 1 ? DataType::kInt16 : DataType::kFloat16;
+    const Op op = static_cast<Op>(round % 5);
+    const std::int64_t slices = round < 3 ? 70000 : 300;
+    const std::int64_t width = round < 3 ? 1 : 300;
+    const std::int64_t rows = round < 3 ? 60000 : 2000;
+    std::vector<std::int64_t> index(static_cast<std::size_t>(rows));
+    for (std::int64_t& i : index) i = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(slices / 7 + 1));
+    index[static_cast<std::size_t>(rows - 5)] = slices;       // bad, last chunk
+    index[static_cast<std::size_t>(rows * 3 / 4)] = -2;       // bad, earlier: the one named
+    TensorBuffer tensor = TensorBuffer::create_fixed_size({slices, width}, type);
+    TensorBuffer updates = TensorBuffer::create_fixed_size({rows, width}, type);
+    core::dispatch_type(type, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      fill_random<T>(tensor, rng, false, false);
+      fill_random<T>(updates, rng, false, false);
+    });
+    TensorBuffer indices = make_indices(index, {rows, 1}, DataType::kInt64);
+    SCOPED_TRACE(::testing::Message() << "round " << round);
+    for (bool drop : {false, true}) {
+      const ReferenceResult expected = reference_scatter(op, tensor, indices, updates, drop);
+      const ScatterOptions options{
+          .device = Device::cpu(),
+          .out_of_bounds = drop ? OutOfBoundsPolicy::kDrop : OutOfBoundsPolicy::kError};
+      std::string error;
+      TensorBuffer out = TensorBuffer::create_dynamic(type);
+      try {
+        out = out_of_place(op)(tensor, indices, updates, options);
+      } catch (const InvalidArgumentError& e) {
+        error = e.what();
+      }
+      check(expected, error, out, "large out of place");
+      TensorBuffer target = tensor.clone();
+      error.clear();
+      try {
+        in_place(op)(target, indices, updates, options);
+      } catch (const InvalidArgumentError& e) {
+        error = e.what();
+      }
+      check(expected, error, target, "large in place");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tensorbuf

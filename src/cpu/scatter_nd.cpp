@@ -12,7 +12,12 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <vector>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "core/dtype_dispatch.hpp"
 #include "core/parallel.hpp"
@@ -29,6 +34,43 @@ using core::ScatterOp;
 using kernels::ScatterGeometry;
 
 constexpr std::int64_t kMinRowsPerChunk = 1 << 13;
+
+// The bucket arrays are reused across calls: fresh pages cost a page fault each on first
+// touch, which for large row counts costs more than the scatter itself. One cached block
+// (kept up to kMaxCachedBytes); a call that finds it in use allocates its own.
+constexpr std::size_t kMaxCachedBytes = std::size_t{1} << 30;
+
+class ScratchCache {
+ public:
+  struct Block {
+    std::unique_ptr<std::byte[]> data;
+    std::size_t capacity = 0;
+  };
+  Block acquire(std::size_t bytes) {
+    {
+      std::lock_guard lock(mutex_);
+      if (cached_.data && cached_.capacity >= bytes) return std::move(cached_);
+    }
+    Block block;
+    block.data.reset(new std::byte[bytes]);
+    block.capacity = bytes;
+    return block;
+  }
+  void release(Block block) {
+    if (block.capacity > kMaxCachedBytes) return;
+    std::lock_guard lock(mutex_);
+    if (!cached_.data || cached_.capacity < block.capacity) cached_ = std::move(block);
+  }
+
+ private:
+  std::mutex mutex_;
+  Block cached_;
+};
+
+ScratchCache& scratch_cache() {
+  static ScratchCache cache;
+  return cache;
+}
 
 ScatterGeometry host_geometry(const ScatterNdPlan& plan, std::vector<std::int64_t>& table) {
   ScatterGeometry geometry = kernels::make_geometry(plan);
@@ -113,11 +155,19 @@ Layout make_layout(const ScatterNdPlan& plan, std::size_t element_bytes, std::in
 // Rows bucketed by group: entries [begin[g], begin[g+1]) are group g's, in row order.
 template <class Id>
 struct Buckets {
-  std::unique_ptr<Id[]> slices;
-  std::unique_ptr<Id[]> rows;
+  ScratchCache::Block memory;  // slices, then rows
+  Id* slices = nullptr;
+  Id* rows = nullptr;
   std::vector<std::int64_t> begin;
   std::int64_t first_bad_row = -1;
   std::int64_t dropped_rows = 0;
+
+  Buckets() = default;
+  Buckets(Buckets&&) noexcept = default;
+  Buckets& operator=(Buckets&&) noexcept = default;
+  ~Buckets() {
+    if (memory.data) scratch_cache().release(std::move(memory));
+  }
 };
 
 template <class Index, class Id>
@@ -177,10 +227,12 @@ Buckets<Id> bucket_rows(const ScatterNdPlan& plan, const ScatterGeometry& geomet
   buckets.begin[static_cast<std::size_t>(groups)] = running;
 
   // 3. Fill.
-  buckets.slices.reset(new Id[static_cast<std::size_t>(std::max<std::int64_t>(running, 1))]);
-  buckets.rows.reset(new Id[static_cast<std::size_t>(std::max<std::int64_t>(running, 1))]);
-  Id* slices_out = buckets.slices.get();
-  Id* rows_out = buckets.rows.get();
+  const auto entries = static_cast<std::size_t>(std::max<std::int64_t>(running, 1));
+  buckets.memory = scratch_cache().acquire(2 * entries * sizeof(Id));
+  buckets.slices = reinterpret_cast<Id*>(buckets.memory.data.get());
+  buckets.rows = buckets.slices + entries;
+  Id* slices_out = buckets.slices;
+  Id* rows_out = buckets.rows;
   core::parallel_for(chunks, 1, [&](std::int64_t c_begin, std::int64_t c_end) {
     for (std::int64_t c = c_begin; c < c_end; ++c) {
       std::int64_t* place = counts.data() + c * groups;
@@ -229,8 +281,8 @@ void apply_buckets(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
       }
       const std::int64_t k_end = buckets.begin[static_cast<std::size_t>(g) + 1];
       for (std::int64_t k = buckets.begin[static_cast<std::size_t>(g)]; k < k_end; ++k) {
-        const auto slice = static_cast<std::int64_t>(buckets.slices[static_cast<std::size_t>(k)]);
-        const auto row = static_cast<std::int64_t>(buckets.rows[static_cast<std::size_t>(k)]);
+        const auto slice = static_cast<std::int64_t>(buckets.slices[k]);
+        const auto row = static_cast<std::int64_t>(buckets.rows[k]);
         if (s == 1) {
           out[slice] = kernels::Combine<Op>::apply(out[slice], updates[row]);
         } else {
@@ -239,6 +291,22 @@ void apply_buckets(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
       }
     }
   });
+}
+
+// A fresh output is first touched here. Large ones get transparent huge pages when the system
+// offers them on request (THP "madvise" mode): one fault per 2 MiB instead of one per 4 KiB,
+// which on virtual machines costs more than the copy itself. A hint only; errors are ignored.
+void advise_huge_pages(void* out, std::size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
+  if (bytes < 4 * kHuge) return;
+  const auto begin = (reinterpret_cast<std::uintptr_t>(out) + kHuge - 1) & ~(kHuge - 1);
+  const auto end = (reinterpret_cast<std::uintptr_t>(out) + bytes) & ~(kHuge - 1);
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#else
+  (void)out;
+  (void)bytes;
+#endif
 }
 
 template <ScatterOp Op, class T, class Index, class Id>
@@ -252,6 +320,9 @@ ScatterNdResult run_parallel(const ScatterNdPlan& plan, const ScatterNdBuffers& 
     return bad_row(plan, indices, buckets.first_bad_row);
   }
   result.dropped_rows = buckets.dropped_rows;
+  if (buffers.out != buffers.tensor) {
+    advise_huge_pages(buffers.out, static_cast<std::size_t>(plan.num_elements) * sizeof(T));
+  }
   apply_buckets<Op, T, Id>(plan, buffers, layout, buckets);
   return result;
 }

@@ -1,0 +1,104 @@
+// Scatter cases (tensor_scatter_nd_sub, float32, int64 indices) on the CPU and CUDA:
+//  elements:   a 16M-element table, 4M random element updates (depth 1, slice 1);
+//  rows:       a 64K x 256 table, 16K random row (slice) updates;
+//  same_index: a 1M-element table, 1M updates all to element 0 (worst case for atomics).
+// Each out of place (the op: a fresh output, so it includes the output's first touch) and
+// `_in_place` (what NumPy's subtract.at and PyTorch's index_put_(accumulate=True) do).
+// Bytes: what the op must read and write: out of place the table read and the output written,
+// in place the touched elements read and written; plus updates and indices read.
+// Peers: bench/peers_cases/scatter_nd.py (same names, sizes and data).
+#include "bench_support.hpp"
+
+namespace tensorbuf::bench {
+namespace {
+
+struct ScatterCase {
+  std::int64_t table_rows;
+  std::int64_t width;
+  std::int64_t updates;
+  bool same_index;
+};
+
+constexpr ScatterCase kElements{16 * kMiB, 1, 4 * kMiB, false};
+constexpr ScatterCase kRows{64 * 1024, 256, 16 * 1024, false};
+constexpr ScatterCase kSameIndex{kMiB, 1, kMiB, true};
+constexpr std::uint64_t kTableSeed = 11;
+constexpr std::uint64_t kIndexSeed = 12;
+constexpr std::uint64_t kUpdateSeed = 13;
+
+struct Inputs {
+  TensorBuffer table;
+  TensorBuffer indices;
+  TensorBuffer updates;
+};
+
+Inputs make_inputs(const ScatterCase& c) {
+  const std::vector<std::int64_t> index =
+      c.same_index ? std::vector<std::int64_t>(static_cast<std::size_t>(c.updates), 0)
+                   : random_ints(c.updates, 0, c.table_rows, kIndexSeed);
+  return Inputs{
+      make_buffer(random_floats(c.table_rows * c.width, -1.0, 1.0, kTableSeed),
+                  Shape{c.table_rows, c.width}, DataType::kFloat32),
+      make_index_buffer(index, Shape{c.updates, 1}, DataType::kInt64),
+      make_buffer(random_floats(c.updates * c.width, -1.0, 1.0, kUpdateSeed),
+                  Shape{c.updates, c.width}, DataType::kFloat32)};
+}
+
+double traffic_bytes(const ScatterCase& c, bool in_place) {
+  const double update_bytes = 4.0 * static_cast<double>(c.updates * c.width);
+  const double index_bytes = 8.0 * static_cast<double>(c.updates);
+  // In place: each touched element read and written once (duplicates only once).
+  const double touched = c.same_index ? 4.0 * static_cast<double>(c.width) : update_bytes;
+  const double table = in_place ? 2.0 * touched : 2.0 * 4.0 * static_cast<double>(c.table_rows * c.width);
+  return table + update_bytes + index_bytes;
+}
+
+void scatter_case(benchmark::State& state, const ScatterCase& c, bool cuda, bool in_place,
+                  bool deterministic = false) {
+  if (cuda && skip_without_cuda(state)) return;
+  Inputs in = make_inputs(c);
+  const Device device = cuda ? Device::cuda(0) : Device::cpu();
+  const ScatterOptions options{.device = device, .deterministic = deterministic};
+  if (cuda) {
+    for (const TensorBuffer* b : {&in.table, &in.indices, &in.updates}) b->sync_to(device);
+  }
+  {  // warm-up: thread pool, caching allocators
+    TensorBuffer warm = tensor_scatter_nd_sub(in.table, in.indices, in.updates, options);
+    if (cuda) cuda_synchronize();
+  }
+  for (auto _ : state) {
+    if (in_place) {
+      tensor_scatter_nd_sub_in_place(in.table, in.indices, in.updates, options);
+    } else {
+      TensorBuffer out = tensor_scatter_nd_sub(in.table, in.indices, in.updates, options);
+      benchmark::DoNotOptimize(&out);
+    }
+    if (cuda) cuda_synchronize();
+    benchmark::ClobberMemory();
+  }
+  const double bytes = traffic_bytes(c, in_place);
+  report(state, bytes, cuda ? cuda_d2d_limit_gbps(bytes) : cpu_memcpy_limit_gbps(bytes));
+}
+
+#define TENSORBUF_SCATTER_CASES(tag, kase, name)                                              \
+  void BM_##tag##_cpu(benchmark::State& s) { scatter_case(s, kase, false, false); }          \
+  void BM_##tag##_cpu_in_place(benchmark::State& s) { scatter_case(s, kase, false, true); }  \
+  void BM_##tag##_cuda(benchmark::State& s) { scatter_case(s, kase, true, false); }          \
+  void BM_##tag##_cuda_in_place(benchmark::State& s) { scatter_case(s, kase, true, true); }  \
+  void BM_##tag##_cuda_deterministic(benchmark::State& s) {                                   \
+    scatter_case(s, kase, true, true, true);                                                  \
+  }                                                                                           \
+  TENSORBUF_BENCHMARK(BM_##tag##_cpu, name, "cpu");                                           \
+  TENSORBUF_BENCHMARK(BM_##tag##_cpu_in_place, name "_in_place", "cpu");                      \
+  TENSORBUF_BENCHMARK(BM_##tag##_cuda, name, "cuda");                                         \
+  TENSORBUF_BENCHMARK(BM_##tag##_cuda_in_place, name "_in_place", "cuda");                    \
+  TENSORBUF_BENCHMARK(BM_##tag##_cuda_deterministic, name "_in_place_deterministic", "cuda")
+
+TENSORBUF_SCATTER_CASES(scatter_elements, kElements, "scatter_nd_sub_f32_elements");
+TENSORBUF_SCATTER_CASES(scatter_rows, kRows, "scatter_nd_sub_f32_rows");
+TENSORBUF_SCATTER_CASES(scatter_same_index, kSameIndex, "scatter_nd_sub_f32_same_index");
+
+#undef TENSORBUF_SCATTER_CASES
+
+}  // namespace
+}  // namespace tensorbuf::bench
