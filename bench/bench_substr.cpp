@@ -84,11 +84,10 @@ PosLen make_pos_len(const StringCase& c, bool elementwise) {
   }
   const std::int64_t reach = is_long ? 700 : 6;
   const std::int64_t max_len = is_long ? 800 : 13;
-  return PosLen{
-      make_index_buffer(random_ints(c.strings, -reach, reach + 1, kPosSeed), Shape{c.strings},
-                        DataType::kInt32),
-      make_index_buffer(random_ints(c.strings, -1, max_len, kLenSeed), Shape{c.strings},
-                        DataType::kInt32)};
+  return PosLen{make_index_buffer(random_ints(c.strings, -reach, reach + 1, kPosSeed),
+                                  Shape{c.strings}, DataType::kInt32),
+                make_index_buffer(random_ints(c.strings, -1, max_len, kLenSeed), Shape{c.strings},
+                                  DataType::kInt32)};
 }
 
 void substr_case(benchmark::State& state, const StringCase& c, bool elementwise, SubstrUnit unit,
@@ -97,8 +96,8 @@ void substr_case(benchmark::State& state, const StringCase& c, bool elementwise,
   const StringTensor in = make_strings(c);
   const PosLen pl = make_pos_len(c, elementwise);
   const Device device = cuda ? Device::cuda(0) : Device::cpu();
-  const SubstrOptions options{.device = device, .unit = unit,
-                              .out_of_bounds = OutOfBoundsPolicy::kError};
+  const SubstrOptions options{
+      .device = device, .unit = unit, .out_of_bounds = OutOfBoundsPolicy::kError};
   if (cuda) {
     in.sync_to(device);
     pl.pos.sync_to(device);
@@ -117,8 +116,8 @@ void substr_case(benchmark::State& state, const StringCase& c, bool elementwise,
     benchmark::ClobberMemory();
   }
   const double n = static_cast<double>(c.strings);
-  const double bytes = 8.0 * (n + 1) * 2 + (elementwise ? 8.0 * n : 8.0) +
-                       2.0 * static_cast<double>(out_chars);
+  const double bytes =
+      8.0 * (n + 1) * 2 + (elementwise ? 8.0 * n : 8.0) + 2.0 * static_cast<double>(out_chars);
   state.counters["strings_per_second"] =
       benchmark::Counter(n, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["strings_per_second_per_thread"] = benchmark::Counter(
@@ -127,46 +126,46 @@ void substr_case(benchmark::State& state, const StringCase& c, bool elementwise,
   report(state, bytes, cuda ? cuda_d2d_limit_gbps(bytes) : cpu_memcpy_limit_gbps(bytes));
 }
 
-#define TENSORBUF_SUBSTR_CASES(size_name, size_case)                                            \
-  void BM_substr_##size_name##_byte_scalar_cpu(benchmark::State& s) {                          \
-    substr_case(s, size_case, false, SubstrUnit::kByte, false);                                \
-  }                                                                                            \
-  void BM_substr_##size_name##_byte_scalar_cuda(benchmark::State& s) {                         \
-    substr_case(s, size_case, false, SubstrUnit::kByte, true);                                 \
-  }                                                                                            \
-  void BM_substr_##size_name##_byte_elementwise_cpu(benchmark::State& s) {                     \
-    substr_case(s, size_case, true, SubstrUnit::kByte, false);                                 \
-  }                                                                                            \
-  void BM_substr_##size_name##_byte_elementwise_cuda(benchmark::State& s) {                    \
-    substr_case(s, size_case, true, SubstrUnit::kByte, true);                                  \
-  }                                                                                            \
-  void BM_substr_##size_name##_utf8_scalar_cpu(benchmark::State& s) {                          \
-    substr_case(s, size_case, false, SubstrUnit::kUtf8Char, false);                            \
-  }                                                                                            \
-  void BM_substr_##size_name##_utf8_scalar_cuda(benchmark::State& s) {                         \
-    substr_case(s, size_case, false, SubstrUnit::kUtf8Char, true);                             \
-  }                                                                                            \
-  void BM_substr_##size_name##_utf8_elementwise_cpu(benchmark::State& s) {                     \
-    substr_case(s, size_case, true, SubstrUnit::kUtf8Char, false);                             \
-  }                                                                                            \
-  void BM_substr_##size_name##_utf8_elementwise_cuda(benchmark::State& s) {                    \
-    substr_case(s, size_case, true, SubstrUnit::kUtf8Char, true);                              \
-  }                                                                                            \
-  TENSORBUF_BENCHMARK(BM_substr_##size_name##_byte_scalar_cpu,                                 \
-                      "substr_" #size_name "_byte_scalar", "cpu");                             \
-  TENSORBUF_BENCHMARK(BM_substr_##size_name##_byte_scalar_cuda,                                \
-                      "substr_" #size_name "_byte_scalar", "cuda");                            \
-  TENSORBUF_BENCHMARK(BM_substr_##size_name##_byte_elementwise_cpu,                            \
-                      "substr_" #size_name "_byte_elementwise", "cpu");                        \
-  TENSORBUF_BENCHMARK(BM_substr_##size_name##_byte_elementwise_cuda,                           \
-                      "substr_" #size_name "_byte_elementwise", "cuda");                       \
-  TENSORBUF_BENCHMARK(BM_substr_##size_name##_utf8_scalar_cpu,                                 \
-                      "substr_" #size_name "_utf8_scalar", "cpu");                             \
-  TENSORBUF_BENCHMARK(BM_substr_##size_name##_utf8_scalar_cuda,                                \
-                      "substr_" #size_name "_utf8_scalar", "cuda");                            \
-  TENSORBUF_BENCHMARK(BM_substr_##size_name##_utf8_elementwise_cpu,                            \
-                      "substr_" #size_name "_utf8_elementwise", "cpu");                        \
-  TENSORBUF_BENCHMARK(BM_substr_##size_name##_utf8_elementwise_cuda,                           \
+#define TENSORBUF_SUBSTR_CASES(size_name, size_case)                        \
+  void BM_substr_##size_name##_byte_scalar_cpu(benchmark::State& s) {       \
+    substr_case(s, size_case, false, SubstrUnit::kByte, false);             \
+  }                                                                         \
+  void BM_substr_##size_name##_byte_scalar_cuda(benchmark::State& s) {      \
+    substr_case(s, size_case, false, SubstrUnit::kByte, true);              \
+  }                                                                         \
+  void BM_substr_##size_name##_byte_elementwise_cpu(benchmark::State& s) {  \
+    substr_case(s, size_case, true, SubstrUnit::kByte, false);              \
+  }                                                                         \
+  void BM_substr_##size_name##_byte_elementwise_cuda(benchmark::State& s) { \
+    substr_case(s, size_case, true, SubstrUnit::kByte, true);               \
+  }                                                                         \
+  void BM_substr_##size_name##_utf8_scalar_cpu(benchmark::State& s) {       \
+    substr_case(s, size_case, false, SubstrUnit::kUtf8Char, false);         \
+  }                                                                         \
+  void BM_substr_##size_name##_utf8_scalar_cuda(benchmark::State& s) {      \
+    substr_case(s, size_case, false, SubstrUnit::kUtf8Char, true);          \
+  }                                                                         \
+  void BM_substr_##size_name##_utf8_elementwise_cpu(benchmark::State& s) {  \
+    substr_case(s, size_case, true, SubstrUnit::kUtf8Char, false);          \
+  }                                                                         \
+  void BM_substr_##size_name##_utf8_elementwise_cuda(benchmark::State& s) { \
+    substr_case(s, size_case, true, SubstrUnit::kUtf8Char, true);           \
+  }                                                                         \
+  TENSORBUF_BENCHMARK(BM_substr_##size_name##_byte_scalar_cpu,              \
+                      "substr_" #size_name "_byte_scalar", "cpu");          \
+  TENSORBUF_BENCHMARK(BM_substr_##size_name##_byte_scalar_cuda,             \
+                      "substr_" #size_name "_byte_scalar", "cuda");         \
+  TENSORBUF_BENCHMARK(BM_substr_##size_name##_byte_elementwise_cpu,         \
+                      "substr_" #size_name "_byte_elementwise", "cpu");     \
+  TENSORBUF_BENCHMARK(BM_substr_##size_name##_byte_elementwise_cuda,        \
+                      "substr_" #size_name "_byte_elementwise", "cuda");    \
+  TENSORBUF_BENCHMARK(BM_substr_##size_name##_utf8_scalar_cpu,              \
+                      "substr_" #size_name "_utf8_scalar", "cpu");          \
+  TENSORBUF_BENCHMARK(BM_substr_##size_name##_utf8_scalar_cuda,             \
+                      "substr_" #size_name "_utf8_scalar", "cuda");         \
+  TENSORBUF_BENCHMARK(BM_substr_##size_name##_utf8_elementwise_cpu,         \
+                      "substr_" #size_name "_utf8_elementwise", "cpu");     \
+  TENSORBUF_BENCHMARK(BM_substr_##size_name##_utf8_elementwise_cuda,        \
                       "substr_" #size_name "_utf8_elementwise", "cuda")
 
 TENSORBUF_SUBSTR_CASES(short, kShort);

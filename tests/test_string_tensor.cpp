@@ -21,8 +21,8 @@ TensorBuffer int64_buffer(const std::vector<std::int64_t>& values) {
 }
 
 TensorBuffer uint8_buffer(const std::string& bytes) {
-  TensorBuffer out = TensorBuffer::create_fixed_size(
-      Shape{static_cast<std::int64_t>(bytes.size())}, DataType::kUInt8);
+  TensorBuffer out = TensorBuffer::create_fixed_size(Shape{static_cast<std::int64_t>(bytes.size())},
+                                                     DataType::kUInt8);
   auto* data = out.overwrite_host<std::uint8_t>();
   for (std::size_t i = 0; i < bytes.size(); ++i) data[i] = static_cast<std::uint8_t>(bytes[i]);
   return out;
@@ -39,8 +39,8 @@ TEST(StringTensor, DefaultIsEmptyVector) {
 }
 
 TEST(StringTensor, FromStringsKeepsShapeAndBytes) {
-  const std::vector<std::string> values = {"ten", "", std::string("a\0b", 3), "\xff\x80",
-                                           "x", "eleven"};
+  const std::vector<std::string> values = {"ten",      "",  std::string("a\0b", 3),
+                                           "\xff\x80", "x", "eleven"};
   StringTensor t = StringTensor::from_strings(values, Shape{2, 3});
   EXPECT_EQ(t.shape(), (Shape{2, 3}));
   EXPECT_EQ(t.size(), 6);
@@ -91,11 +91,10 @@ TEST(StringTensor, AtOutsideIsOutOfRange) {
 }
 
 TEST(StringTensor, FromBuffersAcceptsValidLayout) {
-  StringTensor t = StringTensor::from_buffers(int64_buffer({0, 5, 5, 10}),
-                                              uint8_buffer("HelloWorld"), Shape{3});
+  StringTensor t =
+      StringTensor::from_buffers(int64_buffer({0, 5, 5, 10}), uint8_buffer("HelloWorld"), Shape{3});
   EXPECT_EQ(t.to_strings(), (std::vector<std::string>{"Hello", "", "World"}));
-  StringTensor empty =
-      StringTensor::from_buffers(int64_buffer({0}), uint8_buffer(""), Shape{0});
+  StringTensor empty = StringTensor::from_buffers(int64_buffer({0}), uint8_buffer(""), Shape{0});
   EXPECT_EQ(empty.size(), 0);
   StringTensor dynamic_chars = StringTensor::from_buffers(
       int64_buffer({0, 0}), TensorBuffer::create_dynamic(DataType::kUInt8), Shape{1, 1});
@@ -103,15 +102,15 @@ TEST(StringTensor, FromBuffersAcceptsValidLayout) {
 }
 
 TEST(StringTensor, FromBuffersRejectsNonMonotonicOffsets) {
-  EXPECT_THROW(StringTensor::from_buffers(int64_buffer({0, 6, 5, 10}),
-                                          uint8_buffer("HelloWorld"), Shape{3}),
-               InvalidArgumentError);
+  EXPECT_THROW(
+      StringTensor::from_buffers(int64_buffer({0, 6, 5, 10}), uint8_buffer("HelloWorld"), Shape{3}),
+      InvalidArgumentError);
 }
 
 TEST(StringTensor, FromBuffersRejectsWrongOffsetCount) {
-  EXPECT_THROW(StringTensor::from_buffers(int64_buffer({0, 5, 10}), uint8_buffer("HelloWorld"),
-                                          Shape{3}),
-               InvalidArgumentError);
+  EXPECT_THROW(
+      StringTensor::from_buffers(int64_buffer({0, 5, 10}), uint8_buffer("HelloWorld"), Shape{3}),
+      InvalidArgumentError);
   EXPECT_THROW(StringTensor::from_buffers(int64_buffer({0, 5, 5, 10, 10}),
                                           uint8_buffer("HelloWorld"), Shape{3}),
                InvalidArgumentError);
@@ -121,21 +120,21 @@ TEST(StringTensor, FromBuffersRejectsWrongOffsetCount) {
 }
 
 TEST(StringTensor, FromBuffersRejectsOffsetsNotStartingAtZero) {
-  EXPECT_THROW(StringTensor::from_buffers(int64_buffer({1, 5, 5, 10}),
-                                          uint8_buffer("HelloWorld"), Shape{3}),
-               InvalidArgumentError);
-  EXPECT_THROW(StringTensor::from_buffers(int64_buffer({-1, 5, 5, 10}),
-                                          uint8_buffer("HelloWorld"), Shape{3}),
+  EXPECT_THROW(
+      StringTensor::from_buffers(int64_buffer({1, 5, 5, 10}), uint8_buffer("HelloWorld"), Shape{3}),
+      InvalidArgumentError);
+  EXPECT_THROW(StringTensor::from_buffers(int64_buffer({-1, 5, 5, 10}), uint8_buffer("HelloWorld"),
+                                          Shape{3}),
                InvalidArgumentError);
 }
 
 TEST(StringTensor, FromBuffersRejectsLastOffsetNotCharsSize) {
-  EXPECT_THROW(StringTensor::from_buffers(int64_buffer({0, 5, 5, 9}),
-                                          uint8_buffer("HelloWorld"), Shape{3}),
-               InvalidArgumentError);
-  EXPECT_THROW(StringTensor::from_buffers(int64_buffer({0, 5, 5, 11}),
-                                          uint8_buffer("HelloWorld"), Shape{3}),
-               InvalidArgumentError);
+  EXPECT_THROW(
+      StringTensor::from_buffers(int64_buffer({0, 5, 5, 9}), uint8_buffer("HelloWorld"), Shape{3}),
+      InvalidArgumentError);
+  EXPECT_THROW(
+      StringTensor::from_buffers(int64_buffer({0, 5, 5, 11}), uint8_buffer("HelloWorld"), Shape{3}),
+      InvalidArgumentError);
 }
 
 TEST(StringTensor, FromBuffersRejectsWrongDtypes) {

@@ -83,13 +83,12 @@ TEST_P(Substr, S2_SameShapeMatrix) {
 
 TEST_P(Substr, S3_RowBroadcastAgainstMatrix) {
   StringTensor in = strings({"ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen",
-                             "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
-                             "twentyone"},
+                             "sixteen", "seventeen", "eighteen", "nineteen", "twenty", "twentyone"},
                             Shape{4, 3});
   StringTensor out = substr(in, ints({1, 2, 3}, Shape{3}), ints({1, 2, 3}, Shape{3}), opts());
   EXPECT_EQ(out.shape(), (Shape{4, 3}));
-  EXPECT_EQ(out.to_strings(), (Strings{"e", "ev", "lve", "h", "ur", "tee", "i", "ve", "hte", "i",
-                                       "en", "nty"}));
+  EXPECT_EQ(out.to_strings(),
+            (Strings{"e", "ev", "lve", "h", "ur", "tee", "i", "ve", "hte", "i", "en", "nty"}));
 }
 
 TEST_P(Substr, S4_ScalarInputVectorPos) {
@@ -151,20 +150,24 @@ TEST_P(Substr, S11_Utf8Range) {
 }
 
 TEST_P(Substr, S12_InvalidUtf8CountedDeterministically) {
-  StringTensor in = strings({"\x80\x80" "ab"}, Shape{});
+  StringTensor in = strings({"\x80\x80"
+                             "ab"},
+                            Shape{});
   const SubstrUnit u = SubstrUnit::kUtf8Char;
   EXPECT_EQ(substr(in, scalar(0), scalar(1), strict(u)).to_strings(), Strings{"\x80\x80"});
   EXPECT_EQ(substr(in, scalar(1), scalar(1), strict(u)).to_strings(), Strings{"a"});
   EXPECT_EQ(substr(in, scalar(-3), scalar(1), strict(u)).to_strings(), Strings{"\x80\x80"});
   EXPECT_EQ(substr(in, scalar(3), scalar(1), strict(u)).to_strings(), Strings{""});
-  expect_out_of_range("\x80\x80" "ab", 4, 1, u,
-                      "pos 4 out of range for string b'\\x80\\x80ab' at index 0");
+  expect_out_of_range(
+      "\x80\x80"
+      "ab",
+      4, 1, u, "pos 4 out of range for string b'\\x80\\x80ab' at index 0");
 }
 
 TEST_P(Substr, S13_InputRowAgainstPosMatrix) {
-  StringTensor out = substr(strings({"abc", "def", "ghi"}, Shape{1, 3}),
-                            ints({0, 1, 2, 1, 1, 1}, Shape{2, 3}),
-                            ints({1, 1, 1, 2, 2, 2}, Shape{2, 3}), opts());
+  StringTensor out =
+      substr(strings({"abc", "def", "ghi"}, Shape{1, 3}), ints({0, 1, 2, 1, 1, 1}, Shape{2, 3}),
+             ints({1, 1, 1, 2, 2, 2}, Shape{2, 3}), opts());
   EXPECT_EQ(out.shape(), (Shape{2, 3}));
   EXPECT_EQ(out.to_strings(), (Strings{"a", "e", "i", "bc", "ef", "hi"}));
 }
@@ -203,9 +206,9 @@ TEST_P(Substr, S17_EmptyInputNoError) {
 }
 
 TEST_P(Substr, S18_DropGivesEmptyForOutOfRange) {
-  StringTensor out = substr(strings({"Hello", "Hi"}, Shape{2}), ints({3, 3}, Shape{2}),
-                            ints({1, 1}, Shape{2}), opts(SubstrUnit::kByte,
-                                                         OutOfBoundsPolicy::kDrop));
+  StringTensor out =
+      substr(strings({"Hello", "Hi"}, Shape{2}), ints({3, 3}, Shape{2}), ints({1, 1}, Shape{2}),
+             opts(SubstrUnit::kByte, OutOfBoundsPolicy::kDrop));
   EXPECT_EQ(out.to_strings(), (Strings{"l", ""}));
 }
 
@@ -238,18 +241,16 @@ TEST_P(Substr, ErrorPrintsPythonBytesRepr) {
                       "index 0");
   expect_out_of_range("say \"hi\" 'x'", 20, 1, SubstrUnit::kByte,
                       "pos 20 out of range for string b'say \"hi\" \\'x\\'' at index 0");
-  expect_out_of_range("", 1, 1, SubstrUnit::kByte,
-                      "pos 1 out of range for string b'' at index 0");
+  expect_out_of_range("", 1, 1, SubstrUnit::kByte, "pos 1 out of range for string b'' at index 0");
 }
 
 TEST_P(Substr, ErrorShowsAtMost64Bytes) {
   const std::string longer(100, 'a');
-  expect_out_of_range(longer, 101, 1, SubstrUnit::kByte,
-                      "pos 101 out of range for string b'" + std::string(64, 'a') +
-                          "'... at index 0");
+  expect_out_of_range(
+      longer, 101, 1, SubstrUnit::kByte,
+      "pos 101 out of range for string b'" + std::string(64, 'a') + "'... at index 0");
   expect_out_of_range(std::string(64, 'b'), -65, 1, SubstrUnit::kByte,
-                      "pos -65 out of range for string b'" + std::string(64, 'b') +
-                          "' at index 0");
+                      "pos -65 out of range for string b'" + std::string(64, 'b') + "' at index 0");
 }
 
 TEST_P(Substr, Int64PosAndLen) {
@@ -274,8 +275,8 @@ TEST_P(Substr, ExtremePosAndLenNeverOverflow) {
     EXPECT_EQ(substr(in, scalar(2, i64), scalar(INT64_MAX, i64), strict(u)).to_strings(),
               Strings{"llo"});
   }
-  EXPECT_EQ(substr(in, scalar(INT32_MIN), scalar(INT32_MAX), opts(SubstrUnit::kUtf8Char,
-                                                                 OutOfBoundsPolicy::kDrop))
+  EXPECT_EQ(substr(in, scalar(INT32_MIN), scalar(INT32_MAX),
+                   opts(SubstrUnit::kUtf8Char, OutOfBoundsPolicy::kDrop))
                 .to_strings(),
             Strings{""});
 }
@@ -304,8 +305,7 @@ TEST_P(Substr, Utf8NeverSplitsACharacter) {
   StringTensor in = strings({"a\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"}, Shape{});
   const SubstrUnit u = SubstrUnit::kUtf8Char;
   EXPECT_EQ(substr(in, scalar(2), scalar(1), strict(u)).to_strings(), Strings{"\xe2\x82\xac"});
-  EXPECT_EQ(substr(in, scalar(-1), scalar(1), strict(u)).to_strings(),
-            Strings{"\xf0\x9f\x98\x80"});
+  EXPECT_EQ(substr(in, scalar(-1), scalar(1), strict(u)).to_strings(), Strings{"\xf0\x9f\x98\x80"});
   EXPECT_EQ(substr(in, scalar(1), scalar(2), strict(u)).to_strings(),
             Strings{"\xc3\xa9\xe2\x82\xac"});
   EXPECT_EQ(substr(in, scalar(4), scalar(1), strict(u)).to_strings(), Strings{""});
@@ -334,30 +334,31 @@ TEST_P(Substr, DtypeErrors) {
     substr(in, scalar(0, DataType::kInt32), scalar(1, DataType::kInt64), opts());
     FAIL() << "expected InvalidArgumentError";
   } catch (const InvalidArgumentError& e) {
-    EXPECT_EQ(std::string(e.what()), "pos and len should have the same dtype, got: int32 vs. int64");
+    EXPECT_EQ(std::string(e.what()),
+              "pos and len should have the same dtype, got: int32 vs. int64");
   }
 }
 
 TEST_P(Substr, EmptyBroadcastShapes) {
   // Input [2,0] against pos [1]: [2,0]; input [] against pos [0,3]: [0,3]; both no error.
-  StringTensor a = substr(strings({}, Shape{2, 0}), ints({9}, Shape{1}), ints({1}, Shape{1}),
-                          strict());
+  StringTensor a =
+      substr(strings({}, Shape{2, 0}), ints({9}, Shape{1}), ints({1}, Shape{1}), strict());
   EXPECT_EQ(a.shape(), (Shape{2, 0}));
-  StringTensor b = substr(strings({"x"}, Shape{}), ints({}, Shape{0, 3}), ints({}, Shape{0, 3}),
-                          strict());
+  StringTensor b =
+      substr(strings({"x"}, Shape{}), ints({}, Shape{0, 3}), ints({}, Shape{0, 3}), strict());
   EXPECT_EQ(b.shape(), (Shape{0, 3}));
   EXPECT_EQ(b.size(), 0);
-  EXPECT_THROW(substr(strings({}, Shape{0}), ints({1, 1}, Shape{2}), ints({1, 1}, Shape{2}),
-                      strict()),
-               InvalidArgumentError);
+  EXPECT_THROW(
+      substr(strings({}, Shape{0}), ints({1, 1}, Shape{2}), ints({1, 1}, Shape{2}), strict()),
+      InvalidArgumentError);
 }
 
 TEST_P(Substr, HigherRankBroadcastBothWays) {
   // input [2,1,3] x pos [4,1]: output [2,4,3].
   Strings values = {"abcd", "efgh", "ijkl", "mnop", "qrst", "uvwx"};
   StringTensor in = strings(values, Shape{2, 1, 3});
-  StringTensor out = substr(in, ints({0, 1, 2, 3}, Shape{4, 1}), ints({1, 2, 1, 2}, Shape{4, 1}),
-                            strict());
+  StringTensor out =
+      substr(in, ints({0, 1, 2, 3}, Shape{4, 1}), ints({1, 2, 1, 2}, Shape{4, 1}), strict());
   EXPECT_EQ(out.shape(), (Shape{2, 4, 3}));
   const Strings got = out.to_strings();
   const int pos[] = {0, 1, 2, 3};

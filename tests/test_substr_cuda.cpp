@@ -63,8 +63,8 @@ TEST_P(SubstrOnDevice, AgreesWithCpuBackend) {
     TensorBuffer p = testing::index_buffer(pos, Shape{n}, DataType::kInt32);
     TensorBuffer l = testing::index_buffer(len, Shape{n}, DataType::kInt32);
     for (SubstrUnit unit : {SubstrUnit::kByte, SubstrUnit::kUtf8Char}) {
-      SubstrOptions cpu_options{.device = Device::cpu(), .unit = unit,
-                                .out_of_bounds = OutOfBoundsPolicy::kDrop};
+      SubstrOptions cpu_options{
+          .device = Device::cpu(), .unit = unit, .out_of_bounds = OutOfBoundsPolicy::kDrop};
       SubstrOptions dev_options = cpu_options;
       dev_options.device = GetParam();
       EXPECT_EQ(substr(in, p, l, dev_options).to_strings(),
@@ -96,10 +96,10 @@ TEST_P(SubstrOnDevice, NoHostRoundTripBeyondTheTotal) {
   const Device device = GetParam();
   const std::int64_t n = 20000;
   StringTensor in = StringTensor::from_strings(make_strings(n, 12, 3), Shape{n});
-  TensorBuffer pos = testing::index_buffer(std::vector<std::int64_t>(n, 0), Shape{n},
-                                           DataType::kInt64);
-  TensorBuffer len = testing::index_buffer(std::vector<std::int64_t>(n, 4), Shape{n},
-                                           DataType::kInt64);
+  TensorBuffer pos =
+      testing::index_buffer(std::vector<std::int64_t>(n, 0), Shape{n}, DataType::kInt64);
+  TensorBuffer len =
+      testing::index_buffer(std::vector<std::int64_t>(n, 4), Shape{n}, DataType::kInt64);
   if (device.is_cuda()) {
     in.sync_to(device);
     pos.sync_to(device);

@@ -37,14 +37,14 @@ class SubstrDriver : public ::testing::TestWithParam<std::tuple<std::int64_t, bo
 
 TEST_P(SubstrDriver, SpecVectorsByte) {
   StringTensor in = StringTensor::from_strings(
-      Strings{"ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
-              "seventeen", "eighteen", "nineteen", "twenty", "twentyone"},
+      Strings{"ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+              "eighteen", "nineteen", "twenty", "twentyone"},
       Shape{4, 3});
   DriverRun run = testing::run_driver(in, i32({1, 2, 3}, Shape{3}), i32({1, 2, 3}, Shape{3}),
                                       settings(SubstrUnit::kByte, true));
   EXPECT_EQ(run.first_bad, -1);
-  EXPECT_EQ(run.values, (Strings{"e", "ev", "lve", "h", "ur", "tee", "i", "ve", "hte", "i", "en",
-                                 "nty"}));
+  EXPECT_EQ(run.values,
+            (Strings{"e", "ev", "lve", "h", "ur", "tee", "i", "ve", "hte", "i", "en", "nty"}));
   EXPECT_EQ(run.reads, 1);
   EXPECT_EQ(run.allocations, 1);
   EXPECT_EQ(run.offsets.front(), 0);
@@ -56,9 +56,10 @@ TEST_P(SubstrDriver, SpecVectorsUtf8) {
                                       i32({2, -1, -1, 1, 2, 5}, Shape{6}),
                                       settings(SubstrUnit::kUtf8Char, true));
   EXPECT_EQ(run.first_bad, -1);
-  EXPECT_EQ(run.values,
-            (Strings{"\xc3\xa9l", "\xc3\xa9llo", "lo", "", "H\xc3\xa9", "o"}));
-  StringTensor stray = StringTensor::from_strings(Strings{"\x80\x80" "ab"}, Shape{});
+  EXPECT_EQ(run.values, (Strings{"\xc3\xa9l", "\xc3\xa9llo", "lo", "", "H\xc3\xa9", "o"}));
+  StringTensor stray = StringTensor::from_strings(Strings{"\x80\x80"
+                                                          "ab"},
+                                                  Shape{});
   run = testing::run_driver(stray, i32({0, 1, -3, 3}, Shape{4}), i32({1, 1, 1, 1}, Shape{4}),
                             settings(SubstrUnit::kUtf8Char, true));
   EXPECT_EQ(run.values, (Strings{"\x80\x80", "a", "\x80\x80", ""}));
@@ -103,9 +104,9 @@ TEST_P(SubstrDriver, LongMultibyteStrings) {
   for (int i = 0; i < 300; ++i) s += pieces[i % 4];
   StringTensor in = StringTensor::from_strings(Strings{s, s.substr(0, 37), ""}, Shape{3, 1});
   // Characters: 300, then "a é € 😀 a é € 😀 a é € 😀 a é" style prefix of 37 bytes.
-  DriverRun run = testing::run_driver(in, i32({0, 7, -13, 299}, Shape{4}),
-                                      i32({-1, 250, 5, 1}, Shape{4}),
-                                      settings(SubstrUnit::kUtf8Char, false));
+  DriverRun run =
+      testing::run_driver(in, i32({0, 7, -13, 299}, Shape{4}), i32({-1, 250, 5, 1}, Shape{4}),
+                          settings(SubstrUnit::kUtf8Char, false));
   ASSERT_EQ(run.values.size(), 12u);
   auto char_at = [&](int c) { return std::string(pieces[c % 4]); };
   std::string from7;
@@ -118,7 +119,7 @@ TEST_P(SubstrDriver, LongMultibyteStrings) {
   EXPECT_EQ(run.values[3], char_at(299));
   EXPECT_EQ(run.values[4], s.substr(0, 37));
   EXPECT_EQ(run.values[8], "");
-  EXPECT_EQ(run.values[9], "");   // pos 7 of "" dropped
+  EXPECT_EQ(run.values[9], "");  // pos 7 of "" dropped
   EXPECT_EQ(run.values[11], "");
 }
 
@@ -150,23 +151,39 @@ TEST(SubstrKernels, CountStartsMatchesByteLoopOnEveryByteValue) {
 }
 
 TEST(SubstrKernels, NthStartFindsEachStart) {
-  const std::string s = "\x80\xbf" "ab\xc3\xa9\xe2\x82\xac" "cdefghijk\xf0\x9f\x98\x80z";
-  std::vector<std::int64_t> starts;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const auto b = static_cast<unsigned char>(s[i]);
-    if (i == 0 || b < 0x80 || b > 0xBF) starts.push_back(static_cast<std::int64_t>(i));
-  }
-  const auto size = static_cast<std::int64_t>(s.size());
-  for (std::size_t k = 1; k <= starts.size() + 2; ++k) {
-    std::int64_t found = -1;
-    const std::int64_t at =
-        kernels::nth_start(bytes(s), 0, size, static_cast<std::int64_t>(k), &found);
-    if (k <= starts.size()) {
-      EXPECT_EQ(at, starts[k - 1]);
-      EXPECT_EQ(found, static_cast<std::int64_t>(k));
-    } else {
-      EXPECT_EQ(at, size);
-      EXPECT_EQ(found, static_cast<std::int64_t>(starts.size()));
+  const std::string piece =
+      "\x80\xbf"
+      "ab\xc3\xa9\xe2\x82\xac"
+      "cdefghijk\xf0\x9f\x98\x80z";
+  std::string repeated;
+  for (int r = 0; r < 9; ++r) repeated += piece + std::string(static_cast<std::size_t>(r * 5), 'q');
+  for (const std::string& s : {piece, repeated}) {
+    std::vector<std::int64_t> starts;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      const auto b = static_cast<unsigned char>(s[i]);
+      if (i == 0 || b < 0x80 || b > 0xBF) starts.push_back(static_cast<std::int64_t>(i));
+    }
+    const auto size = static_cast<std::int64_t>(s.size());
+    for (std::size_t k = 1; k <= starts.size() + 2; ++k) {
+      std::int64_t found = -1;
+      const std::int64_t at =
+          kernels::nth_start(bytes(s), 0, size, static_cast<std::int64_t>(k), &found);
+      if (k <= starts.size()) {
+        EXPECT_EQ(at, starts[k - 1]);
+        EXPECT_EQ(found, static_cast<std::int64_t>(k));
+      } else {
+        EXPECT_EQ(at, size);
+        EXPECT_EQ(found, static_cast<std::int64_t>(starts.size()));
+      }
+    }
+    // From every start position on, too (the blocks begin unaligned).
+    for (std::size_t from = 1; from < starts.size(); ++from) {
+      const std::int64_t lo = starts[from - 1] + 1;
+      for (std::size_t k = 1; from + k - 1 < starts.size(); k += 3) {
+        std::int64_t found = -1;
+        EXPECT_EQ(kernels::nth_start(bytes(s), lo, size, static_cast<std::int64_t>(k), &found),
+                  starts[from + k - 1]);
+      }
     }
   }
 }

@@ -32,16 +32,16 @@ inline TensorBuffer index_buffer(const std::vector<std::int64_t>& values, const 
 struct DriverRun {
   Strings values;
   std::int64_t first_bad = -1;
-  int reads = 0;               // executor host reads (each a host wait on CUDA)
-  int allocations = 0;         // allocate_chars calls
+  int reads = 0;        // executor host reads (each a host wait on CUDA)
+  int allocations = 0;  // allocate_chars calls
   std::vector<std::int64_t> offsets;
 };
 
 struct DriverSettings {
   SubstrUnit unit = SubstrUnit::kByte;
-  bool report = false;                  // kError
-  std::int64_t lane_threshold = 64;     // 0: always kLanes per string; huge: never
-  bool reverse = true;                  // HostExecutor order
+  bool report = false;               // kError
+  std::int64_t lane_threshold = 64;  // 0: always kLanes per string; huge: never
+  bool reverse = true;               // HostExecutor order
 };
 
 inline DriverRun run_driver(const StringTensor& input, const TensorBuffer& pos,
@@ -72,9 +72,9 @@ inline DriverRun run_driver(const StringTensor& input, const TensorBuffer& pos,
                                settings.unit == SubstrUnit::kUtf8Char, settings.report,
                                run.offsets.data(), allocate, config);
   };
-  const kernels::SubstrDriverResult result =
-      pos.data_type() == DataType::kInt32 ? go(core::TypeTag<std::int32_t>{})
-                                          : go(core::TypeTag<std::int64_t>{});
+  const kernels::SubstrDriverResult result = pos.data_type() == DataType::kInt32
+                                                 ? go(core::TypeTag<std::int32_t>{})
+                                                 : go(core::TypeTag<std::int64_t>{});
   run.first_bad = result.first_bad_index;
   run.reads = executor.reads();
   if (run.first_bad < 0) {

@@ -173,8 +173,8 @@ Case random_case(std::uint64_t seed) {
         b.push_back(pick == 2 ? 1 : size);
       }
       c.in_shape = Shape(a);
-      c.pos_shape = Shape(std::vector<std::int64_t>(b.begin() + static_cast<long>(rng() % b.size()),
-                                                    b.end()));
+      c.pos_shape = Shape(
+          std::vector<std::int64_t>(b.begin() + static_cast<long>(rng() % b.size()), b.end()));
       break;
     }
     default: {  // empty

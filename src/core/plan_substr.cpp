@@ -53,9 +53,9 @@ SubstrPlan plan_substr(const StringTensor& input, const TensorBuffer& pos, const
     const int dp = d - (rank - pos_shape.rank());
     const std::int64_t a = di >= 0 ? in_shape[di] : 1;
     const std::int64_t b = dp >= 0 ? pos_shape[dp] : 1;
-    TENSORBUF_EXPECTS(a == b || a == 1 || b == 1, InvalidArgumentError,
-                      str_cat("Incompatible shapes: ", in_shape.to_string(), " vs. ",
-                              pos_shape.to_string()));
+    TENSORBUF_EXPECTS(
+        a == b || a == 1 || b == 1, InvalidArgumentError,
+        str_cat("Incompatible shapes: ", in_shape.to_string(), " vs. ", pos_shape.to_string()));
     out_dims[static_cast<std::size_t>(d)] = a == 1 ? b : a;
   }
 

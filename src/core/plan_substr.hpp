@@ -14,13 +14,13 @@ namespace tensorbuf::core {
 
 struct SubstrPlan {
   Shape out_shape;
-  std::int64_t out_size = 0;              // strings in the output
-  std::int64_t in_size = 0;               // strings in the input
-  std::int64_t in_chars = 0;              // bytes in the input
-  DataType index_type = DataType::kInt32; // of pos and len
+  std::int64_t out_size = 0;               // strings in the output
+  std::int64_t in_size = 0;                // strings in the input
+  std::int64_t in_chars = 0;               // bytes in the input
+  DataType index_type = DataType::kInt32;  // of pos and len
   SubstrUnit unit = SubstrUnit::kByte;
   OutOfBoundsPolicy policy = OutOfBoundsPolicy::kError;  // resolved (never kDeviceDefault)
-  kernels::SubstrMap map;                 // output index -> input / pos index (0-stride views)
+  kernels::SubstrMap map;  // output index -> input / pos index (0-stride views)
 };
 
 // Validates dtypes and shapes (spec/substr.md rules 1-2) and builds the plan; the policy is
@@ -32,9 +32,9 @@ SubstrPlan plan_substr(const StringTensor& input, const TensorBuffer& pos, const
 struct SubstrArgs {
   const std::int64_t* in_offsets = nullptr;  // in_size + 1
   const std::uint8_t* in_chars = nullptr;
-  const void* pos = nullptr;                 // plan.index_type, pos.shape
+  const void* pos = nullptr;  // plan.index_type, pos.shape
   const void* len = nullptr;
-  std::int64_t* out_offsets = nullptr;       // out_size + 1, written by the backend
+  std::int64_t* out_offsets = nullptr;  // out_size + 1, written by the backend
   // Allocates the output's chars (total bytes) on the backend's side, once, after the sizes
   // are known and only when no error is reported.
   std::function<std::uint8_t*(std::int64_t total)> allocate_chars;

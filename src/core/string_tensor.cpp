@@ -58,12 +58,12 @@ StringTensor StringTensor::from_strings(const std::vector<std::string_view>& val
 StringTensor StringTensor::from_buffers(TensorBuffer offsets, TensorBuffer chars,
                                         const Shape& shape) {
   const std::int64_t n = shape.num_elements();
-  TENSORBUF_EXPECTS(offsets.data_type() == DataType::kInt64, InvalidArgumentError,
-                    core::str_cat("StringTensor offsets must be int64, got ",
-                                  to_string(offsets.data_type())));
-  TENSORBUF_EXPECTS(chars.data_type() == DataType::kUInt8, InvalidArgumentError,
-                    core::str_cat("StringTensor chars must be uint8, got ",
-                                  to_string(chars.data_type())));
+  TENSORBUF_EXPECTS(
+      offsets.data_type() == DataType::kInt64, InvalidArgumentError,
+      core::str_cat("StringTensor offsets must be int64, got ", to_string(offsets.data_type())));
+  TENSORBUF_EXPECTS(
+      chars.data_type() == DataType::kUInt8, InvalidArgumentError,
+      core::str_cat("StringTensor chars must be uint8, got ", to_string(chars.data_type())));
   TENSORBUF_EXPECTS(offsets.flat_size() - 1 == n, InvalidArgumentError,
                     core::str_cat("StringTensor of shape ", shape.to_string(), " needs ", n,
                                   " + 1 offsets, got ", offsets.flat_size()));
@@ -82,9 +82,9 @@ StringTensor StringTensor::from_buffers(TensorBuffer offsets, TensorBuffer chars
 }
 
 std::string_view StringTensor::at(std::int64_t i) const {
-  TENSORBUF_EXPECTS(i >= 0 && i < size(), OutOfRangeError,
-                    core::str_cat("index ", i, " is out of range for a StringTensor of ", size(),
-                                  " strings"));
+  TENSORBUF_EXPECTS(
+      i >= 0 && i < size(), OutOfRangeError,
+      core::str_cat("index ", i, " is out of range for a StringTensor of ", size(), " strings"));
   const std::int64_t* off = offsets_.host<std::int64_t>();
   const auto* bytes = static_cast<const char*>(chars_.host_bytes());
   const std::int64_t length = off[i + 1] - off[i];

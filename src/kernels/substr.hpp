@@ -24,11 +24,13 @@ struct ByteRange {
   std::int64_t end = 0;
 };
 
-TENSORBUF_HD inline int popcount64(std::uint64_t x) {
+// The number of bytes of `bits` whose top bit is set, when only top bits can be set (a
+// continuation_bits() value). One multiply on the host, which needs no POPCNT instruction.
+TENSORBUF_HD inline int count_top_bits(std::uint64_t bits) {
 #if defined(__CUDA_ARCH__)
-  return __popcll(x);
+  return __popcll(bits);
 #else
-  return __builtin_popcountll(x);
+  return static_cast<int>(((bits >> 7) * 0x0101010101010101ull) >> 56);
 #endif
 }
 
@@ -47,7 +49,8 @@ TENSORBUF_HD inline std::uint64_t continuation_bits(std::uint64_t x) {
 TENSORBUF_HD inline bool is_continuation(std::uint8_t b) { return (b & 0xC0u) == 0x80u; }
 
 // Character starts among bytes [lo, hi) of s: byte 0, and every byte outside 0x80..0xBF.
-// Eight bytes at a time (SWAR), so ASCII runs cost one popcount per word.
+// Eight bytes at a time (SWAR), 32 per step on long runs, so ASCII costs a few operations per
+// word and nothing is ever read outside [lo, hi).
 TENSORBUF_HD inline std::int64_t count_starts(const std::uint8_t* s, std::int64_t lo,
                                               std::int64_t hi) {
   if (lo >= hi) return 0;
@@ -57,16 +60,25 @@ TENSORBUF_HD inline std::int64_t count_starts(const std::uint8_t* s, std::int64_
     lo = 1;
   }
   std::int64_t i = lo;
-  for (; hi - i >= 8; i += 8) count += 8 - popcount64(continuation_bits(load_u64(s + i)));
+  std::int64_t continuations = 0;
+  for (; hi - i >= 32; i += 32) {
+    // Top bits of four words added bytewise (at most 4 per byte: no carry between bytes).
+    const std::uint64_t sum = (continuation_bits(load_u64(s + i)) >> 7) +
+                              (continuation_bits(load_u64(s + i + 8)) >> 7) +
+                              (continuation_bits(load_u64(s + i + 16)) >> 7) +
+                              (continuation_bits(load_u64(s + i + 24)) >> 7);
+    continuations += static_cast<std::int64_t>((sum * 0x0101010101010101ull) >> 56);
+  }
+  count += (i - lo) - continuations;
+  for (; hi - i >= 8; i += 8) count += 8 - count_top_bits(continuation_bits(load_u64(s + i)));
   for (; i < hi; ++i) count += is_continuation(s[i]) ? 0 : 1;
   return count;
 }
 
 // The byte position of the k-th (k >= 1) character start among bytes [lo, hi) of s. When
 // there are fewer, returns hi; *found is the number of starts seen (k when found).
-TENSORBUF_HD inline std::int64_t nth_start(const std::uint8_t* s, std::int64_t lo,
-                                           std::int64_t hi, std::int64_t k,
-                                           std::int64_t* found) {
+TENSORBUF_HD inline std::int64_t nth_start(const std::uint8_t* s, std::int64_t lo, std::int64_t hi,
+                                           std::int64_t k, std::int64_t* found) {
   std::int64_t count = 0;
   if (lo < hi && lo == 0) {
     count = 1;
@@ -77,8 +89,19 @@ TENSORBUF_HD inline std::int64_t nth_start(const std::uint8_t* s, std::int64_t l
     lo = 1;
   }
   std::int64_t i = lo;
+  // Whole 32-byte blocks while the k-th start cannot be in them, then words, then bytes.
+  while (hi - i >= 32 && count + 32 < k) {
+    const std::uint64_t sum = (continuation_bits(load_u64(s + i)) >> 7) +
+                              (continuation_bits(load_u64(s + i + 8)) >> 7) +
+                              (continuation_bits(load_u64(s + i + 16)) >> 7) +
+                              (continuation_bits(load_u64(s + i + 24)) >> 7);
+    const std::int64_t c = 32 - static_cast<std::int64_t>((sum * 0x0101010101010101ull) >> 56);
+    if (count + c >= k) break;  // the start is in this block: go on by words
+    count += c;
+    i += 32;
+  }
   for (; hi - i >= 8; i += 8) {
-    const std::int64_t c = 8 - popcount64(continuation_bits(load_u64(s + i)));
+    const std::int64_t c = 8 - count_top_bits(continuation_bits(load_u64(s + i)));
     if (count + c >= k) break;  // the start is in this word
     count += c;
   }
@@ -104,8 +127,8 @@ TENSORBUF_HD inline bool byte_range(std::int64_t size, std::int64_t pos, std::in
 
 // The byte offset of character c (0-based) of s, or size when c is the character count.
 // False when c is beyond the count. c >= 0.
-TENSORBUF_HD inline bool utf8_char_offset(const std::uint8_t* s, std::int64_t size,
-                                          std::int64_t c, std::int64_t* out) {
+TENSORBUF_HD inline bool utf8_char_offset(const std::uint8_t* s, std::int64_t size, std::int64_t c,
+                                          std::int64_t* out) {
   if (c > size) return false;  // never more characters than bytes; keeps c + 1 finite
   std::int64_t found = 0;
   const std::int64_t at = nth_start(s, 0, size, c + 1, &found);
@@ -362,8 +385,8 @@ SubstrDriverResult run_substr(Executor& ex, const SubstrView<Index>& view, std::
   auto sizes_pass = [&](auto mode_tag, auto report_tag) {
     constexpr SubstrMode kMode = decltype(mode_tag)::value;
     constexpr bool kReport = decltype(report_tag)::value;
-    ex.for_each_index(n + 1, SizesFunctor<Index, kMode, kReport>{view, counts, begins,
-                                                                  out_offsets, tail + 1, n});
+    ex.for_each_index(
+        n + 1, SizesFunctor<Index, kMode, kReport>{view, counts, begins, out_offsets, tail + 1, n});
   };
   auto with_report = [&](auto mode_tag) {
     if (report) {
