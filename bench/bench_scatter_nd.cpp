@@ -36,12 +36,11 @@ Inputs make_inputs(const ScatterCase& c) {
   const std::vector<std::int64_t> index =
       c.same_index ? std::vector<std::int64_t>(static_cast<std::size_t>(c.updates), 0)
                    : random_ints(c.updates, 0, c.table_rows, kIndexSeed);
-  return Inputs{
-      make_buffer(random_floats(c.table_rows * c.width, -1.0, 1.0, kTableSeed),
-                  Shape{c.table_rows, c.width}, DataType::kFloat32),
-      make_index_buffer(index, Shape{c.updates, 1}, DataType::kInt64),
-      make_buffer(random_floats(c.updates * c.width, -1.0, 1.0, kUpdateSeed),
-                  Shape{c.updates, c.width}, DataType::kFloat32)};
+  return Inputs{make_buffer(random_floats(c.table_rows * c.width, -1.0, 1.0, kTableSeed),
+                            Shape{c.table_rows, c.width}, DataType::kFloat32),
+                make_index_buffer(index, Shape{c.updates, 1}, DataType::kInt64),
+                make_buffer(random_floats(c.updates * c.width, -1.0, 1.0, kUpdateSeed),
+                            Shape{c.updates, c.width}, DataType::kFloat32)};
 }
 
 double traffic_bytes(const ScatterCase& c, bool in_place) {
@@ -49,7 +48,8 @@ double traffic_bytes(const ScatterCase& c, bool in_place) {
   const double index_bytes = 8.0 * static_cast<double>(c.updates);
   // In place: each touched element read and written once (duplicates only once).
   const double touched = c.same_index ? 4.0 * static_cast<double>(c.width) : update_bytes;
-  const double table = in_place ? 2.0 * touched : 2.0 * 4.0 * static_cast<double>(c.table_rows * c.width);
+  const double table =
+      in_place ? 2.0 * touched : 2.0 * 4.0 * static_cast<double>(c.table_rows * c.width);
   return table + update_bytes + index_bytes;
 }
 
@@ -80,18 +80,18 @@ void scatter_case(benchmark::State& state, const ScatterCase& c, bool cuda, bool
   report(state, bytes, cuda ? cuda_d2d_limit_gbps(bytes) : cpu_memcpy_limit_gbps(bytes));
 }
 
-#define TENSORBUF_SCATTER_CASES(tag, kase, name)                                              \
-  void BM_##tag##_cpu(benchmark::State& s) { scatter_case(s, kase, false, false); }          \
-  void BM_##tag##_cpu_in_place(benchmark::State& s) { scatter_case(s, kase, false, true); }  \
-  void BM_##tag##_cuda(benchmark::State& s) { scatter_case(s, kase, true, false); }          \
-  void BM_##tag##_cuda_in_place(benchmark::State& s) { scatter_case(s, kase, true, true); }  \
-  void BM_##tag##_cuda_deterministic(benchmark::State& s) {                                   \
-    scatter_case(s, kase, true, true, true);                                                  \
-  }                                                                                           \
-  TENSORBUF_BENCHMARK(BM_##tag##_cpu, name, "cpu");                                           \
-  TENSORBUF_BENCHMARK(BM_##tag##_cpu_in_place, name "_in_place", "cpu");                      \
-  TENSORBUF_BENCHMARK(BM_##tag##_cuda, name, "cuda");                                         \
-  TENSORBUF_BENCHMARK(BM_##tag##_cuda_in_place, name "_in_place", "cuda");                    \
+#define TENSORBUF_SCATTER_CASES(tag, kase, name)                                            \
+  void BM_##tag##_cpu(benchmark::State& s) { scatter_case(s, kase, false, false); }         \
+  void BM_##tag##_cpu_in_place(benchmark::State& s) { scatter_case(s, kase, false, true); } \
+  void BM_##tag##_cuda(benchmark::State& s) { scatter_case(s, kase, true, false); }         \
+  void BM_##tag##_cuda_in_place(benchmark::State& s) { scatter_case(s, kase, true, true); } \
+  void BM_##tag##_cuda_deterministic(benchmark::State& s) {                                 \
+    scatter_case(s, kase, true, true, true);                                                \
+  }                                                                                         \
+  TENSORBUF_BENCHMARK(BM_##tag##_cpu, name, "cpu");                                         \
+  TENSORBUF_BENCHMARK(BM_##tag##_cpu_in_place, name "_in_place", "cpu");                    \
+  TENSORBUF_BENCHMARK(BM_##tag##_cuda, name, "cuda");                                       \
+  TENSORBUF_BENCHMARK(BM_##tag##_cuda_in_place, name "_in_place", "cuda");                  \
   TENSORBUF_BENCHMARK(BM_##tag##_cuda_deterministic, name "_in_place_deterministic", "cuda")
 
 TENSORBUF_SCATTER_CASES(scatter_elements, kElements, "scatter_nd_sub_f32_elements");

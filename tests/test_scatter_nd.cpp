@@ -25,8 +25,8 @@ class ScatterNdSpec : public ::testing::TestWithParam<Device> {
   void SetUp() override { TENSORBUF_SKIP_WITHOUT_CUDA(GetParam()); }
   ScatterOptions options(OutOfBoundsPolicy policy = OutOfBoundsPolicy::kDeviceDefault,
                          bool deterministic = false) const {
-    return ScatterOptions{.device = GetParam(), .out_of_bounds = policy,
-                          .deterministic = deterministic};
+    return ScatterOptions{
+        .device = GetParam(), .out_of_bounds = policy, .deterministic = deterministic};
   }
 
   // Runs `op` out of place and in place, with both policies and both CUDA paths, and checks
@@ -78,14 +78,15 @@ class ScatterNdSpec : public ::testing::TestWithParam<Device> {
 std::vector<double> filled(std::size_t n, double v) { return std::vector<double>(n, v); }
 
 TEST_P(ScatterNdSpec, T1_SubRank1) {
-  expect_all(Op::kSub, make(DT::kInt32, filled(8, 1), {8}),
-             make_indices({4, 3, 1, 7}, {4, 1}), make(DT::kInt32, {9, 10, 11, 12}, {4}),
+  expect_all(Op::kSub, make(DT::kInt32, filled(8, 1), {8}), make_indices({4, 3, 1, 7}, {4, 1}),
+             make(DT::kInt32, {9, 10, 11, 12}, {4}),
              make(DT::kInt32, {1, -10, 1, -9, -8, 1, 1, -11}, {8}));
 }
 
 TEST_P(ScatterNdSpec, T2_SubSlices) {
   std::vector<double> one_update;
-  for (double v : {5, 6, 7, 8}) for (int i = 0; i < 4; ++i) one_update.push_back(v);
+  for (double v : {5, 6, 7, 8})
+    for (int i = 0; i < 4; ++i) one_update.push_back(v);
   std::vector<double> updates = one_update;
   updates.insert(updates.end(), one_update.begin(), one_update.end());
   std::vector<double> expected;
@@ -116,8 +117,9 @@ TEST_P(ScatterNdSpec, T5_RowSlice) {
 }
 
 TEST_P(ScatterNdSpec, T6_BadRowNamed) {
-  expect_error(Op::kSub, make(DT::kFloat32, filled(15, 0), {5, 3}), make_indices({0, 99, 4}, {3, 1}),
-               make(DT::kFloat32, filled(9, 1), {3, 3}), options(OutOfBoundsPolicy::kError),
+  expect_error(Op::kSub, make(DT::kFloat32, filled(15, 0), {5, 3}),
+               make_indices({0, 99, 4}, {3, 1}), make(DT::kFloat32, filled(9, 1), {3, 3}),
+               options(OutOfBoundsPolicy::kError),
                "indices[1] = [99] does not index into shape [5,3]");
 }
 
@@ -219,8 +221,9 @@ TEST_P(ScatterNdSpec, T17_Uint8Wraps) {
 }
 
 TEST_P(ScatterNdSpec, T18_UpdatesWithFewerDims) {
-  expect_error(Op::kSub, make(DT::kFloat32, filled(8, 1), {8}), make_indices({0, 0, 0, 0}, {4, 1, 1}),
-               make(DT::kFloat32, filled(4, 0), {4}), options(), "");
+  expect_error(Op::kSub, make(DT::kFloat32, filled(8, 1), {8}),
+               make_indices({0, 0, 0, 0}, {4, 1, 1}), make(DT::kFloat32, filled(4, 0), {4}),
+               options(), "");
 }
 
 TEST_P(ScatterNdSpec, T19_Rank1IndicesIsOneIndex) {
@@ -242,10 +245,11 @@ TEST_P(ScatterNdSpec, T20_Siblings) {
     expect_all(Op::kUpdate, tensor, indices, updates, expected_update);
   } else {
     // CUDA keeps one of the duplicates, the last one when deterministic.
-    TensorBuffer out = tensor_scatter_nd_update(tensor, indices, updates,
-                                                options(OutOfBoundsPolicy::kDrop, true));
+    TensorBuffer out =
+        tensor_scatter_nd_update(tensor, indices, updates, options(OutOfBoundsPolicy::kDrop, true));
     EXPECT_TRUE(same_values(out, expected_update));
-    const std::vector<double> any = values_of(tensor_scatter_nd_update(tensor, indices, updates, options()));
+    const std::vector<double> any =
+        values_of(tensor_scatter_nd_update(tensor, indices, updates, options()));
     EXPECT_TRUE(any[0] == 1 || any[0] == 3);
     EXPECT_EQ(any[1], 5);
     EXPECT_EQ(any[2], 9);
@@ -267,9 +271,9 @@ TEST_P(ScatterNdSpec, T22_EmptyTensorMakesEveryIndexBad) {
   expect_error(Op::kSub, make(DT::kFloat32, {}, {0}), make_indices({0}, {1, 1}),
                make(DT::kFloat32, {1}, {1}), options(OutOfBoundsPolicy::kError),
                "indices[0] = [0] does not index into shape [0]");
-  TensorBuffer out = tensor_scatter_nd_sub(make(DT::kFloat32, {}, {0}), make_indices({0}, {1, 1}),
-                                           make(DT::kFloat32, {1}, {1}),
-                                           options(OutOfBoundsPolicy::kDrop));
+  TensorBuffer out =
+      tensor_scatter_nd_sub(make(DT::kFloat32, {}, {0}), make_indices({0}, {1, 1}),
+                            make(DT::kFloat32, {1}, {1}), options(OutOfBoundsPolicy::kDrop));
   EXPECT_EQ(out.shape(), Shape{0});
   // A bad row in a [3, 0] tensor is still bad.
   expect_error(Op::kSub, make(DT::kFloat32, {}, {3, 0}), make_indices({3}, {1, 1}),
@@ -311,7 +315,8 @@ TEST_P(ScatterNdSpec, Rule1_EveryNumericDtype) {
     TensorBuffer tensor = make(type, {5, 5, 5}, {3});
     TensorBuffer indices = make_indices({0, 2, 0}, {3, 1}, DT::kInt64);
     TensorBuffer updates = make(type, {1, 9, 3}, {3});
-    expect_all(Op::kSub, tensor, indices, updates, make(type, {1, 5, type == DT::kUInt8 ? 252.0 : -4.0}, {3}));
+    expect_all(Op::kSub, tensor, indices, updates,
+               make(type, {1, 5, type == DT::kUInt8 ? 252.0 : -4.0}, {3}));
     expect_all(Op::kAdd, tensor, indices, updates, make(type, {9, 5, 14}, {3}));
     expect_all(Op::kMin, tensor, indices, updates, make(type, {1, 5, 5}, {3}));
     expect_all(Op::kMax, tensor, indices, updates, make(type, {5, 5, 9}, {3}));
@@ -379,10 +384,9 @@ TEST_P(ScatterNdSpec, Rule1_InPlaceWithAliasedUpdates) {
 }
 
 TEST_P(ScatterNdSpec, Rule7_DropReportsNothing) {
-  TensorBuffer out = tensor_scatter_nd_max(make(DT::kInt16, {0, 0}, {2}),
-                                           make_indices({-5, 1, 2}, {3, 1}, DT::kInt64),
-                                           make(DT::kInt16, {3, 4, 5}, {3}),
-                                           options(OutOfBoundsPolicy::kDrop));
+  TensorBuffer out = tensor_scatter_nd_max(
+      make(DT::kInt16, {0, 0}, {2}), make_indices({-5, 1, 2}, {3, 1}, DT::kInt64),
+      make(DT::kInt16, {3, 4, 5}, {3}), options(OutOfBoundsPolicy::kDrop));
   EXPECT_EQ(values_of(out), (std::vector<double>{0, 4}));
 }
 

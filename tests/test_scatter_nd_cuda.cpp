@@ -54,15 +54,14 @@ Inputs make_inputs(DT type, std::int64_t slices, std::int64_t width, std::int64_
 }
 
 TEST_F(ScatterNdCUDA, DeterministicEqualsCpuBitForBit) {
-  for (DT type : {DT::kFloat32, DT::kFloat16, DT::kBFloat16, DT::kFloat64, DT::kInt8,
-                  DT::kInt32}) {
+  for (DT type : {DT::kFloat32, DT::kFloat16, DT::kBFloat16, DT::kFloat64, DT::kInt8, DT::kInt32}) {
     for (Op op : {Op::kSub, Op::kAdd, Op::kUpdate, Op::kMin, Op::kMax}) {
       SCOPED_TRACE(::testing::Message() << to_string(type) << " " << op_name(op));
       Inputs in = make_inputs(type, 1000, 7, 20000, true, 42);
       const ScatterOptions drop{.out_of_bounds = OutOfBoundsPolicy::kDrop};
-      TensorBuffer cpu = out_of_place(op)(in.tensor, in.indices, in.updates,
-                                          ScatterOptions{.device = Device::cpu(),
-                                                         .out_of_bounds = OutOfBoundsPolicy::kDrop});
+      TensorBuffer cpu = out_of_place(op)(
+          in.tensor, in.indices, in.updates,
+          ScatterOptions{.device = Device::cpu(), .out_of_bounds = OutOfBoundsPolicy::kDrop});
       ScatterOptions det = drop;
       det.device = Device::cuda(0);
       det.deterministic = true;
@@ -78,13 +77,13 @@ TEST_F(ScatterNdCUDA, AtomicsMatchCpuWhereOrderDoesNotMatter) {
   for (DT type : {DT::kUInt8, DT::kInt8, DT::kInt16, DT::kInt32, DT::kInt64, DT::kFloat32,
                   DT::kFloat64, DT::kFloat16, DT::kBFloat16}) {
     for (Op op : {Op::kSub, Op::kAdd, Op::kMin, Op::kMax}) {
-      const bool is_float = type == DT::kFloat16 || type == DT::kBFloat16 ||
-                            type == DT::kFloat32 || type == DT::kFloat64;
+      const bool is_float = type == DT::kFloat16 || type == DT::kBFloat16 || type == DT::kFloat32 ||
+                            type == DT::kFloat64;
       SCOPED_TRACE(::testing::Message() << to_string(type) << " " << op_name(op));
       Inputs in = make_inputs(type, 300, 5, 5000, true, 7);
-      TensorBuffer cpu = out_of_place(op)(in.tensor, in.indices, in.updates,
-                                          ScatterOptions{.device = Device::cpu(),
-                                                         .out_of_bounds = OutOfBoundsPolicy::kDrop});
+      TensorBuffer cpu = out_of_place(op)(
+          in.tensor, in.indices, in.updates,
+          ScatterOptions{.device = Device::cpu(), .out_of_bounds = OutOfBoundsPolicy::kDrop});
       TensorBuffer gpu = out_of_place(op)(in.tensor, in.indices, in.updates,
                                           ScatterOptions{.device = Device::cuda(0)});
       if (!is_float || op == Op::kMin || op == Op::kMax) {

@@ -15,7 +15,8 @@ namespace tensorbuf::testing::scatter {
 inline core::ScatterOp core_op(int op) { return static_cast<core::ScatterOp>(op); }
 
 template <core::ScatterOp Op>
-core::ScatterNdResult run_driver_op(kernels::HostExecutor& executor, const core::ScatterNdPlan& plan,
+core::ScatterNdResult run_driver_op(kernels::HostExecutor& executor,
+                                    const core::ScatterNdPlan& plan,
                                     const core::ScatterNdBuffers& buffers) {
   return core::dispatch_type(plan.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -30,12 +31,16 @@ inline core::ScatterNdResult run_driver(kernels::HostExecutor& executor,
                                         const core::ScatterNdPlan& plan,
                                         const core::ScatterNdBuffers& buffers) {
   switch (plan.op) {
-    case core::ScatterOp::kSub: return run_driver_op<core::ScatterOp::kSub>(executor, plan, buffers);
-    case core::ScatterOp::kAdd: return run_driver_op<core::ScatterOp::kAdd>(executor, plan, buffers);
+    case core::ScatterOp::kSub:
+      return run_driver_op<core::ScatterOp::kSub>(executor, plan, buffers);
+    case core::ScatterOp::kAdd:
+      return run_driver_op<core::ScatterOp::kAdd>(executor, plan, buffers);
     case core::ScatterOp::kUpdate:
       return run_driver_op<core::ScatterOp::kUpdate>(executor, plan, buffers);
-    case core::ScatterOp::kMin: return run_driver_op<core::ScatterOp::kMin>(executor, plan, buffers);
-    case core::ScatterOp::kMax: return run_driver_op<core::ScatterOp::kMax>(executor, plan, buffers);
+    case core::ScatterOp::kMin:
+      return run_driver_op<core::ScatterOp::kMin>(executor, plan, buffers);
+    case core::ScatterOp::kMax:
+      return run_driver_op<core::ScatterOp::kMax>(executor, plan, buffers);
   }
   return {};
 }
@@ -45,10 +50,14 @@ enum class Backend { kDriverForward, kDriverReverse, kDriverDeterministic, kCpuS
 
 inline const char* backend_name(Backend backend) {
   switch (backend) {
-    case Backend::kDriverForward: return "driver(forward)";
-    case Backend::kDriverReverse: return "driver(reverse)";
-    case Backend::kDriverDeterministic: return "driver(deterministic)";
-    case Backend::kCpuSmallBlocks: return "cpu(small blocks)";
+    case Backend::kDriverForward:
+      return "driver(forward)";
+    case Backend::kDriverReverse:
+      return "driver(reverse)";
+    case Backend::kDriverDeterministic:
+      return "driver(deterministic)";
+    case Backend::kCpuSmallBlocks:
+      return "cpu(small blocks)";
   }
   return "?";
 }

@@ -14,14 +14,14 @@ using DT = DataType;
 using core::ScatterOp;
 
 TEST(ScatterNdDriver, DropSkipsBadRowsWithoutHostWaits) {
-  for (Backend backend : {Backend::kDriverForward, Backend::kDriverReverse,
-                          Backend::kDriverDeterministic}) {
+  for (Backend backend :
+       {Backend::kDriverForward, Backend::kDriverReverse, Backend::kDriverDeterministic}) {
     for (bool in_place_run : {false, true}) {
       SCOPED_TRACE(backend_name(backend));
-      DirectResult r = run_direct(backend, ScatterOp::kSub, make(DT::kFloat32, {0, 0, 0, 0, 0}, {5}),
-                                  make_indices({0, 5, 2, -1}, {4, 1}),
-                                  make(DT::kFloat32, {1, 2, 3, 4}, {4}), OutOfBoundsPolicy::kDrop,
-                                  in_place_run);
+      DirectResult r =
+          run_direct(backend, ScatterOp::kSub, make(DT::kFloat32, {0, 0, 0, 0, 0}, {5}),
+                     make_indices({0, 5, 2, -1}, {4, 1}), make(DT::kFloat32, {1, 2, 3, 4}, {4}),
+                     OutOfBoundsPolicy::kDrop, in_place_run);
       EXPECT_EQ(r.error, "");
       EXPECT_EQ(values_of(r.out), (std::vector<double>{-1, 0, -3, 0, 0}));
       EXPECT_EQ(r.host_reads, 0);
@@ -30,15 +30,14 @@ TEST(ScatterNdDriver, DropSkipsBadRowsWithoutHostWaits) {
 }
 
 TEST(ScatterNdDriver, ErrorNamesFirstBadRowAndWritesNothingInPlace) {
-  for (Backend backend : {Backend::kDriverForward, Backend::kDriverReverse,
-                          Backend::kDriverDeterministic}) {
+  for (Backend backend :
+       {Backend::kDriverForward, Backend::kDriverReverse, Backend::kDriverDeterministic}) {
     for (bool in_place_run : {false, true}) {
       SCOPED_TRACE(::testing::Message() << backend_name(backend) << " in place " << in_place_run);
       TensorBuffer tensor = make(DT::kFloat32, {1, 2, 3, 4}, {4});
-      DirectResult r = run_direct(backend, ScatterOp::kAdd, tensor,
-                                  make_indices({0, 1, 9, 2, 7, 3}, {3, 2, 1}, DT::kInt64),
-                                  make(DT::kFloat32, {1, 1, 1, 1, 1, 1}, {3, 2}),
-                                  OutOfBoundsPolicy::kError, in_place_run);
+      DirectResult r = run_direct(
+          backend, ScatterOp::kAdd, tensor, make_indices({0, 1, 9, 2, 7, 3}, {3, 2, 1}, DT::kInt64),
+          make(DT::kFloat32, {1, 1, 1, 1, 1, 1}, {3, 2}), OutOfBoundsPolicy::kError, in_place_run);
       EXPECT_EQ(r.error, "indices[1,0] = [9] does not index into shape [4]");
       if (in_place_run) {
         EXPECT_TRUE(same_values(r.out, tensor));
@@ -67,8 +66,8 @@ TEST(ScatterNdDriver, DeterministicEqualsCpuBitForBit) {
   TensorBuffer tensor = make(DT::kFloat32, {0, 0}, {2});
   TensorBuffer indices = make_indices({0, 0, 0, 1, 1, 1}, {6, 1});
   TensorBuffer updates = make(DT::kFloat32, {1e8, -1e8, 1, 0.1, 0.2, 0.3}, {6});
-  TensorBuffer cpu = tensor_scatter_nd_add(tensor, indices, updates,
-                                           ScatterOptions{.device = Device::cpu()});
+  TensorBuffer cpu =
+      tensor_scatter_nd_add(tensor, indices, updates, ScatterOptions{.device = Device::cpu()});
   EXPECT_EQ(values_of(cpu)[0], 1.0);
   DirectResult det = run_direct(Backend::kDriverDeterministic, ScatterOp::kAdd, tensor, indices,
                                 updates, OutOfBoundsPolicy::kDrop, false);
@@ -90,12 +89,12 @@ TEST(ScatterNdDriver, DeepIndicesGoThroughExecutorMemory) {
   const Shape shape({2, 2, 2, 2, 2, 2, 2, 2, 2, 2});
   std::vector<double> zeros(static_cast<std::size_t>(shape.num_elements()), 0);
   for (Backend backend : {Backend::kDriverForward, Backend::kDriverDeterministic}) {
-    DirectResult r = run_direct(backend, ScatterOp::kAdd, make(DT::kFloat64, zeros, shape),
-                                make_indices({1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1,
-                                              2, 0, 0, 0, 0, 0, 0, 0, 0},
-                                             {3, 9}),
-                                make(DT::kFloat64, {1, 2, 3, 4, 5, 6}, {3, 2}),
-                                OutOfBoundsPolicy::kDrop, false);
+    DirectResult r = run_direct(
+        backend, ScatterOp::kAdd, make(DT::kFloat64, zeros, shape),
+        make_indices(
+            {1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0},
+            {3, 9}),
+        make(DT::kFloat64, {1, 2, 3, 4, 5, 6}, {3, 2}), OutOfBoundsPolicy::kDrop, false);
     std::vector<double> expected = zeros;
     expected[1022] = 1;
     expected[1023] = 2;
@@ -114,8 +113,8 @@ TEST(ScatterNdDriver, EveryDtypeAndOpMatchesCpu) {
       TensorBuffer indices = make_indices({2, 0, 2}, {3, 1});
       TensorBuffer updates = make(type, {1, 2, 3, 4, 100, 0}, {3, 2});
       const ScatterOp core_op = static_cast<ScatterOp>(op);
-      const std::vector<std::uint8_t> cpu = bytes_of(
-          out_of_place(static_cast<Op>(op))(tensor, indices, updates, ScatterOptions{}));
+      const std::vector<std::uint8_t> cpu =
+          bytes_of(out_of_place(static_cast<Op>(op))(tensor, indices, updates, ScatterOptions{}));
       for (Backend backend : {Backend::kDriverForward, Backend::kDriverDeterministic}) {
         DirectResult r = run_direct(backend, core_op, tensor, indices, updates,
                                     OutOfBoundsPolicy::kError, false);

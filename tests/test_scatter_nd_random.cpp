@@ -136,7 +136,8 @@ TEST(ScatterNdRandom, MatchesSerialReference) {
     const std::vector<std::uint8_t> tensor_before = bytes_of(c.tensor);
     for (bool drop : {false, true}) {
       const OutOfBoundsPolicy policy = drop ? OutOfBoundsPolicy::kDrop : OutOfBoundsPolicy::kError;
-      const ReferenceResult expected = reference_scatter(c.op, c.tensor, c.indices, c.updates, drop);
+      const ReferenceResult expected =
+          reference_scatter(c.op, c.tensor, c.indices, c.updates, drop);
       const ScatterOptions options{.device = Device::cpu(), .out_of_bounds = policy};
 
       // The public op, out of place and in place.
@@ -163,8 +164,8 @@ TEST(ScatterNdRandom, MatchesSerialReference) {
 
       // The backends directly.
       const core::ScatterOp op = static_cast<core::ScatterOp>(c.op);
-      for (Backend backend : {Backend::kCpuSmallBlocks, Backend::kDriverForward,
-                              Backend::kDriverDeterministic}) {
+      for (Backend backend :
+           {Backend::kCpuSmallBlocks, Backend::kDriverForward, Backend::kDriverDeterministic}) {
         for (bool in_place_run : {false, true}) {
           DirectResult r = run_direct(backend, op, c.tensor, c.indices, c.updates, policy,
                                       in_place_run, 8 << (i % 6));
@@ -184,16 +185,18 @@ TEST(ScatterNdRandom, MatchesSerialReference) {
 TEST(ScatterNdRandom, LargeCasesMatchSerialReference) {
   std::mt19937_64 rng(99);
   for (int round = 0; round < 6; ++round) {
-    const DataType type = round % 3 == 0 ? DataType::kFloat32
-                          : round % 3 == 1 ? DataType::kInt16 : DataType::kFloat16;
+    const DataType type = round % 3 == 0   ? DataType::kFloat32
+                          : round % 3 == 1 ? DataType::kInt16
+                                           : DataType::kFloat16;
     const Op op = static_cast<Op>(round % 5);
     const std::int64_t slices = round < 3 ? 70000 : 300;
     const std::int64_t width = round < 3 ? 1 : 300;
     const std::int64_t rows = round < 3 ? 60000 : 2000;
     std::vector<std::int64_t> index(static_cast<std::size_t>(rows));
-    for (std::int64_t& i : index) i = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(slices / 7 + 1));
-    index[static_cast<std::size_t>(rows - 5)] = slices;       // bad, last chunk
-    index[static_cast<std::size_t>(rows * 3 / 4)] = -2;       // bad, earlier: the one named
+    for (std::int64_t& i : index)
+      i = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(slices / 7 + 1));
+    index[static_cast<std::size_t>(rows - 5)] = slices;  // bad, last chunk
+    index[static_cast<std::size_t>(rows * 3 / 4)] = -2;  // bad, earlier: the one named
     TensorBuffer tensor = TensorBuffer::create_fixed_size({slices, width}, type);
     TensorBuffer updates = TensorBuffer::create_fixed_size({rows, width}, type);
     core::dispatch_type(type, [&](auto tag) {

@@ -22,38 +22,53 @@ enum class Op { kSub, kAdd, kUpdate, kMin, kMax };
 
 inline const char* op_name(Op op) {
   switch (op) {
-    case Op::kSub: return "sub";
-    case Op::kAdd: return "add";
-    case Op::kUpdate: return "update";
-    case Op::kMin: return "min";
-    case Op::kMax: return "max";
+    case Op::kSub:
+      return "sub";
+    case Op::kAdd:
+      return "add";
+    case Op::kUpdate:
+      return "update";
+    case Op::kMin:
+      return "min";
+    case Op::kMax:
+      return "max";
   }
   return "?";
 }
 
-using OutOfPlaceFn = TensorBuffer (*)(const TensorBuffer&, const TensorBuffer&,
-                                      const TensorBuffer&, const ScatterOptions&);
+using OutOfPlaceFn = TensorBuffer (*)(const TensorBuffer&, const TensorBuffer&, const TensorBuffer&,
+                                      const ScatterOptions&);
 using InPlaceFn = void (*)(TensorBuffer&, const TensorBuffer&, const TensorBuffer&,
                            const ScatterOptions&);
 
 inline OutOfPlaceFn out_of_place(Op op) {
   switch (op) {
-    case Op::kSub: return &tensor_scatter_nd_sub;
-    case Op::kAdd: return &tensor_scatter_nd_add;
-    case Op::kUpdate: return &tensor_scatter_nd_update;
-    case Op::kMin: return &tensor_scatter_nd_min;
-    case Op::kMax: return &tensor_scatter_nd_max;
+    case Op::kSub:
+      return &tensor_scatter_nd_sub;
+    case Op::kAdd:
+      return &tensor_scatter_nd_add;
+    case Op::kUpdate:
+      return &tensor_scatter_nd_update;
+    case Op::kMin:
+      return &tensor_scatter_nd_min;
+    case Op::kMax:
+      return &tensor_scatter_nd_max;
   }
   return nullptr;
 }
 
 inline InPlaceFn in_place(Op op) {
   switch (op) {
-    case Op::kSub: return &tensor_scatter_nd_sub_in_place;
-    case Op::kAdd: return &tensor_scatter_nd_add_in_place;
-    case Op::kUpdate: return &tensor_scatter_nd_update_in_place;
-    case Op::kMin: return &tensor_scatter_nd_min_in_place;
-    case Op::kMax: return &tensor_scatter_nd_max_in_place;
+    case Op::kSub:
+      return &tensor_scatter_nd_sub_in_place;
+    case Op::kAdd:
+      return &tensor_scatter_nd_add_in_place;
+    case Op::kUpdate:
+      return &tensor_scatter_nd_update_in_place;
+    case Op::kMin:
+      return &tensor_scatter_nd_min_in_place;
+    case Op::kMax:
+      return &tensor_scatter_nd_max_in_place;
   }
   return nullptr;
 }
@@ -142,8 +157,8 @@ inline ::testing::AssertionResult same_values(const TensorBuffer& actual,
   for (std::size_t i = 0; i < av.size(); ++i) {
     if (std::isnan(av[i]) && std::isnan(bv[i])) continue;
     if (std::memcmp(a.data() + i * size, b.data() + i * size, size) != 0) {
-      return ::testing::AssertionFailure() << "element " << i << ": " << av[i] << " vs expected "
-                                           << bv[i];
+      return ::testing::AssertionFailure()
+             << "element " << i << ": " << av[i] << " vs expected " << bv[i];
     }
   }
   return ::testing::AssertionSuccess();
@@ -153,8 +168,8 @@ inline ::testing::AssertionResult same_values(const TensorBuffer& actual,
 // The serial reference: the spec's rules written out directly.
 
 struct ReferenceResult {
-  std::optional<TensorBuffer> out;   // set unless an error was raised
-  std::string error;                 // the expected InvalidArgumentError text for a bad row
+  std::optional<TensorBuffer> out;  // set unless an error was raised
+  std::string error;                // the expected InvalidArgumentError text for a bad row
 };
 
 template <class T>
@@ -164,11 +179,16 @@ T reference_combine(Op op, T a, T b) {
     const auto ua = static_cast<std::uint64_t>(static_cast<std::int64_t>(a));
     const auto ub = static_cast<std::uint64_t>(static_cast<std::int64_t>(b));
     switch (op) {
-      case Op::kAdd: return static_cast<T>(ua + ub);
-      case Op::kSub: return static_cast<T>(ua - ub);
-      case Op::kUpdate: return b;
-      case Op::kMin: return b < a ? b : a;
-      case Op::kMax: return a < b ? b : a;
+      case Op::kAdd:
+        return static_cast<T>(ua + ub);
+      case Op::kSub:
+        return static_cast<T>(ua - ub);
+      case Op::kUpdate:
+        return b;
+      case Op::kMin:
+        return b < a ? b : a;
+      case Op::kMax:
+        return a < b ? b : a;
     }
     return a;
   } else {
@@ -187,7 +207,8 @@ T reference_combine(Op op, T a, T b) {
         } else {
           return a - b;
         }
-      case Op::kUpdate: return b;
+      case Op::kUpdate:
+        return b;
       case Op::kMin:
         if (std::isnan(x)) return a;
         if (std::isnan(y)) return b;
@@ -213,7 +234,8 @@ inline std::string reference_message(const Shape& tensor_shape, const Shape& ind
       rest /= indices_shape[i];
     }
     text += "[";
-    for (int i = 0; i < batch; ++i) text += (i ? "," : "") + std::to_string(pos[static_cast<std::size_t>(i)]);
+    for (int i = 0; i < batch; ++i)
+      text += (i ? "," : "") + std::to_string(pos[static_cast<std::size_t>(i)]);
     text += "]";
   }
   text += " = [";

@@ -91,14 +91,14 @@ TensorBuffer run_out_of_place(ScatterOp op, const TensorBuffer& tensor, const Te
 
 }  // namespace
 
-#define TENSORBUF_DEFINE_SCATTER(name, op)                                                     \
-  TensorBuffer name(const TensorBuffer& tensor, const TensorBuffer& indices,                  \
-                    const TensorBuffer& updates, const ScatterOptions& options) {             \
-    return run_out_of_place(op, tensor, indices, updates, options);                           \
-  }                                                                                            \
-  void name##_in_place(TensorBuffer& tensor, const TensorBuffer& indices,                     \
-                       const TensorBuffer& updates, const ScatterOptions& options) {          \
-    run(op, tensor, indices, updates, options, nullptr, &tensor);                             \
+#define TENSORBUF_DEFINE_SCATTER(name, op)                                           \
+  TensorBuffer name(const TensorBuffer& tensor, const TensorBuffer& indices,         \
+                    const TensorBuffer& updates, const ScatterOptions& options) {    \
+    return run_out_of_place(op, tensor, indices, updates, options);                  \
+  }                                                                                  \
+  void name##_in_place(TensorBuffer& tensor, const TensorBuffer& indices,            \
+                       const TensorBuffer& updates, const ScatterOptions& options) { \
+    run(op, tensor, indices, updates, options, nullptr, &tensor);                    \
   }
 
 TENSORBUF_DEFINE_SCATTER(tensor_scatter_nd_sub, ScatterOp::kSub)

@@ -23,11 +23,16 @@ std::string dims_text(const Shape& shape, int begin, int end) {
 
 std::string_view scatter_op_name(ScatterOp op) {
   switch (op) {
-    case ScatterOp::kSub: return "tensor_scatter_nd_sub";
-    case ScatterOp::kAdd: return "tensor_scatter_nd_add";
-    case ScatterOp::kUpdate: return "tensor_scatter_nd_update";
-    case ScatterOp::kMin: return "tensor_scatter_nd_min";
-    case ScatterOp::kMax: return "tensor_scatter_nd_max";
+    case ScatterOp::kSub:
+      return "tensor_scatter_nd_sub";
+    case ScatterOp::kAdd:
+      return "tensor_scatter_nd_add";
+    case ScatterOp::kUpdate:
+      return "tensor_scatter_nd_update";
+    case ScatterOp::kMin:
+      return "tensor_scatter_nd_min";
+    case ScatterOp::kMax:
+      return "tensor_scatter_nd_max";
   }
   return "tensor_scatter_nd";
 }
@@ -45,34 +50,32 @@ ScatterNdPlan plan_scatter_nd(ScatterOp op, const TensorBuffer& tensor, const Te
                     str_cat(name, ": tensor dtype ", to_string(dtype),
                             " is not supported (numeric dtypes only; bool only for "
                             "tensor_scatter_nd_update)"));
-  TENSORBUF_EXPECTS(indices.data_type() == DataType::kInt32 ||
-                        indices.data_type() == DataType::kInt64,
-                    InvalidArgumentError,
-                    str_cat(name, ": indices must be int32 or int64, got ",
-                            to_string(indices.data_type())));
+  TENSORBUF_EXPECTS(
+      indices.data_type() == DataType::kInt32 || indices.data_type() == DataType::kInt64,
+      InvalidArgumentError,
+      str_cat(name, ": indices must be int32 or int64, got ", to_string(indices.data_type())));
   TENSORBUF_EXPECTS(updates.data_type() == dtype, InvalidArgumentError,
                     str_cat(name, ": updates dtype ", to_string(updates.data_type()),
                             " does not match tensor dtype ", to_string(dtype)));
-  TENSORBUF_EXPECTS(tensor_shape.rank() >= 1, InvalidArgumentError,
-                    str_cat(name, ": tensor must have rank >= 1, got shape ",
-                            tensor_shape.to_string()));
-  TENSORBUF_EXPECTS(indices_shape.rank() >= 1, InvalidArgumentError,
-                    str_cat(name, ": indices must have rank >= 1, got shape ",
-                            indices_shape.to_string()));
+  TENSORBUF_EXPECTS(
+      tensor_shape.rank() >= 1, InvalidArgumentError,
+      str_cat(name, ": tensor must have rank >= 1, got shape ", tensor_shape.to_string()));
+  TENSORBUF_EXPECTS(
+      indices_shape.rank() >= 1, InvalidArgumentError,
+      str_cat(name, ": indices must have rank >= 1, got shape ", indices_shape.to_string()));
 
   // Rule 2: the depth.
   const int rank = tensor_shape.rank();
   const std::int64_t depth = indices_shape[indices_shape.rank() - 1];
-  TENSORBUF_EXPECTS(depth >= 1 && depth <= rank, InvalidArgumentError,
-                    str_cat(name, ": index depth indices.shape[-1] = ", depth,
-                            " must be between 1 and the tensor rank ", rank, " (indices shape ",
-                            indices_shape.to_string(), ", tensor shape ",
-                            tensor_shape.to_string(), ")"));
+  TENSORBUF_EXPECTS(
+      depth >= 1 && depth <= rank, InvalidArgumentError,
+      str_cat(name, ": index depth indices.shape[-1] = ", depth,
+              " must be between 1 and the tensor rank ", rank, " (indices shape ",
+              indices_shape.to_string(), ", tensor shape ", tensor_shape.to_string(), ")"));
   const int d = static_cast<int>(depth);
 
   // Rule 3: updates.shape == indices.shape[:-1] + tensor.shape[D:], exactly.
-  std::vector<std::int64_t> expected(indices_shape.dims().begin(),
-                                     indices_shape.dims().end() - 1);
+  std::vector<std::int64_t> expected(indices_shape.dims().begin(), indices_shape.dims().end() - 1);
   expected.insert(expected.end(), tensor_shape.dims().begin() + d, tensor_shape.dims().end());
   const Shape expected_shape(expected);
   TENSORBUF_EXPECTS(updates_shape == expected_shape, InvalidArgumentError,

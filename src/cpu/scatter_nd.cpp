@@ -179,7 +179,8 @@ Buckets<Id> bucket_rows(const ScatterNdPlan& plan, const ScatterGeometry& geomet
   const int chunks = std::max(1, core::chunk_count(n, kMinRowsPerChunk));
   std::vector<std::int64_t> chunk_begin(static_cast<std::size_t>(chunks) + 1);
   for (int c = 0; c <= chunks; ++c) {
-    chunk_begin[static_cast<std::size_t>(c)] = n / chunks * c + std::min<std::int64_t>(c, n % chunks);
+    chunk_begin[static_cast<std::size_t>(c)] =
+        n / chunks * c + std::min<std::int64_t>(c, n % chunks);
   }
   std::vector<std::int64_t> counts(static_cast<std::size_t>(chunks * groups), 0);
   std::vector<std::int64_t> first_bad(static_cast<std::size_t>(chunks), -1);
@@ -250,8 +251,8 @@ Buckets<Id> bucket_rows(const ScatterNdPlan& plan, const ScatterGeometry& geomet
 }
 
 template <ScatterOp Op, class T, class Id>
-void apply_buckets(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
-                   const Layout& layout, const Buckets<Id>& buckets) {
+void apply_buckets(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers, const Layout& layout,
+                   const Buckets<Id>& buckets) {
   const auto* tensor = static_cast<const T*>(buffers.tensor);
   const auto* updates = static_cast<const T*>(buffers.updates);
   auto* out = static_cast<T*>(buffers.out);
@@ -333,8 +334,7 @@ ScatterNdResult run(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
   std::vector<std::int64_t> table;
   const ScatterGeometry geometry = host_geometry(plan, table);
   const bool in_place = buffers.out == buffers.tensor;
-  const std::int64_t work =
-      plan.num_rows * plan.slice_size + (in_place ? 0 : plan.num_elements);
+  const std::int64_t work = plan.num_rows * plan.slice_size + (in_place ? 0 : plan.num_elements);
   if (work < tuning.serial_below || plan.slice_size == 0 || plan.num_slices == 0) {
     return run_serial<Op, T, Index>(plan, buffers, geometry);
   }
@@ -362,11 +362,16 @@ ScatterNdResult run_op(const ScatterNdPlan& plan, const ScatterNdBuffers& buffer
 ScatterNdResult scatter_nd_tuned(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
                                  const ScatterNdTuning& tuning) {
   switch (plan.op) {
-    case ScatterOp::kSub: return run_op<ScatterOp::kSub>(plan, buffers, tuning);
-    case ScatterOp::kAdd: return run_op<ScatterOp::kAdd>(plan, buffers, tuning);
-    case ScatterOp::kUpdate: return run_op<ScatterOp::kUpdate>(plan, buffers, tuning);
-    case ScatterOp::kMin: return run_op<ScatterOp::kMin>(plan, buffers, tuning);
-    case ScatterOp::kMax: return run_op<ScatterOp::kMax>(plan, buffers, tuning);
+    case ScatterOp::kSub:
+      return run_op<ScatterOp::kSub>(plan, buffers, tuning);
+    case ScatterOp::kAdd:
+      return run_op<ScatterOp::kAdd>(plan, buffers, tuning);
+    case ScatterOp::kUpdate:
+      return run_op<ScatterOp::kUpdate>(plan, buffers, tuning);
+    case ScatterOp::kMin:
+      return run_op<ScatterOp::kMin>(plan, buffers, tuning);
+    case ScatterOp::kMax:
+      return run_op<ScatterOp::kMax>(plan, buffers, tuning);
   }
   throw InternalError("unknown scatter op");
 }

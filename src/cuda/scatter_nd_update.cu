@@ -4,8 +4,8 @@
 namespace tensorbuf::cuda {
 
 core::ScatterNdResult scatter_nd_update(const core::ScatterNdPlan& plan,
-                                     const core::ScatterNdBuffers& buffers,
-                                     const core::CudaContext& context) {
+                                        const core::ScatterNdBuffers& buffers,
+                                        const core::CudaContext& context) {
   return run_scatter_nd_op<core::ScatterOp::kUpdate>(plan, buffers, context);
 }
 

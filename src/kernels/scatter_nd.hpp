@@ -99,7 +99,7 @@ struct OrderedReduceFunctor {
     split_position(i, slice_size, &p, &element);
     const Key key = keys[p];
     if (key == std::numeric_limits<Key>::max()) return;  // bad rows (kDrop)
-    if (p > 0 && keys[p - 1] == key) return;              // not the start of the run
+    if (p > 0 && keys[p - 1] == key) return;             // not the start of the run
     T* target = out + static_cast<std::int64_t>(key) * slice_size + element;
     T acc = *target;
     for (std::int64_t q = p; q < num_rows && keys[q] == key; ++q) {
@@ -201,23 +201,23 @@ core::ScatterNdResult run_scatter_nd(Executor& executor, const core::ScatterNdPl
 
   if (plan.deterministic) {
     if (plan.num_slices < static_cast<std::int64_t>(std::numeric_limits<std::uint32_t>::max())) {
-      run_scatter_nd_deterministic<Op, T, std::uint32_t>(executor, plan, geometry, indices,
-                                                         updates, out);
+      run_scatter_nd_deterministic<Op, T, std::uint32_t>(executor, plan, geometry, indices, updates,
+                                                         out);
     } else {
-      run_scatter_nd_deterministic<Op, T, std::uint64_t>(executor, plan, geometry, indices,
-                                                         updates, out);
+      run_scatter_nd_deterministic<Op, T, std::uint64_t>(executor, plan, geometry, indices, updates,
+                                                         out);
     }
     return result;
   }
   if (error_policy && !check_first) {
-    executor.for_each_index(work, ScatterAtomicFunctor<Op, true, T, Index>{
-                                      out, indices, updates, geometry, first_bad});
+    executor.for_each_index(
+        work, ScatterAtomicFunctor<Op, true, T, Index>{out, indices, updates, geometry, first_bad});
     const std::int64_t bad = executor.read_value(first_bad);
     if (bad != kNoBadRow) return bad_row_result(executor, plan, indices, bad);
     return result;
   }
-  executor.for_each_index(work, ScatterAtomicFunctor<Op, false, T, Index>{
-                                    out, indices, updates, geometry, nullptr});
+  executor.for_each_index(
+      work, ScatterAtomicFunctor<Op, false, T, Index>{out, indices, updates, geometry, nullptr});
   return result;
 }
 

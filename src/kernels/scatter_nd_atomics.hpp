@@ -81,7 +81,8 @@ __device__ inline void atomic_combine_device(T* target, T value) {
       atomicAdd(reinterpret_cast<unsigned int*>(target), Op == ScatterOp::kSub ? 0u - v : v);
     } else if constexpr (std::is_same_v<T, std::int64_t>) {
       const auto v = static_cast<unsigned long long>(value);
-      atomicAdd(reinterpret_cast<unsigned long long*>(target), Op == ScatterOp::kSub ? 0ull - v : v);
+      atomicAdd(reinterpret_cast<unsigned long long*>(target),
+                Op == ScatterOp::kSub ? 0ull - v : v);
     } else if constexpr (std::is_same_v<T, float16>) {
 #if __CUDA_ARCH__ >= 700
       const std::uint16_t bits = Op == ScatterOp::kSub ? value.bits ^ 0x8000u : value.bits;

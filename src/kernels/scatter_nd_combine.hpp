@@ -106,8 +106,8 @@ inline ScatterGeometry make_geometry(const core::ScatterNdPlan& plan) {
 }
 
 // Splits a flat (row, element-of-slice) position; 32-bit division when it fits.
-TENSORBUF_HD inline void split_position(std::int64_t i, std::int64_t slice_size,
-                                        std::int64_t* row, std::int64_t* element) {
+TENSORBUF_HD inline void split_position(std::int64_t i, std::int64_t slice_size, std::int64_t* row,
+                                        std::int64_t* element) {
   if (slice_size == 1) {
     *row = i;
     *element = 0;
