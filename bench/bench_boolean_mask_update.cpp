@@ -1,0 +1,135 @@
+// boolean_mask_update cases: a [4M, 8] f32 tensor with a 1-D mask at densities 0.01, 0.5, 0.99
+// and a [2^26] f32 tensor with a 1-D mask at 0.5; updates [n] + trailing (rows); out of place
+// (`o = t.copy(); o[m] = u`) and in place (`t[m] = u`). Peers: bench/peers_cases/
+// boolean_mask_update.py (same names, sizes and data).
+//
+// Bytes per iteration: out of place, tensor read + output written + mask + updates (the issue's
+// definition; the same-run limit is a memcpy of that traffic). In place, mask + updates + the
+// masked rows written: what `t[m] = u` must move.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bench_support.hpp"
+
+namespace tensorbuf::bench {
+namespace {
+
+constexpr std::uint64_t kTensorSeed = 11;
+constexpr std::uint64_t kMaskSeed = 12;
+constexpr std::uint64_t kUpdatesSeed = 13;
+
+struct Inputs {
+  TensorBuffer tensor, mask, updates;
+  double out_of_place_bytes = 0;
+  double in_place_bytes = 0;
+};
+
+Inputs make_inputs(std::int64_t rows, std::int64_t inner, double density, Device device) {
+  const Shape tensor_shape = inner == 1 ? Shape{rows} : Shape{rows, inner};
+  const std::vector<std::uint8_t> mask_bytes = random_bools(rows, density, kMaskSeed);
+  std::int64_t n = 0;
+  for (std::uint8_t b : mask_bytes) n += b;
+  const Shape updates_shape = inner == 1 ? Shape{n} : Shape{n, inner};
+  Inputs in{make_buffer(random_floats(rows * inner, -1.0, 1.0, kTensorSeed), tensor_shape,
+                        DataType::kFloat32),
+            TensorBuffer::create_uninitialized(Shape{rows}, DataType::kBool),
+            make_buffer(random_floats(n * inner, 2.0, 3.0, kUpdatesSeed), updates_shape,
+                        DataType::kFloat32)};
+  std::memcpy(in.mask.overwrite_host_bytes(), mask_bytes.data(), mask_bytes.size());
+  const double tensor_bytes = static_cast<double>(rows * inner * 4);
+  const double updates_bytes = static_cast<double>(n * inner * 4);
+  in.out_of_place_bytes = 2 * tensor_bytes + static_cast<double>(rows) + updates_bytes;
+  in.in_place_bytes = static_cast<double>(rows) + 2 * updates_bytes;
+  if (device.is_cuda()) {
+    in.tensor.sync_to(device);
+    in.mask.sync_to(device);
+    in.updates.sync_to(device);
+  }
+  return in;
+}
+
+double limit_for(Device device, double bytes) {
+  return device.is_cuda() ? cuda_d2d_limit_gbps(bytes) : cpu_memcpy_limit_gbps(bytes);
+}
+
+void out_of_place_case(benchmark::State& state, std::int64_t rows, std::int64_t inner,
+                       double density, Device device) {
+  if (device.is_cuda() && skip_without_cuda(state)) return;
+  Inputs in = make_inputs(rows, inner, density, device);
+  BooleanMaskUpdateOptions options;
+  options.device = device;
+  for (auto _ : state) {
+    TensorBuffer out = boolean_mask_update(in.tensor, in.mask, in.updates, options);
+    if (device.is_cuda()) cuda_synchronize(device.index);
+    benchmark::DoNotOptimize(out);
+  }
+  report(state, in.out_of_place_bytes, limit_for(device, in.out_of_place_bytes));
+}
+
+void in_place_case(benchmark::State& state, std::int64_t rows, std::int64_t inner, double density,
+                   Device device) {
+  if (device.is_cuda() && skip_without_cuda(state)) return;
+  Inputs in = make_inputs(rows, inner, density, device);
+  BooleanMaskUpdateOptions options;
+  options.device = device;
+  for (auto _ : state) {
+    boolean_mask_update_in_place(in.tensor, in.mask, in.updates, options);
+    if (device.is_cuda()) cuda_synchronize(device.index);
+    benchmark::ClobberMemory();
+  }
+  report(state, in.in_place_bytes, limit_for(device, in.in_place_bytes));
+}
+
+constexpr std::int64_t kRows = std::int64_t{4} << 20;  // [4M, 8] f32: 128 MiB
+constexpr std::int64_t kFlat = std::int64_t{1} << 26;  // [2^26] f32: 256 MiB
+
+#define TENSORBUF_MASK_CASES(device_name, device_value)                                          \
+  void BM_oop_rows_d001_##device_name(benchmark::State& s) {                                     \
+    out_of_place_case(s, kRows, 8, 0.01, device_value);                                          \
+  }                                                                                              \
+  void BM_oop_rows_d050_##device_name(benchmark::State& s) {                                     \
+    out_of_place_case(s, kRows, 8, 0.5, device_value);                                           \
+  }                                                                                              \
+  void BM_oop_rows_d099_##device_name(benchmark::State& s) {                                     \
+    out_of_place_case(s, kRows, 8, 0.99, device_value);                                          \
+  }                                                                                              \
+  void BM_oop_flat_d050_##device_name(benchmark::State& s) {                                     \
+    out_of_place_case(s, kFlat, 1, 0.5, device_value);                                           \
+  }                                                                                              \
+  void BM_ip_rows_d001_##device_name(benchmark::State& s) {                                      \
+    in_place_case(s, kRows, 8, 0.01, device_value);                                              \
+  }                                                                                              \
+  void BM_ip_rows_d050_##device_name(benchmark::State& s) {                                      \
+    in_place_case(s, kRows, 8, 0.5, device_value);                                               \
+  }                                                                                              \
+  void BM_ip_rows_d099_##device_name(benchmark::State& s) {                                      \
+    in_place_case(s, kRows, 8, 0.99, device_value);                                              \
+  }                                                                                              \
+  void BM_ip_flat_d050_##device_name(benchmark::State& s) {                                      \
+    in_place_case(s, kFlat, 1, 0.5, device_value);                                               \
+  }                                                                                              \
+  TENSORBUF_BENCHMARK(BM_oop_rows_d001_##device_name, "boolean_mask_update_f32_4mx8_d001",       \
+                      #device_name);                                                             \
+  TENSORBUF_BENCHMARK(BM_oop_rows_d050_##device_name, "boolean_mask_update_f32_4mx8_d050",       \
+                      #device_name);                                                             \
+  TENSORBUF_BENCHMARK(BM_oop_rows_d099_##device_name, "boolean_mask_update_f32_4mx8_d099",       \
+                      #device_name);                                                             \
+  TENSORBUF_BENCHMARK(BM_oop_flat_d050_##device_name, "boolean_mask_update_f32_64m_d050",        \
+                      #device_name);                                                             \
+  TENSORBUF_BENCHMARK(BM_ip_rows_d001_##device_name,                                             \
+                      "boolean_mask_update_in_place_f32_4mx8_d001", #device_name);               \
+  TENSORBUF_BENCHMARK(BM_ip_rows_d050_##device_name,                                             \
+                      "boolean_mask_update_in_place_f32_4mx8_d050", #device_name);               \
+  TENSORBUF_BENCHMARK(BM_ip_rows_d099_##device_name,                                             \
+                      "boolean_mask_update_in_place_f32_4mx8_d099", #device_name);               \
+  TENSORBUF_BENCHMARK(BM_ip_flat_d050_##device_name,                                             \
+                      "boolean_mask_update_in_place_f32_64m_d050", #device_name);
+
+TENSORBUF_MASK_CASES(cpu, Device::cpu())
+TENSORBUF_MASK_CASES(cuda, Device::cuda(0))
+
+#undef TENSORBUF_MASK_CASES
+
+}  // namespace
+}  // namespace tensorbuf::bench
