@@ -64,8 +64,12 @@ std::vector<Example> scatter_examples() {
       expected += s ? ",[" : "[";
       for (int r = 0; r < 4; ++r) {
         const int value = (s == 0 || s == 2) ? -4 - r : 1;
-        expected += (r ? ",[" : "[") + std::string();
-        for (int c = 0; c < 4; ++c) expected += (c ? "," : "") + std::to_string(value);
+        if (r != 0) expected += ',';
+        expected += '[';
+        for (int c = 0; c < 4; ++c) {
+          if (c != 0) expected += ',';
+          expected += std::to_string(value);
+        }
         expected += "]";
       }
       expected += "]";

@@ -10,9 +10,27 @@ namespace {
 
 constexpr std::int64_t kMinChunk = 1 << 16;
 
+// float -> uint8, the hot path of image pipelines: the same rule as convert_element (clamp to
+// [0, 255], truncate, NaN -> 0; clamping in float equals clamping in double for float inputs)
+// written branch-free so that the compiler vectorises it (max/min, truncating convert, pack).
+void float_to_uint8(const float* src, std::uint8_t* dst, std::int64_t begin, std::int64_t end) {
+  for (std::int64_t i = begin; i < end; ++i) {
+    float x = src[i];
+    x = x > 0.0f ? x : 0.0f;  // NaN compares false: 0
+    x = x < 255.0f ? x : 255.0f;
+    dst[i] = static_cast<std::uint8_t>(static_cast<std::int32_t>(x));
+  }
+}
+
 template <class To, class From>
 void convert_range(const From* src, To* dst, bool src_is_bool, bool dst_is_bool,
                    std::int64_t begin, std::int64_t end) {
+  if constexpr (std::is_same_v<From, float> && std::is_same_v<To, std::uint8_t>) {
+    if (!dst_is_bool) {
+      float_to_uint8(src, dst, begin, end);
+      return;
+    }
+  }
   if (dst_is_bool) {
     // Nonzero (NaN included) is true; compared in the source's own type.
     for (std::int64_t i = begin; i < end; ++i) {

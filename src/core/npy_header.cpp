@@ -211,7 +211,10 @@ std::uint64_t read_le(std::span<const std::byte> bytes, std::size_t offset, std:
 
 std::string format_dims(const std::vector<std::int64_t>& dims) {
   std::string out = "[";
-  for (std::size_t i = 0; i < dims.size(); ++i) out += (i ? "," : "") + std::to_string(dims[i]);
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    if (i != 0) out += ',';
+    out += std::to_string(dims[i]);
+  }
   return out + "]";
 }
 
