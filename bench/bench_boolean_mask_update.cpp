@@ -84,47 +84,47 @@ void in_place_case(benchmark::State& state, std::int64_t rows, std::int64_t inne
 constexpr std::int64_t kRows = std::int64_t{4} << 20;  // [4M, 8] f32: 128 MiB
 constexpr std::int64_t kFlat = std::int64_t{1} << 26;  // [2^26] f32: 256 MiB
 
-#define TENSORBUF_MASK_CASES(device_name, device_value)                                          \
-  void BM_oop_rows_d001_##device_name(benchmark::State& s) {                                     \
-    out_of_place_case(s, kRows, 8, 0.01, device_value);                                          \
-  }                                                                                              \
-  void BM_oop_rows_d050_##device_name(benchmark::State& s) {                                     \
-    out_of_place_case(s, kRows, 8, 0.5, device_value);                                           \
-  }                                                                                              \
-  void BM_oop_rows_d099_##device_name(benchmark::State& s) {                                     \
-    out_of_place_case(s, kRows, 8, 0.99, device_value);                                          \
-  }                                                                                              \
-  void BM_oop_flat_d050_##device_name(benchmark::State& s) {                                     \
-    out_of_place_case(s, kFlat, 1, 0.5, device_value);                                           \
-  }                                                                                              \
-  void BM_ip_rows_d001_##device_name(benchmark::State& s) {                                      \
-    in_place_case(s, kRows, 8, 0.01, device_value);                                              \
-  }                                                                                              \
-  void BM_ip_rows_d050_##device_name(benchmark::State& s) {                                      \
-    in_place_case(s, kRows, 8, 0.5, device_value);                                               \
-  }                                                                                              \
-  void BM_ip_rows_d099_##device_name(benchmark::State& s) {                                      \
-    in_place_case(s, kRows, 8, 0.99, device_value);                                              \
-  }                                                                                              \
-  void BM_ip_flat_d050_##device_name(benchmark::State& s) {                                      \
-    in_place_case(s, kFlat, 1, 0.5, device_value);                                               \
-  }                                                                                              \
-  TENSORBUF_BENCHMARK(BM_oop_rows_d001_##device_name, "boolean_mask_update_f32_4mx8_d001",       \
-                      #device_name);                                                             \
-  TENSORBUF_BENCHMARK(BM_oop_rows_d050_##device_name, "boolean_mask_update_f32_4mx8_d050",       \
-                      #device_name);                                                             \
-  TENSORBUF_BENCHMARK(BM_oop_rows_d099_##device_name, "boolean_mask_update_f32_4mx8_d099",       \
-                      #device_name);                                                             \
-  TENSORBUF_BENCHMARK(BM_oop_flat_d050_##device_name, "boolean_mask_update_f32_64m_d050",        \
-                      #device_name);                                                             \
-  TENSORBUF_BENCHMARK(BM_ip_rows_d001_##device_name,                                             \
-                      "boolean_mask_update_in_place_f32_4mx8_d001", #device_name);               \
-  TENSORBUF_BENCHMARK(BM_ip_rows_d050_##device_name,                                             \
-                      "boolean_mask_update_in_place_f32_4mx8_d050", #device_name);               \
-  TENSORBUF_BENCHMARK(BM_ip_rows_d099_##device_name,                                             \
-                      "boolean_mask_update_in_place_f32_4mx8_d099", #device_name);               \
-  TENSORBUF_BENCHMARK(BM_ip_flat_d050_##device_name,                                             \
-                      "boolean_mask_update_in_place_f32_64m_d050", #device_name);
+#define TENSORBUF_MASK_CASES(device_name, device_value)                                            \
+  void BM_oop_rows_d001_##device_name(benchmark::State& s) {                                       \
+    out_of_place_case(s, kRows, 8, 0.01, device_value);                                            \
+  }                                                                                                \
+  void BM_oop_rows_d050_##device_name(benchmark::State& s) {                                       \
+    out_of_place_case(s, kRows, 8, 0.5, device_value);                                             \
+  }                                                                                                \
+  void BM_oop_rows_d099_##device_name(benchmark::State& s) {                                       \
+    out_of_place_case(s, kRows, 8, 0.99, device_value);                                            \
+  }                                                                                                \
+  void BM_oop_flat_d050_##device_name(benchmark::State& s) {                                       \
+    out_of_place_case(s, kFlat, 1, 0.5, device_value);                                             \
+  }                                                                                                \
+  void BM_ip_rows_d001_##device_name(benchmark::State& s) {                                        \
+    in_place_case(s, kRows, 8, 0.01, device_value);                                                \
+  }                                                                                                \
+  void BM_ip_rows_d050_##device_name(benchmark::State& s) {                                        \
+    in_place_case(s, kRows, 8, 0.5, device_value);                                                 \
+  }                                                                                                \
+  void BM_ip_rows_d099_##device_name(benchmark::State& s) {                                        \
+    in_place_case(s, kRows, 8, 0.99, device_value);                                                \
+  }                                                                                                \
+  void BM_ip_flat_d050_##device_name(benchmark::State& s) {                                        \
+    in_place_case(s, kFlat, 1, 0.5, device_value);                                                 \
+  }                                                                                                \
+  TENSORBUF_BENCHMARK(BM_oop_rows_d001_##device_name, "boolean_mask_update_f32_4mx8_d001",         \
+                      #device_name);                                                               \
+  TENSORBUF_BENCHMARK(BM_oop_rows_d050_##device_name, "boolean_mask_update_f32_4mx8_d050",         \
+                      #device_name);                                                               \
+  TENSORBUF_BENCHMARK(BM_oop_rows_d099_##device_name, "boolean_mask_update_f32_4mx8_d099",         \
+                      #device_name);                                                               \
+  TENSORBUF_BENCHMARK(BM_oop_flat_d050_##device_name, "boolean_mask_update_f32_64m_d050",          \
+                      #device_name);                                                               \
+  TENSORBUF_BENCHMARK(BM_ip_rows_d001_##device_name, "boolean_mask_update_in_place_f32_4mx8_d001", \
+                      #device_name);                                                               \
+  TENSORBUF_BENCHMARK(BM_ip_rows_d050_##device_name, "boolean_mask_update_in_place_f32_4mx8_d050", \
+                      #device_name);                                                               \
+  TENSORBUF_BENCHMARK(BM_ip_rows_d099_##device_name, "boolean_mask_update_in_place_f32_4mx8_d099", \
+                      #device_name);                                                               \
+  TENSORBUF_BENCHMARK(BM_ip_flat_d050_##device_name, "boolean_mask_update_in_place_f32_64m_d050",  \
+                      #device_name);
 
 TENSORBUF_MASK_CASES(cpu, Device::cpu())
 TENSORBUF_MASK_CASES(cuda, Device::cuda(0))

@@ -100,8 +100,8 @@ TEST_P(BooleanMaskUpdate, B2_Axis2) {
 }
 
 TEST_P(BooleanMaskUpdate, B3_UpdatesInMaskOrder) {
-  expect_result(make_f32({4}, {1, 2, 3, 4}), make_mask({4}, {0, 1, 0, 1}),
-                make_f32({2}, {-1, 2}), options(), {1, -1, 3, 2});
+  expect_result(make_f32({4}, {1, 2, 3, 4}), make_mask({4}, {0, 1, 0, 1}), make_f32({2}, {-1, 2}),
+                options(), {1, -1, 3, 2});
 }
 
 TEST_P(BooleanMaskUpdate, B4_ScalarMask) {
@@ -161,8 +161,7 @@ TEST_P(BooleanMaskUpdate, B13_NoBroadcastExactTarget) {
 }
 
 TEST_P(BooleanMaskUpdate, B14_NegativeAxisBeforeStart) {
-  expect_invalid(make_f32({2, 3}, iota(6)), make_mask({2}, {1, 0}), make_f32({}, {0}),
-                 options(-3));
+  expect_invalid(make_f32({2, 3}, iota(6)), make_mask({2}, {1, 0}), make_f32({}, {0}), options(-3));
 }
 
 TEST_P(BooleanMaskUpdate, B15_RowsRepeatedOverLeadingDim) {
@@ -171,9 +170,10 @@ TEST_P(BooleanMaskUpdate, B15_RowsRepeatedOverLeadingDim) {
 }
 
 TEST_P(BooleanMaskUpdate, B16_NoBroadcastIncludesLeadingDims) {
-  expect_invalid(make_f32({2, 3, 2}, std::vector<double>(12, 0)), make_mask({3}, {0, 1, 1}),
-                 make_f32({2, 2}, {1, 2, 3, 4}), options(1, false),
-                 "Updates shape [2,2] is not equal to the target shape [2,2,2] (broadcast = false).");
+  expect_invalid(
+      make_f32({2, 3, 2}, std::vector<double>(12, 0)), make_mask({3}, {0, 1, 1}),
+      make_f32({2, 2}, {1, 2, 3, 4}), options(1, false),
+      "Updates shape [2,2] is not equal to the target shape [2,2,2] (broadcast = false).");
 }
 
 // --- rules ---
@@ -223,7 +223,8 @@ TEST_P(BooleanMaskUpdate, Rule6_SizeOneDimsBroadcast) {
   const TensorBuffer t = make_f32({2, 3, 2}, std::vector<double>(12, 0));
   const TensorBuffer m = make_mask({3}, {1, 0, 1});
   // [2, 1, 1]: one value per leading index.
-  expect_result(t, m, make_f32({2, 1, 1}, {5, 6}), options(1), {5, 5, 0, 0, 5, 5, 6, 6, 0, 0, 6, 6});
+  expect_result(t, m, make_f32({2, 1, 1}, {5, 6}), options(1),
+                {5, 5, 0, 0, 5, 5, 6, 6, 0, 0, 6, 6});
   // [1, 2]: trailing row for every (o, j).
   expect_result(t, m, make_f32({1, 2}, {7, 8}), options(1), {7, 8, 0, 0, 7, 8, 7, 8, 0, 0, 7, 8});
   // [2, 1]: one value per j, trailing broadcast.
@@ -236,8 +237,10 @@ TEST_P(BooleanMaskUpdate, Rule6_SizeOneDimsBroadcast) {
 TEST_P(BooleanMaskUpdate, Rule6_NotBroadcastable) {
   const TensorBuffer t = make_f32({2, 3, 2}, std::vector<double>(12, 0));
   const TensorBuffer m = make_mask({3}, {1, 0, 1});
-  expect_invalid(t, m, make_f32({3}, {1, 2, 3}), options(1), "Incompatible shapes: [3] vs. [2,2,2]");
-  expect_invalid(t, m, make_f32({3, 2}, iota(6)), options(1), "Incompatible shapes: [3,2] vs. [2,2,2]");
+  expect_invalid(t, m, make_f32({3}, {1, 2, 3}), options(1),
+                 "Incompatible shapes: [3] vs. [2,2,2]");
+  expect_invalid(t, m, make_f32({3, 2}, iota(6)), options(1),
+                 "Incompatible shapes: [3,2] vs. [2,2,2]");
   expect_invalid(t, m, make_f32({3, 2, 2}, iota(12)), options(1));
   expect_invalid(t, m, make_f32({2, 1, 2, 2}, iota(8)), options(1));
 }
@@ -248,7 +251,8 @@ TEST_P(BooleanMaskUpdate, Rule6_NoBroadcastRejectsScalarAndSizeOne) {
   expect_invalid(t, m, make_f32({}, {0}), options(0, false));
   expect_result(t, m, make_f32({1}, {9}), options(0, false), {1, 9, 3});
   expect_invalid(make_f32({3}, {1, 2, 3}), make_mask({3}, {1, 1, 0}), make_f32({1}, {9}),
-                 options(0, false), "Updates shape [1] is not equal to the target shape [2] (broadcast = false).");
+                 options(0, false),
+                 "Updates shape [1] is not equal to the target shape [2] (broadcast = false).");
 }
 
 TEST_P(BooleanMaskUpdate, Rule7_NoTrueEntries) {
@@ -263,16 +267,18 @@ TEST_P(BooleanMaskUpdate, Rule7_NoTrueEntries) {
 
 TEST_P(BooleanMaskUpdate, EveryDtypeMovesBytes) {
   for (DataType type : {DataType::kBool, DataType::kUInt8, DataType::kInt8, DataType::kInt16,
-                        DataType::kInt32, DataType::kInt64, DataType::kFloat16,
-                        DataType::kBFloat16, DataType::kFloat32, DataType::kFloat64}) {
+                        DataType::kInt32, DataType::kInt64, DataType::kFloat16, DataType::kBFloat16,
+                        DataType::kFloat32, DataType::kFloat64}) {
     SCOPED_TRACE(std::string(to_string(type)));
     const bool is_bool = type == DataType::kBool;
-    const TensorBuffer t = make(type, {2, 3}, is_bool ? std::vector<double>{1, 0, 1, 0, 1, 0}
-                                                      : std::vector<double>{1, 2, 3, 4, 5, 6});
-    const TensorBuffer u = make(type, {2}, is_bool ? std::vector<double>{0, 1} : std::vector<double>{7, 8});
-    expect_result(t, make_mask({3}, {1, 0, 1}), u, options(1),
-                  is_bool ? std::vector<double>{0, 0, 1, 0, 1, 1}
-                          : std::vector<double>{7, 2, 8, 7, 5, 8});
+    const TensorBuffer t = make(
+        type, {2, 3},
+        is_bool ? std::vector<double>{1, 0, 1, 0, 1, 0} : std::vector<double>{1, 2, 3, 4, 5, 6});
+    const TensorBuffer u =
+        make(type, {2}, is_bool ? std::vector<double>{0, 1} : std::vector<double>{7, 8});
+    expect_result(
+        t, make_mask({3}, {1, 0, 1}), u, options(1),
+        is_bool ? std::vector<double>{0, 0, 1, 0, 1, 1} : std::vector<double>{7, 2, 8, 7, 5, 8});
   }
 }
 

@@ -52,7 +52,8 @@ std::int64_t count(const std::vector<std::uint8_t>& mask) {
 
 TEST_P(BooleanMaskUpdateDevice, MatchesCpuForEveryElementSizeAndForm) {
   std::mt19937_64 rng(42);
-  for (DataType type : {DataType::kBool, DataType::kFloat16, DataType::kFloat32, DataType::kInt64}) {
+  for (DataType type :
+       {DataType::kBool, DataType::kFloat16, DataType::kFloat32, DataType::kInt64}) {
     for (double density : {0.0, 0.01, 0.5, 1.0}) {
       SCOPED_TRACE(std::string(to_string(type)) + " density " + std::to_string(density));
       const std::size_t es = type_size(type);
@@ -62,11 +63,12 @@ TEST_P(BooleanMaskUpdateDevice, MatchesCpuForEveryElementSizeAndForm) {
       const std::int64_t n = count(mv);
       const TensorBuffer t = from_bytes(type, Shape(tshape), tv);
       const TensorBuffer m = from_bytes(DataType::kBool, {5000}, mv);
-      const std::vector<Shape> forms = {Shape{}, Shape{n, 4}, Shape{3, n, 4}, Shape{1, 4},
-                                        Shape{3, 1, 1}, Shape{n, 1}};
+      const std::vector<Shape> forms = {Shape{},     Shape{n, 4},    Shape{3, n, 4},
+                                        Shape{1, 4}, Shape{3, 1, 1}, Shape{n, 1}};
       for (const Shape& us : forms) {
         SCOPED_TRACE("updates " + us.to_string());
-        const TensorBuffer u = from_bytes(type, us, random_bytes(rng, static_cast<std::size_t>(us.num_elements()) * es));
+        const TensorBuffer u = from_bytes(
+            type, us, random_bytes(rng, static_cast<std::size_t>(us.num_elements()) * es));
         BooleanMaskUpdateOptions cpu = options(1);
         cpu.device = Device::cpu();
         const std::vector<std::uint8_t> expected = bytes(boolean_mask_update(t, m, u, cpu));
@@ -92,8 +94,10 @@ Resident make_resident(Device device) {
   Resident r{from_bytes(DataType::kFloat32, {rows, inner}, random_bytes(rng, rows * inner * 4)),
              from_bytes(DataType::kBool, {rows}, mv),
              from_bytes(DataType::kFloat32, {1, inner}, random_bytes(rng, inner * 4)),
-             from_bytes(DataType::kFloat32, {n, inner}, random_bytes(rng, static_cast<std::size_t>(n * inner * 4)))};
-  for (const TensorBuffer* b : {&r.tensor, &r.mask, &r.updates_scalar, &r.updates_rows}) b->sync_to(device);
+             from_bytes(DataType::kFloat32, {n, inner},
+                        random_bytes(rng, static_cast<std::size_t>(n * inner * 4)))};
+  for (const TensorBuffer* b : {&r.tensor, &r.mask, &r.updates_scalar, &r.updates_rows})
+    b->sync_to(device);
   return r;
 }
 

@@ -21,16 +21,36 @@ inline TensorBuffer make(DataType type, const Shape& shape, const std::vector<do
   for (std::size_t i = 0; i < values.size(); ++i) {
     const double v = values[i];
     switch (type) {
-      case DataType::kBool: static_cast<std::uint8_t*>(raw)[i] = v != 0 ? 1 : 0; break;
-      case DataType::kUInt8: static_cast<std::uint8_t*>(raw)[i] = static_cast<std::uint8_t>(v); break;
-      case DataType::kInt8: static_cast<std::int8_t*>(raw)[i] = static_cast<std::int8_t>(v); break;
-      case DataType::kInt16: static_cast<std::int16_t*>(raw)[i] = static_cast<std::int16_t>(v); break;
-      case DataType::kInt32: static_cast<std::int32_t*>(raw)[i] = static_cast<std::int32_t>(v); break;
-      case DataType::kInt64: static_cast<std::int64_t*>(raw)[i] = static_cast<std::int64_t>(v); break;
-      case DataType::kFloat16: static_cast<float16*>(raw)[i] = float16(static_cast<float>(v)); break;
-      case DataType::kBFloat16: static_cast<bfloat16*>(raw)[i] = bfloat16(static_cast<float>(v)); break;
-      case DataType::kFloat32: static_cast<float*>(raw)[i] = static_cast<float>(v); break;
-      case DataType::kFloat64: static_cast<double*>(raw)[i] = v; break;
+      case DataType::kBool:
+        static_cast<std::uint8_t*>(raw)[i] = v != 0 ? 1 : 0;
+        break;
+      case DataType::kUInt8:
+        static_cast<std::uint8_t*>(raw)[i] = static_cast<std::uint8_t>(v);
+        break;
+      case DataType::kInt8:
+        static_cast<std::int8_t*>(raw)[i] = static_cast<std::int8_t>(v);
+        break;
+      case DataType::kInt16:
+        static_cast<std::int16_t*>(raw)[i] = static_cast<std::int16_t>(v);
+        break;
+      case DataType::kInt32:
+        static_cast<std::int32_t*>(raw)[i] = static_cast<std::int32_t>(v);
+        break;
+      case DataType::kInt64:
+        static_cast<std::int64_t*>(raw)[i] = static_cast<std::int64_t>(v);
+        break;
+      case DataType::kFloat16:
+        static_cast<float16*>(raw)[i] = float16(static_cast<float>(v));
+        break;
+      case DataType::kBFloat16:
+        static_cast<bfloat16*>(raw)[i] = bfloat16(static_cast<float>(v));
+        break;
+      case DataType::kFloat32:
+        static_cast<float*>(raw)[i] = static_cast<float>(v);
+        break;
+      case DataType::kFloat64:
+        static_cast<double*>(raw)[i] = v;
+        break;
     }
   }
   return buffer;
@@ -59,15 +79,33 @@ inline std::vector<double> values(const TensorBuffer& buffer) {
   for (std::size_t i = 0; i < out.size(); ++i) {
     switch (buffer.data_type()) {
       case DataType::kBool:
-      case DataType::kUInt8: out[i] = static_cast<const std::uint8_t*>(raw)[i]; break;
-      case DataType::kInt8: out[i] = static_cast<const std::int8_t*>(raw)[i]; break;
-      case DataType::kInt16: out[i] = static_cast<const std::int16_t*>(raw)[i]; break;
-      case DataType::kInt32: out[i] = static_cast<const std::int32_t*>(raw)[i]; break;
-      case DataType::kInt64: out[i] = static_cast<double>(static_cast<const std::int64_t*>(raw)[i]); break;
-      case DataType::kFloat16: out[i] = static_cast<float>(static_cast<const float16*>(raw)[i]); break;
-      case DataType::kBFloat16: out[i] = static_cast<float>(static_cast<const bfloat16*>(raw)[i]); break;
-      case DataType::kFloat32: out[i] = static_cast<const float*>(raw)[i]; break;
-      case DataType::kFloat64: out[i] = static_cast<const double*>(raw)[i]; break;
+      case DataType::kUInt8:
+        out[i] = static_cast<const std::uint8_t*>(raw)[i];
+        break;
+      case DataType::kInt8:
+        out[i] = static_cast<const std::int8_t*>(raw)[i];
+        break;
+      case DataType::kInt16:
+        out[i] = static_cast<const std::int16_t*>(raw)[i];
+        break;
+      case DataType::kInt32:
+        out[i] = static_cast<const std::int32_t*>(raw)[i];
+        break;
+      case DataType::kInt64:
+        out[i] = static_cast<double>(static_cast<const std::int64_t*>(raw)[i]);
+        break;
+      case DataType::kFloat16:
+        out[i] = static_cast<float>(static_cast<const float16*>(raw)[i]);
+        break;
+      case DataType::kBFloat16:
+        out[i] = static_cast<float>(static_cast<const bfloat16*>(raw)[i]);
+        break;
+      case DataType::kFloat32:
+        out[i] = static_cast<const float*>(raw)[i];
+        break;
+      case DataType::kFloat64:
+        out[i] = static_cast<const double*>(raw)[i];
+        break;
     }
   }
   return out;

@@ -72,12 +72,13 @@ Case make_case(std::mt19937_64& rng, bool large) {
     // One mask dim large enough for several CPU chunks (and chunks that start mid-row).
     c.tshape[static_cast<std::size_t>(axis)] = uniform(20000, 90000);
     for (int i = 0; i < rank; ++i) {
-      if (i != axis && c.tshape[static_cast<std::size_t>(i)] == 0) c.tshape[static_cast<std::size_t>(i)] = 2;
+      if (i != axis && c.tshape[static_cast<std::size_t>(i)] == 0)
+        c.tshape[static_cast<std::size_t>(i)] = 2;
     }
   }
   c.axis = chance(0.3) ? axis - rank : axis;
   c.mshape.assign(c.tshape.begin() + axis, c.tshape.begin() + axis + k_rank);
-  if (chance(0.04)) c.mshape.back() += 1;                              // bad mask shape
+  if (chance(0.04)) c.mshape.back() += 1;                                  // bad mask shape
   if (chance(0.03)) c.axis = chance(0.5) ? rank - k_rank + 1 : -rank - 1;  // bad axis
 
   static const double kDensities[] = {0.0, 0.01, 0.5, 1.0};
@@ -97,12 +98,16 @@ Case make_case(std::mt19937_64& rng, bool large) {
   target.insert(target.end(), c.tshape.begin() + axis + k_rank, c.tshape.end());
   c.broadcast = !chance(0.2);
   switch (uniform(0, 7)) {
-    case 0: c.ushape = {}; break;  // scalar
-    case 1:                         // [n] + trailing
+    case 0:
+      c.ushape = {};
+      break;  // scalar
+    case 1:   // [n] + trailing
       c.ushape.assign(target.begin() + axis, target.end());
       break;
-    case 2: c.ushape = target; break;  // full target
-    case 3:                            // size-1 dims, maybe fewer leading dims
+    case 2:
+      c.ushape = target;
+      break;  // full target
+    case 3:   // size-1 dims, maybe fewer leading dims
       c.ushape = target;
       for (auto& d : c.ushape) {
         if (chance(0.4)) d = 1;
@@ -115,7 +120,8 @@ Case make_case(std::mt19937_64& rng, bool large) {
       break;
     case 5:  // bad: one dim off by one
       c.ushape = target;
-      c.ushape[static_cast<std::size_t>(uniform(0, static_cast<std::int64_t>(c.ushape.size()) - 1))] += 1;
+      c.ushape[static_cast<std::size_t>(
+          uniform(0, static_cast<std::int64_t>(c.ushape.size()) - 1))] += 1;
       break;
     case 6:  // bad or lucky: random small shape
       for (std::int64_t i = uniform(0, 3); i > 0; --i) c.ushape.push_back(uniform(0, 3));
@@ -134,8 +140,8 @@ Case make_case(std::mt19937_64& rng, bool large) {
 }
 
 std::optional<std::vector<std::uint8_t>> expected_of(const Case& c) {
-  return reference(c.tensor, c.tshape, c.mask, c.mshape, c.updates, c.ushape,
-                   type_size(c.dtype), c.axis, c.broadcast);
+  return reference(c.tensor, c.tshape, c.mask, c.mshape, c.updates, c.ushape, type_size(c.dtype),
+                   c.axis, c.broadcast);
 }
 
 BooleanMaskUpdateOptions options_of(const Case& c) {
@@ -147,8 +153,9 @@ BooleanMaskUpdateOptions options_of(const Case& c) {
 }
 
 template <class Carrier>
-core::MaskUpdateResult run_driver(kernels::HostExecutor& ex, const core::BooleanMaskUpdatePlan& plan,
-                                  const Case& c, std::vector<std::uint8_t>& out, bool in_place) {
+core::MaskUpdateResult run_driver(kernels::HostExecutor& ex,
+                                  const core::BooleanMaskUpdatePlan& plan, const Case& c,
+                                  std::vector<std::uint8_t>& out, bool in_place) {
   const auto* tensor = reinterpret_cast<const Carrier*>(in_place ? out.data() : c.tensor.data());
   const auto* updates = reinterpret_cast<const Carrier*>(c.updates.data());
   auto* o = reinterpret_cast<Carrier*>(out.data());
@@ -161,8 +168,7 @@ core::MaskUpdateResult run_driver(kernels::HostExecutor& ex, const core::Boolean
 }
 
 // Runs the driver on the host executor; nullopt when the plan or the count check rejects.
-std::optional<std::vector<std::uint8_t>> driver_result(const Case& c, bool in_place,
-                                                       bool reverse) {
+std::optional<std::vector<std::uint8_t>> driver_result(const Case& c, bool in_place, bool reverse) {
   const TensorBuffer t = from_bytes(c.dtype, Shape(c.tshape), c.tensor);
   const TensorBuffer m = from_bytes(DataType::kBool, Shape(c.mshape), c.mask);
   const TensorBuffer u = from_bytes(c.dtype, Shape(c.ushape), c.updates);
@@ -173,14 +179,23 @@ std::optional<std::vector<std::uint8_t>> driver_result(const Case& c, bool in_pl
     return std::nullopt;
   }
   // Out of place the output starts as garbage: the fused pass must write every byte.
-  std::vector<std::uint8_t> out = in_place ? c.tensor : std::vector<std::uint8_t>(c.tensor.size(), 0xA5);
+  std::vector<std::uint8_t> out =
+      in_place ? c.tensor : std::vector<std::uint8_t>(c.tensor.size(), 0xA5);
   kernels::HostExecutor ex(reverse);
   core::MaskUpdateResult result;
   switch (type_size(c.dtype)) {
-    case 1: result = run_driver<std::uint8_t>(ex, plan, c, out, in_place); break;
-    case 2: result = run_driver<std::uint16_t>(ex, plan, c, out, in_place); break;
-    case 4: result = run_driver<std::uint32_t>(ex, plan, c, out, in_place); break;
-    default: result = run_driver<std::uint64_t>(ex, plan, c, out, in_place); break;
+    case 1:
+      result = run_driver<std::uint8_t>(ex, plan, c, out, in_place);
+      break;
+    case 2:
+      result = run_driver<std::uint16_t>(ex, plan, c, out, in_place);
+      break;
+    case 4:
+      result = run_driver<std::uint32_t>(ex, plan, c, out, in_place);
+      break;
+    default:
+      result = run_driver<std::uint64_t>(ex, plan, c, out, in_place);
+      break;
   }
   // n reaches the host only when the updates shape needs it checked.
   EXPECT_EQ(ex.reads(), plan.required_count >= 0 && plan.layout.mask_size > 0 ? 1 : 0);

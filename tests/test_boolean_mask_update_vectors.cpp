@@ -56,7 +56,8 @@ Array parse_array(std::istringstream& in) {
 }
 
 std::vector<VectorCase> load_cases() {
-  const std::string path = std::string(TENSORBUF_TEST_DATA_DIR) + "/boolean_mask_update/vectors.txt";
+  const std::string path =
+      std::string(TENSORBUF_TEST_DATA_DIR) + "/boolean_mask_update/vectors.txt";
   std::ifstream file(path);
   if (!file) throw std::runtime_error("cannot open " + path);
   std::vector<VectorCase> cases;

@@ -63,6 +63,9 @@ struct BooleanMaskUpdateOptions {
 /// InvalidArgumentError: scalar or non-bool mask, mask shape != tensor.shape[axis:axis+K],
 /// bad axis, updates of another dtype or not broadcastable (or not equal, broadcast=false) to
 /// the target shape.
+/// Host sync on CUDA: none, unless `updates` has a dim of size n (the count of true mask
+/// entries) that is not 1, or broadcast=false: then n is read back once to check the shape
+/// before anything is written (docs/boolean_mask_update.md).
 TensorBuffer boolean_mask_update(const TensorBuffer& tensor, const TensorBuffer& mask,
                                  const TensorBuffer& updates, const BooleanMaskUpdateOptions& = {});
 /// Same, writing into `tensor`; on error nothing is written.

@@ -112,7 +112,8 @@ void boolean_mask_update_in_place(TensorBuffer& tensor, const TensorBuffer& mask
   FinishDeviceUse finish(context.stream, &result, &tensor, nullptr, nullptr);
   const void* src = result.storage().device_read(context.device, context.stream);
   void* dst = tensor.storage().device_write(context.device, context.stream, false);
-  if (bytes != 0) context.memory->copy_device_to_device(dst, src, bytes, context.device, context.stream);
+  if (bytes != 0)
+    context.memory->copy_device_to_device(dst, src, bytes, context.device, context.stream);
 }
 
 }  // namespace tensorbuf

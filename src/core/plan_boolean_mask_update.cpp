@@ -59,8 +59,7 @@ void raise_mask_update_shape_error(const BooleanMaskUpdatePlan& plan, std::int64
                                      " (broadcast = false)."));
 }
 
-BooleanMaskUpdatePlan plan_boolean_mask_update(const TensorBuffer& tensor,
-                                               const TensorBuffer& mask,
+BooleanMaskUpdatePlan plan_boolean_mask_update(const TensorBuffer& tensor, const TensorBuffer& mask,
                                                const TensorBuffer& updates,
                                                const BooleanMaskUpdateOptions& options) {
   const Shape tensor_shape = tensor.shape();
@@ -70,10 +69,10 @@ BooleanMaskUpdatePlan plan_boolean_mask_update(const TensorBuffer& tensor,
   TENSORBUF_EXPECTS(mask_shape.rank() > 0, InvalidArgumentError, "Mask cannot be a scalar.");
   TENSORBUF_EXPECTS(mask.data_type() == DataType::kBool, InvalidArgumentError,
                     str_cat("Mask must be of dtype bool, got ", to_string(mask.data_type()), "."));
-  TENSORBUF_EXPECTS(updates.data_type() == tensor.data_type(), InvalidArgumentError,
-                    str_cat("Updates dtype ", to_string(updates.data_type()),
-                            " does not match the tensor dtype ", to_string(tensor.data_type()),
-                            "."));
+  TENSORBUF_EXPECTS(
+      updates.data_type() == tensor.data_type(), InvalidArgumentError,
+      str_cat("Updates dtype ", to_string(updates.data_type()), " does not match the tensor dtype ",
+              to_string(tensor.data_type()), "."));
 
   const int rank = tensor_shape.rank();
   const int mask_rank = mask_shape.rank();
@@ -161,11 +160,11 @@ BooleanMaskUpdatePlan plan_boolean_mask_update(const TensorBuffer& tensor,
   const std::vector<std::int64_t> trail_strides(strides.begin() + plan.axis + 1, strides.end());
   layout.lead_rank = merge_dims(lead, lead_strides, layout.lead_dims, layout.lead_strides);
   layout.trail_rank = merge_dims(trail, trail_strides, layout.trail_dims, layout.trail_strides);
-  TENSORBUF_EXPECTS(layout.lead_rank >= 0 && layout.trail_rank >= 0, InvalidArgumentError,
-                    str_cat("Broadcasting updates of shape ", updates_shape.to_string(),
-                            " over a tensor of shape ", tensor_shape.to_string(),
-                            " needs more than ", kMaskUpdateMaxDims,
-                            " dims on one side of the mask after merging."));
+  TENSORBUF_EXPECTS(
+      layout.lead_rank >= 0 && layout.trail_rank >= 0, InvalidArgumentError,
+      str_cat("Broadcasting updates of shape ", updates_shape.to_string(),
+              " over a tensor of shape ", tensor_shape.to_string(), " needs more than ",
+              kMaskUpdateMaxDims, " dims on one side of the mask after merging."));
   layout.trail_contiguous =
       layout.trail_rank == 0 || (layout.trail_rank == 1 && layout.trail_strides[0] == 1);
   layout.trail_broadcast = true;

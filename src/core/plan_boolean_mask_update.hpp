@@ -60,8 +60,7 @@ struct BooleanMaskUpdatePlan {
 // Errors that do not depend on n are raised here; to name the target shape their message
 // counts the mask on the host (error path only). Errors that depend on n are left to the
 // backend's count (plan.required_count) and raised with raise_count_mismatch.
-BooleanMaskUpdatePlan plan_boolean_mask_update(const TensorBuffer& tensor,
-                                               const TensorBuffer& mask,
+BooleanMaskUpdatePlan plan_boolean_mask_update(const TensorBuffer& tensor, const TensorBuffer& mask,
                                                const TensorBuffer& updates,
                                                const BooleanMaskUpdateOptions& options);
 

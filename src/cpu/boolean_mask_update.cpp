@@ -27,7 +27,7 @@ namespace {
 
 using core::MaskUpdateLayout;
 
-constexpr std::int64_t kCountBlock = std::int64_t{1} << 14;  // mask entries per count block
+constexpr std::int64_t kCountBlock = std::int64_t{1} << 14;     // mask entries per count block
 constexpr std::int64_t kMinChunkBytes = std::int64_t{1} << 16;  // output bytes per thread, min
 constexpr std::int64_t kSelectMaxRowBytes = 64;  // rows this small use the per-row select
 
@@ -82,15 +82,24 @@ template <class Carrier>
 void fill_typed(std::byte* dst, const std::byte* src, std::int64_t count) {
   Carrier value;
   std::memcpy(&value, src, sizeof(Carrier));
-  for (std::int64_t i = 0; i < count; ++i) std::memcpy(dst + i * sizeof(Carrier), &value, sizeof(Carrier));
+  for (std::int64_t i = 0; i < count; ++i)
+    std::memcpy(dst + i * sizeof(Carrier), &value, sizeof(Carrier));
 }
 
 void fill_elements(std::byte* dst, const std::byte* src, std::int64_t count, std::size_t size) {
   switch (size) {
-    case 1: std::memset(dst, static_cast<int>(*src), static_cast<std::size_t>(count)); return;
-    case 2: fill_typed<std::uint16_t>(dst, src, count); return;
-    case 4: fill_typed<std::uint32_t>(dst, src, count); return;
-    case 8: fill_typed<std::uint64_t>(dst, src, count); return;
+    case 1:
+      std::memset(dst, static_cast<int>(*src), static_cast<std::size_t>(count));
+      return;
+    case 2:
+      fill_typed<std::uint16_t>(dst, src, count);
+      return;
+    case 4:
+      fill_typed<std::uint32_t>(dst, src, count);
+      return;
+    case 8:
+      fill_typed<std::uint64_t>(dst, src, count);
+      return;
     default:
       for (std::int64_t i = 0; i < count; ++i) std::memcpy(dst + i * size, src, size);
   }
@@ -245,7 +254,8 @@ class Runner {
   void write_update_rows(std::byte* dst, std::int64_t lead, std::int64_t j,
                          std::int64_t count) const {
     if (rows_contiguous_) {
-      std::memcpy(dst, updates_ + (lead + j * layout_.inner) * static_cast<std::int64_t>(element_size_),
+      std::memcpy(dst,
+                  updates_ + (lead + j * layout_.inner) * static_cast<std::int64_t>(element_size_),
                   static_cast<std::size_t>(count) * row_bytes_);
     } else if (layout_.row_stride == 0 && layout_.trail_broadcast) {
       fill_elements(dst, updates_ + lead * static_cast<std::int64_t>(element_size_),
@@ -266,18 +276,25 @@ class Runner {
   }
 
   // Mixed block of small rows with contiguous trailing elements, in place.
-  std::int64_t scatter_block(std::uint64_t bits, std::int64_t o, std::int64_t m,
-                             std::int64_t lead, std::int64_t j) const {
+  std::int64_t scatter_block(std::uint64_t bits, std::int64_t o, std::int64_t m, std::int64_t lead,
+                             std::int64_t j) const {
     const std::byte* update_rows = updates_ + lead * static_cast<std::int64_t>(element_size_);
     std::byte* d = out_row(o, m);
     switch (row_bytes_) {
-      case 1: return scatter_rows<1>(bits, update_rows, update_pitch_, d, 1, j);
-      case 2: return scatter_rows<2>(bits, update_rows, update_pitch_, d, 2, j);
-      case 4: return scatter_rows<4>(bits, update_rows, update_pitch_, d, 4, j);
-      case 8: return scatter_rows<8>(bits, update_rows, update_pitch_, d, 8, j);
-      case 16: return scatter_rows<16>(bits, update_rows, update_pitch_, d, 16, j);
-      case 32: return scatter_rows<32>(bits, update_rows, update_pitch_, d, 32, j);
-      default: return scatter_rows<0>(bits, update_rows, update_pitch_, d, row_bytes_, j);
+      case 1:
+        return scatter_rows<1>(bits, update_rows, update_pitch_, d, 1, j);
+      case 2:
+        return scatter_rows<2>(bits, update_rows, update_pitch_, d, 2, j);
+      case 4:
+        return scatter_rows<4>(bits, update_rows, update_pitch_, d, 4, j);
+      case 8:
+        return scatter_rows<8>(bits, update_rows, update_pitch_, d, 8, j);
+      case 16:
+        return scatter_rows<16>(bits, update_rows, update_pitch_, d, 16, j);
+      case 32:
+        return scatter_rows<32>(bits, update_rows, update_pitch_, d, 32, j);
+      default:
+        return scatter_rows<0>(bits, update_rows, update_pitch_, d, row_bytes_, j);
     }
   }
 
@@ -288,26 +305,34 @@ class Runner {
     const std::byte* t = tensor_row(o, m);
     std::byte* d = out_row(o, m);
     switch (row_bytes_) {
-      case 1: return select_rows<1>(bits, rows, t, update_rows, update_pitch_, d, 1, j);
-      case 2: return select_rows<2>(bits, rows, t, update_rows, update_pitch_, d, 2, j);
-      case 4: return select_rows<4>(bits, rows, t, update_rows, update_pitch_, d, 4, j);
-      case 8: return select_rows<8>(bits, rows, t, update_rows, update_pitch_, d, 8, j);
-      case 16: return select_rows<16>(bits, rows, t, update_rows, update_pitch_, d, 16, j);
-      case 32: return select_rows<32>(bits, rows, t, update_rows, update_pitch_, d, 32, j);
-      default: return select_rows<0>(bits, rows, t, update_rows, update_pitch_, d, row_bytes_, j);
+      case 1:
+        return select_rows<1>(bits, rows, t, update_rows, update_pitch_, d, 1, j);
+      case 2:
+        return select_rows<2>(bits, rows, t, update_rows, update_pitch_, d, 2, j);
+      case 4:
+        return select_rows<4>(bits, rows, t, update_rows, update_pitch_, d, 4, j);
+      case 8:
+        return select_rows<8>(bits, rows, t, update_rows, update_pitch_, d, 8, j);
+      case 16:
+        return select_rows<16>(bits, rows, t, update_rows, update_pitch_, d, 16, j);
+      case 32:
+        return select_rows<32>(bits, rows, t, update_rows, update_pitch_, d, 32, j);
+      default:
+        return select_rows<0>(bits, rows, t, update_rows, update_pitch_, d, row_bytes_, j);
     }
   }
 
   // Rows (o, m) for m in [begin, end), the first masked one taking update row j.
   void write_segment(std::int64_t o, std::int64_t begin, std::int64_t end, std::int64_t j) const {
     const std::int64_t lead = kernels::mask_update_row_offset(layout_, o, 0);
-    const bool small_rows = layout_.trail_contiguous &&
-                            row_bytes_ <= static_cast<std::size_t>(kSelectMaxRowBytes);
+    const bool small_rows =
+        layout_.trail_contiguous && row_bytes_ <= static_cast<std::size_t>(kSelectMaxRowBytes);
     std::int64_t pending = begin;  // first unmasked row not yet copied (out of place)
     for (std::int64_t m = begin; m < end; m += 64) {
       const std::int64_t rows = std::min<std::int64_t>(64, end - m);
       const std::uint64_t full = rows == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << rows) - 1;
-      const std::uint64_t bits = rows == 64 ? mask_word(mask_ + m) : mask_word_partial(mask_ + m, rows);
+      const std::uint64_t bits =
+          rows == 64 ? mask_word(mask_ + m) : mask_word_partial(mask_ + m, rows);
       if (bits == 0) continue;  // the whole block joins the pending tensor run
       if (bits == full) {
         copy_tensor_rows(o, pending, m);

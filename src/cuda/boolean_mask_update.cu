@@ -51,11 +51,16 @@ core::MaskUpdateResult boolean_mask_update(const core::BooleanMaskUpdatePlan& pl
   CurrentDevice current(context.device);
   CudaExecutor ex(context);
   switch (plan.element_size) {
-    case 1: return run_sized<std::uint8_t>(ex, plan, buffers);
-    case 2: return run_sized<std::uint16_t>(ex, plan, buffers);
-    case 4: return run_sized<std::uint32_t>(ex, plan, buffers);
-    case 8: return run_sized<std::uint64_t>(ex, plan, buffers);
-    default: break;
+    case 1:
+      return run_sized<std::uint8_t>(ex, plan, buffers);
+    case 2:
+      return run_sized<std::uint16_t>(ex, plan, buffers);
+    case 4:
+      return run_sized<std::uint32_t>(ex, plan, buffers);
+    case 8:
+      return run_sized<std::uint64_t>(ex, plan, buffers);
+    default:
+      break;
   }
   throw InternalError("boolean_mask_update: unsupported element size");
 }

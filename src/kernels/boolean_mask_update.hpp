@@ -164,11 +164,11 @@ core::MaskUpdateResult run_boolean_mask_update(Executor& ex, const core::MaskUpd
   const Index* row_scan = mask_update_needs_scan(layout) ? scan : nullptr;
   const std::int64_t elements = layout.outer * m_size * layout.inner;
   if (out == tensor) {
-    ex.for_each_index(elements,
-                      MaskUpdateInPlaceFunctor<Carrier, Index>{layout, mask, row_scan, updates, out});
+    ex.for_each_index(
+        elements, MaskUpdateInPlaceFunctor<Carrier, Index>{layout, mask, row_scan, updates, out});
   } else {
     ex.for_each_index(elements, MaskUpdateFusedFunctor<Carrier, Index>{layout, mask, row_scan,
-                                                                        tensor, updates, out});
+                                                                       tensor, updates, out});
   }
   return result;
 }
