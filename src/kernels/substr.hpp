@@ -48,9 +48,30 @@ TENSORBUF_HD inline std::uint64_t continuation_bits(std::uint64_t x) {
 
 TENSORBUF_HD inline bool is_continuation(std::uint8_t b) { return (b & 0xC0u) == 0x80u; }
 
+TENSORBUF_HD inline int lowest_set_bit(std::uint64_t x) {  // x != 0
+#if defined(__CUDA_ARCH__)
+  return __ffsll(static_cast<long long>(x)) - 1;
+#else
+  return __builtin_ctzll(x);
+#endif
+}
+
+inline constexpr std::uint64_t kTopBits = 0x8080808080808080ull;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+inline constexpr bool kLittleEndian = true;
+#else
+inline constexpr bool kLittleEndian = false;
+#endif
+
+// The last `valid` (1..7) bytes before s + hi as the low bytes of a word, read as the 8 bytes
+// [hi - 8, hi) (hi >= 8: still inside the string) and shifted; the high bytes are 0.
+TENSORBUF_HD inline std::uint64_t load_tail(const std::uint8_t* s, std::int64_t hi, int valid) {
+  return load_u64(s + hi - 8) >> (8 * (8 - valid));
+}
+
 // Character starts among bytes [lo, hi) of s: byte 0, and every byte outside 0x80..0xBF.
-// Eight bytes at a time (SWAR), 32 per step on long runs, so ASCII costs a few operations per
-// word and nothing is ever read outside [lo, hi).
+// Eight bytes at a time (SWAR), 32 per step on long runs, and the last 1..7 bytes in one
+// word too when the string has 8 bytes before hi; nothing outside [0, hi) is ever read.
 TENSORBUF_HD inline std::int64_t count_starts(const std::uint8_t* s, std::int64_t lo,
                                               std::int64_t hi) {
   if (lo >= hi) return 0;
@@ -71,6 +92,12 @@ TENSORBUF_HD inline std::int64_t count_starts(const std::uint8_t* s, std::int64_
   }
   count += (i - lo) - continuations;
   for (; hi - i >= 8; i += 8) count += 8 - count_top_bits(continuation_bits(load_u64(s + i)));
+  const auto rest = static_cast<int>(hi - i);
+  if (rest == 0) return count;
+  if (kLittleEndian && hi >= 8) {
+    // The zero high bytes are not continuations: only the valid bytes' count is subtracted.
+    return count + rest - count_top_bits(continuation_bits(load_tail(s, hi, rest)));
+  }
   for (; i < hi; ++i) count += is_continuation(s[i]) ? 0 : 1;
   return count;
 }
@@ -89,7 +116,7 @@ TENSORBUF_HD inline std::int64_t nth_start(const std::uint8_t* s, std::int64_t l
     lo = 1;
   }
   std::int64_t i = lo;
-  // Whole 32-byte blocks while the k-th start cannot be in them, then words, then bytes.
+  // Whole 32-byte blocks while the k-th start cannot be in them, then words.
   while (hi - i >= 32 && count + 32 < k) {
     const std::uint64_t sum = (continuation_bits(load_u64(s + i)) >> 7) +
                               (continuation_bits(load_u64(s + i + 8)) >> 7) +
@@ -100,10 +127,22 @@ TENSORBUF_HD inline std::int64_t nth_start(const std::uint8_t* s, std::int64_t l
     count += c;
     i += 32;
   }
-  for (; hi - i >= 8; i += 8) {
-    const std::int64_t c = 8 - count_top_bits(continuation_bits(load_u64(s + i)));
-    if (count + c >= k) break;  // the start is in this word
+  while (i < hi) {
+    // One word: 8 bytes from i, or the last 1..7 bytes of [lo, hi).
+    const std::int64_t remaining = hi - i;
+    if (!kLittleEndian || (remaining < 8 && hi < 8)) break;  // bytewise below
+    const int valid = remaining >= 8 ? 8 : static_cast<int>(remaining);
+    const std::uint64_t word = valid == 8 ? load_u64(s + i) : load_tail(s, hi, valid);
+    const std::uint64_t valid_top = kTopBits >> (8 * (8 - valid));
+    std::uint64_t starts = ~continuation_bits(word) & valid_top;  // top bit of each start
+    const std::int64_t c = count_top_bits(starts);
+    if (count + c >= k) {
+      for (std::int64_t skip = k - count - 1; skip > 0; --skip) starts &= starts - 1;
+      *found = k;
+      return i + lowest_set_bit(starts) / 8;
+    }
     count += c;
+    i += valid;
   }
   for (; i < hi; ++i) {
     if (!is_continuation(s[i]) && ++count == k) {
