@@ -1,0 +1,120 @@
+"""Peers of bench/bench_substr.cpp: Python slicing (bytes for the byte unit, str for UTF-8
+characters) and, for the byte unit with scalar pos/len, NumPy's fixed-width `S` arrays (a
+column slice of the uint8 view, what a NumPy user does for a fixed substring).
+
+Same strings as the C++ cases: string i has 7..21 (short) or 800..1020 (long) characters
+(bench::random_ints, seed 31); global character c is "é" when random_bits(32, c) % 8 == 0,
+else 'a' + bits % 26. pos/len as in the C++ file (seeds 33, 34). Bytes as the C++ case counts
+them: offsets in and out, pos/len, and the substrings read and written (set after the first
+run, like the C++ case does after its warm-up).
+"""
+from . import Case, MiB, random_bits, random_ints
+
+SHORT = (4 * MiB, 7, 21)
+LONG = (64 * 1024, 800, 1020)
+
+TARGETS = {
+    ("substr_short_byte_scalar", "cpu"): {"vs": {"python": 10.0}},
+    ("substr_short_byte_elementwise", "cpu"): {"vs": {"python": 10.0}},
+    ("substr_short_utf8_scalar", "cpu"): {"vs": {"python": 10.0}},
+    ("substr_short_utf8_elementwise", "cpu"): {"vs": {"python": 10.0}},
+    ("substr_long_byte_scalar", "cpu"): {"ratio_to_limit": 0.5, "vs": {"python": 10.0}},
+    ("substr_long_byte_elementwise", "cpu"): {"ratio_to_limit": 0.5, "vs": {"python": 10.0}},
+}
+
+_cache = {}
+
+
+def _strings(size):
+    """The case's strings as a list of bytes (cached)."""
+    if size in _cache:
+        return _cache[size]
+    import numpy as np
+    n, lo, hi = size
+    chars = random_ints(n, lo, hi + 1, 31)
+    first = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(chars, out=first[1:])
+    bits = random_bits(int(first[-1]), 32)
+    accent = (bits % np.uint64(8)) == 0
+    letters = (np.uint64(ord("a")) + bits % np.uint64(26)).astype(np.uint8)
+    width = accent.astype(np.int64) + 1
+    pos = np.zeros(len(width) + 1, dtype=np.int64)
+    np.cumsum(width, out=pos[1:])
+    buf = np.empty(int(pos[-1]), dtype=np.uint8)
+    buf[pos[:-1]] = np.where(accent, 0xC3, letters)
+    buf[pos[:-1][accent] + 1] = 0xA9
+    raw = buf.tobytes()
+    offsets = pos[first].tolist()
+    strings = [raw[a:b] for a, b in zip(offsets[:-1], offsets[1:])]
+    _cache[size] = strings
+    return strings
+
+
+def _pos_len(size, elementwise):
+    n, lo, _ = size
+    long_case = lo > 100
+    if not elementwise:
+        return (16, -1) if long_case else (2, 8)
+    reach, max_len = (700, 800) if long_case else (6, 13)
+    return (random_ints(n, -reach, reach + 1, 33).tolist(),
+            random_ints(n, -1, max_len, 34).tolist())
+
+
+def _python_call(strings, pos, length, elementwise):
+    if not elementwise:
+        if length < 0:
+            return lambda: [s[pos:] for s in strings]
+        return lambda: [s[pos:pos + length] for s in strings]
+
+    def run():
+        out = []
+        append = out.append
+        for s, p, ln in zip(strings, pos, length):
+            start = p if p >= 0 else len(s) + p
+            append(s[start:] if ln < 0 else s[start:start + ln])
+        return out
+    return run
+
+
+def cases(ctx):
+    np = ctx.numpy
+    out = []
+    for size_name, size in (("short", SHORT), ("long", LONG)):
+        n = size[0]
+        for elementwise in (False, True):
+            for unit in ("byte", "utf8"):
+                name = "substr_%s_%s_%s" % (size_name, unit, "elementwise" if elementwise
+                                             else "scalar")
+                case = Case(name, "cpu", "python", 0.0, None)
+
+                def setup(case=case, size=size, elementwise=elementwise, unit=unit):
+                    strings = _strings(size)
+                    if unit == "utf8":
+                        strings = [s.decode("utf-8") for s in strings]
+                    pos, length = _pos_len(size, elementwise)
+                    call = _python_call(strings, pos, length, elementwise)
+                    result = call()
+                    out_bytes = sum(len(r) if unit == "byte" else len(r.encode("utf-8"))
+                                    for r in result)
+                    case.bytes = 16.0 * (n + 1) + (8.0 * n if elementwise else 8.0) + 2.0 * out_bytes
+                    return call
+                case.setup = setup
+                out.append(case)
+        # NumPy: fixed-width S array, a column slice of its uint8 view (byte unit, scalar).
+        case = Case("substr_%s_byte_scalar" % size_name, "cpu", "numpy", 0.0, None)
+
+        def numpy_setup(case=case, size=size):
+            strings = _strings(size)
+            arr = np.array(strings, dtype="S")
+            width = arr.dtype.itemsize
+            view = arr.view(np.uint8).reshape(len(strings), width)
+            pos, length = _pos_len(size, False)
+            stop = width if length < 0 else min(width, pos + length)
+            call = lambda: np.ascontiguousarray(view[:, pos:stop]).view("S%d" % (stop - pos))
+            out_bytes = sum(len(s[pos:]) if length < 0 else len(s[pos:pos + length])
+                            for s in strings)
+            case.bytes = 16.0 * (n + 1) + 8.0 + 2.0 * out_bytes
+            return call
+        case.setup = numpy_setup
+        out.append(case)
+    return out
