@@ -33,7 +33,7 @@ using core::ScatterNdResult;
 using core::ScatterOp;
 using kernels::ScatterGeometry;
 
-constexpr std::int64_t kMinRowsPerChunk = 1 << 13;
+constexpr std::int64_t kMinRowsPerChunk = 1 << 16;  // fewer: not worth waking the pool
 
 // The bucket arrays are reused across calls: fresh pages cost a page fault each on first
 // touch, which for large row counts costs more than the scatter itself. One cached block
@@ -152,12 +152,36 @@ Layout make_layout(const ScatterNdPlan& plan, std::size_t element_bytes, std::in
   return layout;
 }
 
-// Rows bucketed by group: entries [begin[g], begin[g+1]) are group g's, in row order.
+// One bucketed row: its slice and either its row (slices of several elements) or, for
+// one-element slices, the update value itself, so the apply pass reads one stream.
+template <class Id, class Payload>
+struct Entry {
+  Id slice;
+  Payload payload;
+};
+
+// Makes the entry of a good row.
 template <class Id>
+struct RowPayload {
+  using EntryType = Entry<Id, Id>;
+  EntryType operator()(std::int64_t slice, std::int64_t row) const {
+    return EntryType{static_cast<Id>(slice), static_cast<Id>(row)};
+  }
+};
+template <class Id, class T>
+struct ValuePayload {
+  using EntryType = Entry<Id, T>;
+  const T* updates;
+  EntryType operator()(std::int64_t slice, std::int64_t row) const {
+    return EntryType{static_cast<Id>(slice), updates[row]};
+  }
+};
+
+// Rows bucketed by group: entries [begin[g], begin[g+1]) are group g's, in row order.
+template <class E>
 struct Buckets {
-  ScratchCache::Block memory;  // slices, then rows
-  Id* slices = nullptr;
-  Id* rows = nullptr;
+  ScratchCache::Block memory;
+  E* entries = nullptr;
   std::vector<std::int64_t> begin;
   std::int64_t first_bad_row = -1;
   std::int64_t dropped_rows = 0;
@@ -170,9 +194,11 @@ struct Buckets {
   }
 };
 
-template <class Index, class Id>
-Buckets<Id> bucket_rows(const ScatterNdPlan& plan, const ScatterGeometry& geometry,
-                        const Index* indices, const Layout& layout) {
+template <class Index, class Make>
+Buckets<typename Make::EntryType> bucket_rows(const ScatterNdPlan& plan,
+                                              const ScatterGeometry& geometry, const Index* indices,
+                                              const Layout& layout, const Make& make) {
+  using E = typename Make::EntryType;
   const std::int64_t n = plan.num_rows;
   const std::int64_t groups = layout.groups;
   const std::int64_t spg = layout.slices_per_group;
@@ -206,7 +232,7 @@ Buckets<Id> bucket_rows(const ScatterNdPlan& plan, const ScatterGeometry& geomet
       }
     }
   });
-  Buckets<Id> buckets;
+  Buckets<E> buckets;
   for (int c = 0; c < chunks; ++c) {
     buckets.dropped_rows += dropped[static_cast<std::size_t>(c)];
     if (buckets.first_bad_row < 0) buckets.first_bad_row = first_bad[static_cast<std::size_t>(c)];
@@ -229,11 +255,9 @@ Buckets<Id> bucket_rows(const ScatterNdPlan& plan, const ScatterGeometry& geomet
 
   // 3. Fill.
   const auto entries = static_cast<std::size_t>(std::max<std::int64_t>(running, 1));
-  buckets.memory = scratch_cache().acquire(2 * entries * sizeof(Id));
-  buckets.slices = reinterpret_cast<Id*>(buckets.memory.data.get());
-  buckets.rows = buckets.slices + entries;
-  Id* slices_out = buckets.slices;
-  Id* rows_out = buckets.rows;
+  buckets.memory = scratch_cache().acquire(entries * sizeof(E));
+  buckets.entries = reinterpret_cast<E*>(buckets.memory.data.get());
+  E* out = buckets.entries;
   core::parallel_for(chunks, 1, [&](std::int64_t c_begin, std::int64_t c_end) {
     for (std::int64_t c = c_begin; c < c_end; ++c) {
       std::int64_t* place = counts.data() + c * groups;
@@ -241,20 +265,19 @@ Buckets<Id> bucket_rows(const ScatterNdPlan& plan, const ScatterGeometry& geomet
            row < chunk_begin[static_cast<std::size_t>(c) + 1]; ++row) {
         std::int64_t slice = 0;
         if (!geometry.slice_of(indices + row * plan.depth, &slice)) continue;
-        const std::int64_t at = place[slice / spg]++;
-        slices_out[at] = static_cast<Id>(slice);
-        rows_out[at] = static_cast<Id>(row);
+        out[place[slice / spg]++] = make(slice, row);
       }
     }
   });
   return buckets;
 }
 
-template <ScatterOp Op, class T, class Id>
-void apply_buckets(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers, const Layout& layout,
-                   const Buckets<Id>& buckets) {
+// Runs the tasks: task (group, part) copies its block (out of place), then apply(entry,
+// first element, element count) for each of the group's entries in order.
+template <class T, class E, class Apply>
+void run_tasks(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers, const Layout& layout,
+               const Buckets<E>& buckets, const Apply& apply) {
   const auto* tensor = static_cast<const T*>(buffers.tensor);
-  const auto* updates = static_cast<const T*>(buffers.updates);
   auto* out = static_cast<T*>(buffers.out);
   const bool copy = buffers.out != buffers.tensor;
   const std::int64_t s = plan.slice_size;
@@ -280,16 +303,9 @@ void apply_buckets(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers, c
                       static_cast<std::size_t>(j_count) * sizeof(T));
         }
       }
-      const std::int64_t k_end = buckets.begin[static_cast<std::size_t>(g) + 1];
-      for (std::int64_t k = buckets.begin[static_cast<std::size_t>(g)]; k < k_end; ++k) {
-        const auto slice = static_cast<std::int64_t>(buckets.slices[k]);
-        const auto row = static_cast<std::int64_t>(buckets.rows[k]);
-        if (s == 1) {
-          out[slice] = kernels::Combine<Op>::apply(out[slice], updates[row]);
-        } else {
-          apply_row<Op>(out + slice * s + j_begin, updates + row * s + j_begin, j_count);
-        }
-      }
+      const E* entry = buckets.entries + buckets.begin[static_cast<std::size_t>(g)];
+      const E* entry_end = buckets.entries + buckets.begin[static_cast<std::size_t>(g) + 1];
+      for (; entry != entry_end; ++entry) apply(*entry, j_begin, j_count);
     }
   });
 }
@@ -310,22 +326,45 @@ void advise_huge_pages(void* out, std::size_t bytes) {
 #endif
 }
 
-template <ScatterOp Op, class T, class Index, class Id>
-ScatterNdResult run_parallel(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
-                             const ScatterGeometry& geometry, const ScatterNdTuning& tuning) {
+template <ScatterOp Op, class T, class Index, class Make, class Apply>
+ScatterNdResult bucket_and_apply(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
+                                 const ScatterGeometry& geometry, const Layout& layout,
+                                 const Make& make, const Apply& apply) {
   const auto* indices = static_cast<const Index*>(buffers.indices);
-  const Layout layout = make_layout(plan, sizeof(T), tuning.block_bytes);
-  Buckets<Id> buckets = bucket_rows<Index, Id>(plan, geometry, indices, layout);
-  ScatterNdResult result;
+  auto buckets = bucket_rows(plan, geometry, indices, layout, make);
   if (plan.policy == OutOfBoundsPolicy::kError && buckets.first_bad_row >= 0) {
     return bad_row(plan, indices, buckets.first_bad_row);
   }
+  ScatterNdResult result;
   result.dropped_rows = buckets.dropped_rows;
   if (buffers.out != buffers.tensor) {
     advise_huge_pages(buffers.out, static_cast<std::size_t>(plan.num_elements) * sizeof(T));
   }
-  apply_buckets<Op, T, Id>(plan, buffers, layout, buckets);
+  run_tasks<T>(plan, buffers, layout, buckets, apply);
   return result;
+}
+
+template <ScatterOp Op, class T, class Index, class Id>
+ScatterNdResult run_parallel(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
+                             const ScatterGeometry& geometry, const ScatterNdTuning& tuning) {
+  const Layout layout = make_layout(plan, sizeof(T), tuning.block_bytes);
+  const auto* updates = static_cast<const T*>(buffers.updates);
+  T* out = static_cast<T*>(buffers.out);
+  const std::int64_t s = plan.slice_size;
+  if (s == 1) {
+    return bucket_and_apply<Op, T, Index>(plan, buffers, geometry, layout,
+                                          ValuePayload<Id, T>{updates},
+                                          [out](const Entry<Id, T>& e, std::int64_t, std::int64_t) {
+                                            T& target = out[static_cast<std::int64_t>(e.slice)];
+                                            target = kernels::Combine<Op>::apply(target, e.payload);
+                                          });
+  }
+  return bucket_and_apply<Op, T, Index>(
+      plan, buffers, geometry, layout, RowPayload<Id>{},
+      [out, updates, s](const Entry<Id, Id>& e, std::int64_t j_begin, std::int64_t j_count) {
+        apply_row<Op>(out + static_cast<std::int64_t>(e.slice) * s + j_begin,
+                      updates + static_cast<std::int64_t>(e.payload) * s + j_begin, j_count);
+      });
 }
 
 template <ScatterOp Op, class T, class Index>
