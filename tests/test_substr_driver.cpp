@@ -188,6 +188,20 @@ TEST(SubstrKernels, NthStartFindsEachStart) {
   }
 }
 
+TEST(SubstrKernels, ShortAsciiCheckSeesEveryByte) {
+  for (std::size_t n = 0; n <= 40; ++n) {
+    const std::string ascii(n, 'a');
+    EXPECT_EQ(kernels::is_short_ascii(bytes(ascii), static_cast<std::int64_t>(n)),
+              n <= static_cast<std::size_t>(kernels::kShortAscii));
+    for (std::size_t at = 0; at < n; ++at) {
+      std::string high = ascii;
+      high[at] = '\x80';
+      EXPECT_FALSE(kernels::is_short_ascii(bytes(high), static_cast<std::int64_t>(n)))
+          << n << " " << at;
+    }
+  }
+}
+
 TEST(SubstrKernels, ByteRangeRules) {
   kernels::ByteRange r;
   EXPECT_TRUE(kernels::byte_range(5, 5, 3, &r));

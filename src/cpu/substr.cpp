@@ -150,7 +150,9 @@ core::SubstrResult run(const core::SubstrPlan& plan, const core::SubstrArgs& arg
         const auto l = static_cast<std::int64_t>(len[cursor.pos()]);
         std::int64_t end;
         if constexpr (kUtf8) {
-          end = kernels::utf8_advance(in_chars + first, size, begin, l);
+          end = kernels::is_short_ascii(in_chars + first, size)
+                    ? ((l < 0 || l >= size - begin) ? size : begin + l)
+                    : kernels::utf8_advance(in_chars + first, size, begin, l);
         } else {
           end = (l < 0 || l >= size - begin) ? size : begin + l;
         }

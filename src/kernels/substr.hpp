@@ -185,7 +185,7 @@ TENSORBUF_HD inline bool utf8_char_offset(const std::uint8_t* s, std::int64_t si
 // The end of `len` characters from `begin` (a character start or size), saturating at size.
 TENSORBUF_HD inline std::int64_t utf8_advance(const std::uint8_t* s, std::int64_t size,
                                               std::int64_t begin, std::int64_t len) {
-  if (len < 0) return size;
+  if (len < 0 || len >= size - begin) return size;  // never more characters than bytes
   if (len == 0) return begin;
   std::int64_t found = 0;
   // Starts after `begin` are bytes outside 0x80..0xBF (begin + 1 >= 1: no byte-0 rule).
@@ -193,9 +193,25 @@ TENSORBUF_HD inline std::int64_t utf8_advance(const std::uint8_t* s, std::int64_
   return found == len ? at : size;
 }
 
+// Whether a string of at most kShortAscii bytes is all ASCII (then characters are bytes):
+// a few word loads, all inside the string.
+inline constexpr std::int64_t kShortAscii = 32;
+TENSORBUF_HD inline bool is_short_ascii(const std::uint8_t* s, std::int64_t size) {
+  if (size > kShortAscii) return false;
+  if (size < 8) {
+    std::uint8_t any = 0;
+    for (std::int64_t i = 0; i < size; ++i) any |= s[i];
+    return (any & 0x80u) == 0;
+  }
+  std::uint64_t any = load_u64(s + size - 8);
+  for (std::int64_t i = 0; i + 8 <= size; i += 8) any |= load_u64(s + i);
+  return (any & kTopBits) == 0;
+}
+
 // Rule 4 (UTF8_CHAR), one thread scanning the string. False when pos is out of range.
 TENSORBUF_HD inline bool utf8_range(const std::uint8_t* s, std::int64_t size, std::int64_t pos,
                                     std::int64_t len, ByteRange* out) {
+  if (is_short_ascii(s, size)) return byte_range(size, pos, len, out);
   std::int64_t p = pos;
   if (pos < 0) {
     p = count_starts(s, 0, size) + pos;
