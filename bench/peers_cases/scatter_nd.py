@@ -1,0 +1,82 @@
+"""Peers of bench/bench_scatter_nd.cpp: NumPy np.subtract.at and PyTorch index_put_ /
+index_put with accumulate=True (of the negated updates, negated once in setup), on the CPU and,
+where PyTorch sees a GPU, on CUDA.
+
+Same cases, sizes and data as the C++ file: a table of random_floats(rows * width, -1, 1,
+seed 11), indices random_ints(n, 0, rows, seed 12) (all 0 for same_index), updates
+random_floats(n * width, -1, 1, seed 13). `_in_place` cases update the table in place (what
+np.subtract.at and index_put_ do); the others return a new tensor (NumPy: copy, then
+subtract.at; PyTorch: index_put). Bytes as the C++ case counts them.
+"""
+from . import Case, MiB, random_floats, random_ints
+
+# name: (table rows, width, updates, all indices equal)
+CASES = {
+    "scatter_nd_sub_f32_elements": (16 * MiB, 1, 4 * MiB, False),
+    "scatter_nd_sub_f32_rows": (64 * 1024, 256, 16 * 1024, False),
+    "scatter_nd_sub_f32_same_index": (MiB, 1, MiB, True),
+}
+
+TARGETS = {
+    ("scatter_nd_sub_f32_rows_in_place", "cpu"): {"ratio_to_limit": 0.6, "vs": {"torch": 4.0}},
+    ("scatter_nd_sub_f32_rows", "cpu"): {"ratio_to_limit": 0.6, "vs": {"torch": 4.0}},
+    ("scatter_nd_sub_f32_elements_in_place", "cpu"): {"vs": {"torch": 3.0}},
+    ("scatter_nd_sub_f32_elements", "cpu"): {"vs": {"torch": 3.0}},
+}
+
+
+def traffic_bytes(rows, width, n, same, in_place):
+    update_bytes = 4.0 * n * width
+    index_bytes = 8.0 * n
+    touched = 4.0 * width if same else update_bytes
+    table = 2.0 * touched if in_place else 2.0 * 4.0 * rows * width
+    return table + update_bytes + index_bytes
+
+
+def _data(np, rows, width, n, same):
+    table = random_floats(rows * width, -1.0, 1.0, 11).reshape(rows, width)
+    index = np.zeros(n, dtype=np.int64) if same else random_ints(n, 0, rows, 12)
+    updates = random_floats(n * width, -1.0, 1.0, 13).reshape(n, width)
+    if width == 1:
+        table = table.reshape(rows)
+        updates = updates.reshape(n)
+    return table, index, updates
+
+
+def cases(ctx):
+    np = ctx.numpy
+    torch = ctx.torch
+    out = []
+    for base, (rows, width, n, same) in CASES.items():
+        for in_place in (False, True):
+            name = base + ("_in_place" if in_place else "")
+            nbytes = traffic_bytes(rows, width, n, same, in_place)
+
+            def numpy_setup(rows=rows, width=width, n=n, same=same, in_place=in_place):
+                table, index, updates = _data(np, rows, width, n, same)
+                if in_place:
+                    return lambda: np.subtract.at(table, index, updates)
+
+                def call():
+                    result = table.copy()
+                    np.subtract.at(result, index, updates)
+                    return result
+                return call
+            out.append(Case(name, "cpu", "numpy", nbytes, numpy_setup))
+
+            if torch is None:
+                continue
+            devices = ["cpu"] + (["cuda"] if ctx.torch_cuda else [])
+            for device in devices:
+                def torch_setup(rows=rows, width=width, n=n, same=same, in_place=in_place,
+                                device=device):
+                    table, index, updates = _data(np, rows, width, n, same)
+                    t = torch.from_numpy(table).to(device)
+                    i = torch.from_numpy(index).to(device)
+                    u = torch.from_numpy(-updates).to(device)
+                    if in_place:
+                        return lambda: t.index_put_((i,), u, accumulate=True)
+                    return lambda: t.index_put((i,), u, accumulate=True)
+                sync = torch.cuda.synchronize if device == "cuda" else None
+                out.append(Case(name, device, "torch", nbytes, torch_setup, sync))
+    return out
