@@ -66,17 +66,25 @@ void run(ScatterOp op, const TensorBuffer& tensor, const TensorBuffer& indices_a
       buffers.tensor = tensor.storage().device_read(context.device, context.stream);
       buffers.out = target.storage().device_write(context.device, context.stream, false);
     }
-    // Every buffer touched records its event, also when the backend throws.
-    struct FinishUse {
-      const core::CudaContext& context;
-      const TensorBuffer* buffers[4];
-      ~FinishUse() {
-        for (const TensorBuffer* b : buffers) {
-          if (b != nullptr) b->storage().finish_device_use(context.stream);
-        }
+    // Every buffer touched records its event (later readers and streams wait on it), also
+    // when the backend throws; then the backend's error is the one reported.
+    const TensorBuffer* touched[] = {&indices, &updates, &target,
+                                     in_place != nullptr ? nullptr : &tensor};
+    auto finish = [&] {
+      for (const TensorBuffer* b : touched) {
+        if (b != nullptr) b->storage().finish_device_use(context.stream);
       }
-    } finish{context, {&indices, &updates, &target, in_place != nullptr ? nullptr : &tensor}};
-    result = cuda::scatter_nd(plan, buffers, context);
+    };
+    try {
+      result = cuda::scatter_nd(plan, buffers, context);
+    } catch (...) {
+      try {
+        finish();
+      } catch (...) {  // NOLINT(bugprone-empty-catch): the first error wins
+      }
+      throw;
+    }
+    finish();
   }
   raise_if_bad(plan, result);
 }
