@@ -24,7 +24,8 @@
 //     only the op inside `for (auto _ : state)`, and after the loop call
 //         tensorbuf::bench::report(state, bytes_per_iteration, limit_gbps);
 //     with bytes_per_iteration = bytes the op must read + bytes it must write (the minimum
-//     traffic, not what a particular implementation happens to move), and limit_gbps =
+//     traffic, not what a particular implementation happens to move; a host<->device transfer
+//     counts the bytes transferred once), and limit_gbps =
 //     cpu_memcpy_limit_gbps(bytes_per_iteration) on the CPU or
 //     cuda_d2d_limit_gbps(bytes_per_iteration) on CUDA. ratio_to_limit = gbps / limit_gbps.
 //  5. CUDA cases start with `if (skip_without_cuda(state)) return;` (the table shows the
@@ -171,36 +172,44 @@ double cached(std::map<std::int64_t, double>& cache, std::int64_t key, F&& measu
 }  // namespace detail
 
 /// Traffic rate (bytes read + bytes written, per second, in GB/s = 1e9 B/s) of a memcpy of
-/// traffic_bytes / 2 bytes (at least 32 MiB), split over core::cpu_thread_count() threads by
+/// 64 MiB (well beyond the caches, so the rate no longer depends on the size; the argument is
+/// kept for symmetry with cuda_d2d_limit_gbps), split over core::cpu_thread_count() threads by
 /// the library's own thread pool: the ceiling a memory-bound CPU op can reach. Median of
-/// several copies; measured once per size and process.
-inline double cpu_memcpy_limit_gbps(double traffic_bytes) {
-  static std::map<std::int64_t, double> cache;
-  const std::int64_t copy_bytes =
-      std::max<std::int64_t>(32 * kMiB, static_cast<std::int64_t>(traffic_bytes / 2) & ~63ll);
-  return detail::cached(cache, copy_bytes, [&] {
-    std::unique_ptr<char[]> src(new char[static_cast<std::size_t>(copy_bytes)]);
-    std::unique_ptr<char[]> dst(new char[static_cast<std::size_t>(copy_bytes)]);
-    auto copy = [&] {
-      core::parallel_for(copy_bytes, 1 << 20, [&](std::int64_t begin, std::int64_t end) {
-        std::memcpy(dst.get() + begin, src.get() + begin, static_cast<std::size_t>(end - begin));
-      });
-    };
+/// several copies, measured in this process: once in quick mode, else again when the last
+/// measurement is older than 20 s, so that it follows the machine's load during a long run.
+inline double cpu_memcpy_limit_gbps(double /*traffic_bytes*/) {
+  static std::mutex mutex;
+  static double cached_rate = 0.0;
+  static std::chrono::steady_clock::time_point measured_at;
+  std::lock_guard lock(mutex);
+  const auto now = std::chrono::steady_clock::now();
+  if (cached_rate > 0.0 && (quick_mode() || now - measured_at < std::chrono::seconds(20))) {
+    return cached_rate;
+  }
+  constexpr std::int64_t copy_bytes = 64 * kMiB;
+  std::unique_ptr<char[]> src(new char[static_cast<std::size_t>(copy_bytes)]);
+  std::unique_ptr<char[]> dst(new char[static_cast<std::size_t>(copy_bytes)]);
+  auto copy = [&] {
     core::parallel_for(copy_bytes, 1 << 20, [&](std::int64_t begin, std::int64_t end) {
-      std::memset(src.get() + begin, 1, static_cast<std::size_t>(end - begin));
-      std::memset(dst.get() + begin, 0, static_cast<std::size_t>(end - begin));
+      std::memcpy(dst.get() + begin, src.get() + begin, static_cast<std::size_t>(end - begin));
     });
-    copy();  // warm up: page tables, pool threads
-    std::vector<double> rates;
-    for (int r = 0; r < (quick_mode() ? 3 : 7); ++r) {
-      const auto t0 = std::chrono::steady_clock::now();
-      copy();
-      const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
-      rates.push_back(2.0 * static_cast<double>(copy_bytes) / dt.count() / 1e9);
-      benchmark::DoNotOptimize(dst.get());
-    }
-    return detail::median(rates);
+  };
+  core::parallel_for(copy_bytes, 1 << 20, [&](std::int64_t begin, std::int64_t end) {
+    std::memset(src.get() + begin, 1, static_cast<std::size_t>(end - begin));
+    std::memset(dst.get() + begin, 0, static_cast<std::size_t>(end - begin));
   });
+  copy();  // warm up: page tables, pool threads
+  std::vector<double> rates;
+  for (int r = 0; r < (quick_mode() ? 5 : 11); ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    copy();
+    const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
+    rates.push_back(2.0 * static_cast<double>(copy_bytes) / dt.count() / 1e9);
+    benchmark::DoNotOptimize(dst.get());
+  }
+  cached_rate = detail::median(rates);
+  measured_at = std::chrono::steady_clock::now();
+  return cached_rate;
 }
 
 /// Reason CUDA cannot be used, or "" when it can.
