@@ -48,6 +48,24 @@ class MapCursor {
   std::int64_t digits_[kernels::kSubstrMaxRank] = {};
 };
 
+// Calls body(i, input index, pos index) for i in [b, e) in order, returning early when body
+// returns false. Rank 0 and 1 maps (same shapes, scalar pos or input) use two local strides.
+template <class Body>
+inline void for_each_element(const SubstrMap& map, std::int64_t b, std::int64_t e, Body&& body) {
+  if (map.rank <= 1) {
+    const std::int64_t in_stride = map.rank == 1 ? map.input_strides[0] : 0;
+    const std::int64_t pos_stride = map.rank == 1 ? map.pos_strides[0] : 0;
+    for (std::int64_t i = b; i < e; ++i) {
+      if (!body(i, i * in_stride, i * pos_stride)) return;
+    }
+    return;
+  }
+  MapCursor cursor(map, b);
+  for (std::int64_t i = b; i < e; ++i, cursor.next()) {
+    if (!body(i, cursor.input(), cursor.pos())) return;
+  }
+}
+
 // Short copies without a call: two overlapping loads cover 4..16 bytes.
 inline void copy_bytes(std::uint8_t* dst, const std::uint8_t* src, std::int64_t n) {
   if (n <= 16) {
@@ -94,33 +112,39 @@ core::SubstrResult run(const core::SubstrPlan& plan, const core::SubstrArgs& arg
   // parked in out_offsets[i + 1], which no one else reads before pass 2 overwrites it, so the
   // op needs no scratch; the chunk sums the sizes.
   core::parallel_for_chunks(n, kMinChunk, [&](int c, std::int64_t b, std::int64_t e) {
-    ChunkState& st = state[static_cast<std::size_t>(c)];
+    // Locals, not captures: the byte stores below may alias anything reached by reference.
+    const std::int64_t* const offs = in_offsets;
+    const std::uint8_t* const chars = in_chars;
+    const Index* const ps = pos;
+    const Index* const ls = len;
+    std::int64_t* const out = out_offsets;
     std::int64_t total = 0;
-    MapCursor cursor(plan.map, b);
-    for (std::int64_t i = b; i < e; ++i, cursor.next()) {
-      const std::int64_t first = in_offsets[cursor.input()];
-      const std::int64_t size = in_offsets[cursor.input() + 1] - first;
-      const auto p = static_cast<std::int64_t>(pos[cursor.pos()]);
-      const auto l = static_cast<std::int64_t>(len[cursor.pos()]);
+    std::int64_t first_bad = -1;
+    for_each_element(plan.map, b, e, [&](std::int64_t i, std::int64_t in_i, std::int64_t pos_i) {
+      const std::int64_t first = offs[in_i];
+      const std::int64_t size = offs[in_i + 1] - first;
+      const auto p = static_cast<std::int64_t>(ps[pos_i]);
+      const auto l = static_cast<std::int64_t>(ls[pos_i]);
       ByteRange r;
       bool ok;
       if constexpr (kUtf8) {
-        ok = kernels::utf8_range(in_chars + first, size, p, l, &r);
+        ok = kernels::utf8_range(chars + first, size, p, l, &r);
       } else {
         ok = kernels::byte_range(size, p, l, &r);
       }
       if (!ok) {
         if constexpr (kError) {
-          st.first_bad = i;  // the first in this chunk; chunks are in row-major order
-          return;
+          first_bad = i;  // the first in this chunk; chunks are in row-major order
+          return false;
         }
-        out_offsets[i + 1] = -1;
-        continue;
+        out[i + 1] = -1;
+        return true;
       }
-      out_offsets[i + 1] = first + r.begin;
+      out[i + 1] = first + r.begin;
       total += r.end - r.begin;
-    }
-    st.total = total;
+      return true;
+    });
+    state[static_cast<std::size_t>(c)] = ChunkState{total, first_bad};
   });
 
   core::SubstrResult result;
@@ -139,28 +163,33 @@ core::SubstrResult run(const core::SubstrPlan& plan, const core::SubstrArgs& arg
   // Pass 2: each element's end again from its start (UTF-8: a scan over its len characters
   // only), the copy, and the global offsets. A chunk touches only out_offsets(b, e].
   core::parallel_for_chunks(n, kMinChunk, [&](int c, std::int64_t b, std::int64_t e) {
+    const std::int64_t* const offs = in_offsets;
+    const std::uint8_t* const chars = in_chars;
+    const Index* const ls = len;
+    std::int64_t* const out = out_offsets;
+    std::uint8_t* const dst = out_chars;
     std::int64_t at = base[static_cast<std::size_t>(c)];
-    MapCursor cursor(plan.map, b);
-    for (std::int64_t i = b; i < e; ++i, cursor.next()) {
-      const std::int64_t start = out_offsets[i + 1];
+    for_each_element(plan.map, b, e, [&](std::int64_t i, std::int64_t in_i, std::int64_t pos_i) {
+      const std::int64_t start = out[i + 1];
       if (start >= 0) {
-        const std::int64_t first = in_offsets[cursor.input()];
-        const std::int64_t size = in_offsets[cursor.input() + 1] - first;
+        const std::int64_t first = offs[in_i];
+        const std::int64_t size = offs[in_i + 1] - first;
         const std::int64_t begin = start - first;
-        const auto l = static_cast<std::int64_t>(len[cursor.pos()]);
+        const auto l = static_cast<std::int64_t>(ls[pos_i]);
         std::int64_t end;
         if constexpr (kUtf8) {
-          end = kernels::is_short_ascii(in_chars + first, size)
+          end = kernels::is_short_ascii(chars + first, size)
                     ? ((l < 0 || l >= size - begin) ? size : begin + l)
-                    : kernels::utf8_advance(in_chars + first, size, begin, l);
+                    : kernels::utf8_advance(chars + first, size, begin, l);
         } else {
           end = (l < 0 || l >= size - begin) ? size : begin + l;
         }
-        copy_bytes(out_chars + at, in_chars + start, end - begin);
+        copy_bytes(dst + at, chars + start, end - begin);
         at += end - begin;
       }
-      out_offsets[i + 1] = at;
-    }
+      out[i + 1] = at;
+      return true;
+    });
   });
   return result;
 }

@@ -134,12 +134,16 @@ TENSORBUF_HD inline std::int64_t nth_start(const std::uint8_t* s, std::int64_t l
     const int valid = remaining >= 8 ? 8 : static_cast<int>(remaining);
     const std::uint64_t word = valid == 8 ? load_u64(s + i) : load_tail(s, hi, valid);
     const std::uint64_t valid_top = kTopBits >> (8 * (8 - valid));
-    std::uint64_t starts = ~continuation_bits(word) & valid_top;  // top bit of each start
+    const std::uint64_t starts = ~continuation_bits(word) & valid_top;  // top bit of each start
     const std::int64_t c = count_top_bits(starts);
     if (count + c >= k) {
-      for (std::int64_t skip = k - count - 1; skip > 0; --skip) starts &= starts - 1;
+      // Select the r-th start without a loop: byte j of `prefix` counts the starts in bytes
+      // 0..j (at most 8), and adding 0x80 - r sets its top bit exactly where that count >= r.
+      const auto r = static_cast<std::uint64_t>(k - count);  // 1..8
+      const std::uint64_t prefix = (starts >> 7) * 0x0101010101010101ull;
+      const std::uint64_t reached = (prefix + (0x80 - r) * 0x0101010101010101ull) & kTopBits;
       *found = k;
-      return i + lowest_set_bit(starts) / 8;
+      return i + lowest_set_bit(reached) / 8;
     }
     count += c;
     i += valid;
