@@ -14,7 +14,7 @@ for harness in build/fuzz/tests/fuzz/fuzz_*; do
   seeds=tests/fuzz/corpus/${name#fuzz_}
   [ -d "$seeds" ] && cp -n "$seeds"/* "$corpus"/ 2>/dev/null || true
   log=build/fuzz/$name.log
-  if ! "$harness" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+  if ! "$harness" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=512 \
        -artifact_prefix=build/fuzz/findings/"$name"- "$corpus" > "$log" 2>&1; then
     echo "$name: FINDING (see $log and build/fuzz/findings/)"
     tail -30 "$log"
