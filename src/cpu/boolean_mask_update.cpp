@@ -117,7 +117,11 @@ std::int64_t select_rows(std::uint64_t bits, std::int64_t rows, const std::byte*
     const std::uint64_t bit = (bits >> k) & 1u;
     const std::byte* from_tensor = tensor_rows + k * static_cast<std::int64_t>(bytes);
     const std::byte* from_updates = update_rows + j * update_pitch;
-    const std::byte* src = bit != 0 ? from_updates : from_tensor;
+    // Selected with a mask, not `bit ? a : b`: compilers turn that into a branch, and a random
+    // mask mispredicts half of them.
+    const auto a = reinterpret_cast<std::uintptr_t>(from_tensor);
+    const auto b = reinterpret_cast<std::uintptr_t>(from_updates);
+    const auto* src = reinterpret_cast<const std::byte*>(a ^ ((a ^ b) & (std::uintptr_t{0} - bit)));
     if constexpr (RowBytes != 0) {
       std::memcpy(out_rows + k * static_cast<std::int64_t>(RowBytes), src, RowBytes);
     } else {
