@@ -288,6 +288,36 @@ TEST_P(ScatterNdSpec, T23_MinPropagatesNaN) {
              make(DT::kFloat32, {kNaN, 0.0}, {2}), make(DT::kFloat32, {kNaN, kNaN}, {2}));
 }
 
+// The error vectors under the other policy: the bad rows are skipped, the others applied.
+TEST_P(ScatterNdSpec, ErrorVectorsUnderDrop) {
+  auto drop = [&](const TensorBuffer& tensor, const TensorBuffer& indices,
+                  const TensorBuffer& updates, const std::vector<double>& expected) {
+    for (bool deterministic : {false, true}) {
+      TensorBuffer out = tensor_scatter_nd_sub(tensor, indices, updates,
+                                               options(OutOfBoundsPolicy::kDrop, deterministic));
+      EXPECT_EQ(values_of(out), expected);
+      TensorBuffer target = tensor.clone();
+      tensor_scatter_nd_sub_in_place(target, indices, updates,
+                                     options(OutOfBoundsPolicy::kDrop, deterministic));
+      EXPECT_EQ(values_of(target), expected);
+    }
+  };
+  std::vector<double> t6 = filled(15, 0);
+  for (int i : {0, 1, 2, 12, 13, 14}) t6[static_cast<std::size_t>(i)] = -1;
+  drop(make(DT::kFloat32, filled(15, 0), {5, 3}), make_indices({0, 99, 4}, {3, 1}),
+       make(DT::kFloat32, filled(9, 1), {3, 3}), t6);  // T6
+  drop(make(DT::kFloat32, filled(5, 0), {5}), make_indices({-1}, {1, 1}),
+       make(DT::kFloat32, {1}, {1}), filled(5, 0));  // T7
+  drop(make(DT::kFloat32, filled(5, 0), {5}), make_indices({7, 0, -1}, {3, 1}),
+       make(DT::kFloat32, {1, 2, 3}, {3}), {-2, 0, 0, 0, 0});  // T9
+  drop(make(DT::kFloat32, filled(4, 0), {4}), make_indices({0, 1, 9, 2}, {2, 2, 1}),
+       make(DT::kFloat32, filled(4, 1), {2, 2}), {-1, -1, -1, 0});  // T10
+  drop(make(DT::kFloat32, filled(6, 0), {2, 3}), make_indices({0, 5}, {1, 2}),
+       make(DT::kFloat32, {1}, {1}), filled(6, 0));  // T11
+  drop(make(DT::kFloat32, filled(12, 0), {4, 3}), make_indices({9}, {1}),
+       make(DT::kFloat32, {1, 1, 1}, {3}), filled(12, 0));  // T21
+}
+
 // ---- rules beyond the vectors ----
 
 TEST_P(ScatterNdSpec, Rule1_Dtypes) {
