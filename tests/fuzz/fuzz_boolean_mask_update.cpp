@@ -121,6 +121,17 @@ std::vector<std::uint8_t> extended(const std::uint8_t* data, std::size_t size) {
   return out;
 }
 
+// Outcome counts, printed at exit when TENSORBUF_FUZZ_STATS is set (to see what a run covered).
+struct Stats {
+  long counts[4] = {};
+  ~Stats() {
+    if (std::getenv("TENSORBUF_FUZZ_STATS") != nullptr) {
+      std::fprintf(stderr, "outcomes: %ld compared, %ld out-of-range errors, %ld argument errors, %ld other\n",
+                   counts[0], counts[1], counts[2], counts[3]);
+    }
+  }
+} g_stats;
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -312,6 +323,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                            std::to_string(axis) + " target " + str(target) +
                            (broadcast ? " broadcast" : " no-broadcast") +
                            (in_place ? " in place" : "");
+  ++g_stats.counts[valid ? 0 : 2];
   if (!valid) {
     if (!error) fail("an invalid call did not raise: " + what);
   } else {

@@ -99,6 +99,30 @@ void one(std::span<const std::byte> input, bool u2_as_bf16) {
     return;
   }
   NpyArray& parsed = *result;
+  // The typed readers agree with parse_npy: one returns the same array, the other refuses.
+  const bool is_tensor = std::holds_alternative<TensorBuffer>(parsed);
+  try {
+    TensorBuffer t = parse_npy_tensor(input, options);
+    if (!is_tensor) fail("parse_npy_tensor accepted a string array");
+    const auto& p = std::get<TensorBuffer>(parsed);
+    if (t.data_type() != p.data_type() || t.shape() != p.shape() || bytes_of(t) != bytes_of(p)) {
+      fail("parse_npy_tensor differs from parse_npy");
+    }
+  } catch (const InvalidArgumentError&) {
+    if (is_tensor) fail("parse_npy_tensor refused a numeric array");
+  }
+  if (!options.uint16_as_bfloat16) {
+    try {
+      StringTensor s = parse_npy_strings(input);
+      if (is_tensor) fail("parse_npy_strings accepted a numeric array");
+      const auto& p = std::get<StringTensor>(parsed);
+      if (s.shape() != p.shape() || s.to_strings() != p.to_strings()) {
+        fail("parse_npy_strings differs from parse_npy");
+      }
+    } catch (const InvalidArgumentError&) {
+      if (!is_tensor) fail("parse_npy_strings refused a string array");
+    }
+  }
   if (auto* t = std::get_if<TensorBuffer>(&parsed)) {
     if (t->data_type() == DataType::kBFloat16 && !u2_as_bf16) fail("bfloat16 without the option");
     check_tensor_valid(*t);

@@ -192,6 +192,17 @@ std::vector<std::uint8_t> extended(const std::uint8_t* data, std::size_t size) {
   return out;
 }
 
+// Outcome counts, printed at exit when TENSORBUF_FUZZ_STATS is set (to see what a run covered).
+struct Stats {
+  long counts[4] = {};
+  ~Stats() {
+    if (std::getenv("TENSORBUF_FUZZ_STATS") != nullptr) {
+      std::fprintf(stderr, "outcomes: %ld compared, %ld out-of-range errors, %ld argument errors, %ld other\n",
+                   counts[0], counts[1], counts[2], counts[3]);
+    }
+  }
+} g_stats;
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -329,6 +340,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string what = "input " + str(idims) + " pos " + str(pdims) + " len " + str(ldims) +
                            (utf8 ? " utf8" : " byte") + (drop ? " drop" : " error") +
                            (is64 ? " int64" : " int32");
+  ++g_stats.counts[!valid ? 2 : expected_error ? 1 : 0];
   if (!valid) {
     if (!error) fail("an invalid call did not raise: " + what);
     return 0;
