@@ -42,14 +42,21 @@ def fmt(x, digits=2):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--ours", required=True)
+    parser.add_argument("--ours", required=True, nargs="+",
+                        help="tensorbuf bench --json files; a later file's (case, device) "
+                             "replaces an earlier one's (e.g. a full run of some cases over a "
+                             "quick run of all)")
     parser.add_argument("--peers", required=True)
     parser.add_argument("--out", default=os.path.join(HERE, "RESULTS.md"))
     parser.add_argument("--plot", default=os.path.join(HERE, "results.png"))
     args = parser.parse_args()
 
-    with open(args.ours) as f:
-        ours = json.load(f)
+    merged = {}
+    for path in args.ours:
+        with open(path) as f:
+            for r in json.load(f):
+                merged[(r["case"], r["device"])] = r
+    ours = list(merged.values())
     with open(args.peers) as f:
         peers = json.load(f)
 
@@ -64,7 +71,7 @@ def main():
     build = rows[0]["build"] if rows else (ours[0].get("build", "?") if ours else "?")
     version = rows[0]["tensorbuf"] if rows else "?"
     threads = rows[0]["threads"] if rows else "?"
-    quick = any(r.get("quick") for r in rows)
+    quick = [r["case"] + "/" + r["device"] for r in rows if r.get("quick")]
     m = peers["machine"]
     mem = f"{m['memory_bytes'] / 2**30:.0f} GiB" if m.get("memory_bytes") else "?"
     versions = ", ".join(f"{k} {v}" for k, v in peers["versions"].items())
@@ -80,7 +87,8 @@ def main():
         "",
         f"- Date: {peers['date']}",
         f"- Machine: {m['cpu']}, {m['cpus']} CPUs, {mem}, {m['system']}",
-        f"- tensorbuf {version} ({build}), {threads} thread(s){' (quick run)' if quick else ''}",
+        f"- tensorbuf {version} ({build}), {threads} thread(s); median of 5 repetitions"
+        + (f" except the quick (single-run) cases: {', '.join(quick)}" if quick else ""),
         f"- Peers: {versions}; {peers['threads']} thread(s), median of {peers['repeats']} runs",
         "",
     ]

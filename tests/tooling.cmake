@@ -9,3 +9,6 @@ if(TARGET tensorbuf_cli)
     TENSORBUF_CLI_PATH="$<TARGET_FILE:tensorbuf_cli>"
     TENSORBUF_CLI_HAS_BENCH=$<TARGET_EXISTS:tensorbuf_bench_cases>)
 endif()
+
+# The float -> uint8 fast path of src/core/convert.cpp (the load_array speed target).
+tensorbuf_add_test(test_convert_fast_path SOURCES test_convert_fast_path.cpp)
