@@ -237,7 +237,7 @@ class Runner {
     return out_ + (o * layout_.mask_size + m) * static_cast<std::int64_t>(row_bytes_);
   }
 
-  // Writes update row j of lead offset `lead` (elements) into dst.
+  // Writes the update row starting at element `row_offset` of updates into dst.
   void write_update_row(std::byte* dst, std::int64_t row_offset) const {
     const std::byte* src = updates_ + row_offset * static_cast<std::int64_t>(element_size_);
     if (layout_.trail_contiguous) {
@@ -398,7 +398,9 @@ core::MaskUpdateResult boolean_mask_update(const core::BooleanMaskUpdatePlan& pl
     result.applied = false;
     return result;
   }
-  if (buffers.out != buffers.tensor) {
+  if (buffers.out == buffers.tensor) {
+    if (result.count == 0) return result;  // nothing to write
+  } else {
     advise_fresh_output(buffers.out, static_cast<std::size_t>(plan.tensor_shape.num_elements()) *
                                          plan.element_size);
   }
