@@ -115,7 +115,7 @@ TEST(FaultInjectionTest, BooleanMaskUpdateOutOfPlaceAndInPlace) {
 TEST(FaultInjectionTest, Substr) {
   ScopedTestDeviceMemory memory;
   {
-    StringTensor input = StringTensor::from_strings(std::vector<std::string>{"Hello", "World"}, {2});
+    StringTensor input = StringTensor::from_strings({"Hello", "World"}, {2});
     TensorBuffer pos = ints({1}, {});
     TensorBuffer len = ints({3}, {});
     const BufferState offsets = state_of(input.offsets());

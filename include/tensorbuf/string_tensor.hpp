@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,8 +25,10 @@ class StringTensor {
   StringTensor();
 
   /// Throws InvalidArgumentError when values.size() != shape.num_elements().
+  /// `from_strings({"a", "b"}, {2})` picks the first overload; the second takes views
+  /// (a std::vector<std::string_view> converts to the span).
   static StringTensor from_strings(const std::vector<std::string>& values, const Shape& shape);
-  static StringTensor from_strings(const std::vector<std::string_view>& values, const Shape& shape);
+  static StringTensor from_strings(std::span<const std::string_view> values, const Shape& shape);
   /// Takes ownership of raw buffers. Throws InvalidArgumentError unless offsets is int64 of
   /// shape.num_elements() + 1 elements, starting at 0, non-decreasing, last == chars size, and
   /// chars is uint8. On error the buffers are destroyed and nothing else changes.

@@ -11,7 +11,7 @@ namespace {
 
 // offsets [0, |v0|, |v0|+|v1|, ...] and the concatenated bytes, written on the host.
 template <class View>
-StringTensor build(const std::vector<View>& values, const Shape& shape) {
+StringTensor build(std::span<const View> values, const Shape& shape) {
   const std::int64_t n = shape.num_elements();
   TENSORBUF_EXPECTS(static_cast<std::int64_t>(values.size()) == n, InvalidArgumentError,
                     core::str_cat("a StringTensor of shape ", shape.to_string(), " needs ", n,
@@ -47,10 +47,10 @@ StringTensor::StringTensor(TensorBuffer offsets, TensorBuffer chars, Shape shape
 
 StringTensor StringTensor::from_strings(const std::vector<std::string>& values,
                                         const Shape& shape) {
-  return build(values, shape);
+  return build(std::span<const std::string>(values), shape);
 }
 
-StringTensor StringTensor::from_strings(const std::vector<std::string_view>& values,
+StringTensor StringTensor::from_strings(std::span<const std::string_view> values,
                                         const Shape& shape) {
   return build(values, shape);
 }
