@@ -1,23 +1,21 @@
 #include "core/storage.hpp"
 
-#include <cstdlib>
 #include <cstring>
 #include <utility>
 
 #include "core/error_macros.hpp"
+#include "core/host_allocator.hpp"
 #include "core/stats_counters.hpp"
 
 namespace tensorbuf::core {
 namespace {
-
-constexpr std::size_t kHostAlignment = 64;
 
 struct HostBlock {
   void* ptr = nullptr;
   DeviceMemory* allocator = nullptr;
 };
 
-// Pinned memory from the active device memory when there is one, else aligned heap memory.
+// Pinned memory from the active device memory when there is one, else cached host memory.
 HostBlock allocate_host_block(std::size_t bytes) {
   HostBlock block;
   block.allocator = device_memory();
@@ -25,10 +23,7 @@ HostBlock allocate_host_block(std::size_t bytes) {
     block.ptr = block.allocator->allocate_host(bytes);
     return block;
   }
-  const std::size_t rounded = (bytes + kHostAlignment - 1) / kHostAlignment * kHostAlignment;
-  block.ptr = std::aligned_alloc(kHostAlignment, rounded);
-  TENSORBUF_EXPECTS(block.ptr != nullptr, ResourceExhaustedError,
-                    str_cat("cannot allocate ", bytes, " bytes of host memory"));
+  block.ptr = allocate_host_memory(bytes);
   return block;
 }
 
@@ -38,7 +33,7 @@ void free_host_block(void* ptr, std::size_t bytes, DeviceMemory* allocator,
   if (allocator != nullptr) {
     allocator->free_host(ptr, bytes, pending);
   } else {
-    std::free(ptr);
+    free_host_memory(ptr, bytes);
   }
 }
 

@@ -15,10 +15,6 @@
 #include <mutex>
 #include <vector>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
 #include "core/dtype_dispatch.hpp"
 #include "core/parallel.hpp"
 #include "core/plan_scatter_nd.hpp"
@@ -310,22 +306,6 @@ void run_tasks(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers, const
   });
 }
 
-// A fresh output is first touched here. Large ones get transparent huge pages when the system
-// offers them on request (THP "madvise" mode): one fault per 2 MiB instead of one per 4 KiB,
-// which on virtual machines costs more than the copy itself. A hint only; errors are ignored.
-void advise_huge_pages(void* out, std::size_t bytes) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
-  if (bytes < 4 * kHuge) return;
-  const auto begin = (reinterpret_cast<std::uintptr_t>(out) + kHuge - 1) & ~(kHuge - 1);
-  const auto end = (reinterpret_cast<std::uintptr_t>(out) + bytes) & ~(kHuge - 1);
-  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-#else
-  (void)out;
-  (void)bytes;
-#endif
-}
-
 template <ScatterOp Op, class T, class Index, class Make, class Apply>
 ScatterNdResult bucket_and_apply(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
                                  const ScatterGeometry& geometry, const Layout& layout,
@@ -337,9 +317,6 @@ ScatterNdResult bucket_and_apply(const ScatterNdPlan& plan, const ScatterNdBuffe
   }
   ScatterNdResult result;
   result.dropped_rows = buckets.dropped_rows;
-  if (buffers.out != buffers.tensor) {
-    advise_huge_pages(buffers.out, static_cast<std::size_t>(plan.num_elements) * sizeof(T));
-  }
   run_tasks<T>(plan, buffers, layout, buckets, apply);
   return result;
 }
