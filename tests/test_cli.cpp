@@ -58,9 +58,15 @@ class Cli : public ::testing::Test {
   // Runs the binary with `args`; stdout and stderr are captured.
   Result run(const std::vector<std::string>& args) const {
     std::string command = quote(TENSORBUF_CLI_PATH);
-    for (const std::string& a : args) command += " " + quote(a);
+    for (const std::string& a : args) {
+      command += ' ';
+      command += quote(a);
+    }
     const std::string out = path("stdout.txt"), err = path("stderr.txt");
-    command += " > " + quote(out) + " 2> " + quote(err);
+    command += " > ";
+    command += quote(out);
+    command += " 2> ";
+    command += quote(err);
     const int raw = std::system(command.c_str());
     Result r;
     r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
@@ -82,8 +88,15 @@ class Cli : public ::testing::Test {
 
   static std::string quote(const std::string& s) {
     std::string out = "'";
-    for (const char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
+    for (const char c : s) {
+      if (c == '\'') {
+        out += "'\\''";
+      } else {
+        out += c;
+      }
+    }
+    out += '\'';
+    return out;
   }
 
   fs::path dir_;
