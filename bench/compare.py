@@ -46,7 +46,9 @@ def main():
                         help="tensorbuf bench --json files; a later file's (case, device) "
                              "replaces an earlier one's (e.g. a full run of some cases over a "
                              "quick run of all)")
-    parser.add_argument("--peers", required=True)
+    parser.add_argument("--peers", required=True, nargs="+",
+                        help="bench/peers.py --json files; a later file's (case, device, peer) "
+                             "replaces an earlier one's; machine and versions from the last")
     parser.add_argument("--out", default=os.path.join(HERE, "RESULTS.md"))
     parser.add_argument("--plot", default=os.path.join(HERE, "results.png"))
     args = parser.parse_args()
@@ -57,8 +59,15 @@ def main():
             for r in json.load(f):
                 merged[(r["case"], r["device"])] = r
     ours = list(merged.values())
-    with open(args.peers) as f:
-        peers = json.load(f)
+    peers = None
+    peer_merged = {}
+    for path in args.peers:
+        with open(path) as f:
+            doc = json.load(f)
+        for p in doc["results"]:
+            peer_merged[(p["case"], p["device"], p["peer"])] = p
+        peers = doc
+    peers["results"] = list(peer_merged.values())
 
     rows = [r for r in ours if "skipped" not in r]
     skipped = [r for r in ours if "skipped" in r]
@@ -86,7 +95,10 @@ def main():
         "(> 1: tensorbuf is faster).",
         "",
         f"- Date: {peers['date']}",
-        f"- Machine: {m['cpu']}, {m['cpus']} CPUs, {mem}, {m['system']}",
+        f"- Machine: {m['cpu']}, {m['cpus']} CPUs, {mem}, {m['system']}; load average when the "
+        f"peers ran: {', '.join(f'{x:.1f}' for x in m['load_average']) if m.get('load_average') else '?'}"
+        " (a load above the CPU count means other work shared the cores: ratios to the same-run "
+        "limit stay meaningful, absolute GB/s do not)",
         f"- tensorbuf {version} ({build}), {threads} thread(s); median of 5 repetitions"
         + (f" except the quick (single-run) cases: {', '.join(quick)}" if quick else ""),
         f"- Peers: {versions}; {peers['threads']} thread(s), median of {peers['repeats']} runs",

@@ -86,7 +86,8 @@ def machine():
     except (OSError, ValueError, IndexError):
         pass
     return {"cpu": cpu, "cpus": os.cpu_count(), "memory_bytes": mem,
-            "system": platform.platform(), "hostname": platform.node()}
+            "system": platform.platform(), "hostname": platform.node(),
+            "load_average": list(os.getloadavg())}
 
 
 def load_cases(ctx, names):
