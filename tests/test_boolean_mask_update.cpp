@@ -348,6 +348,43 @@ TEST_P(BooleanMaskUpdate, LargeMultithreadedAcrossLeadingIndices) {
                 make_f32({n, inner}, uv), options(1), expected);
 }
 
+TEST_P(BooleanMaskUpdate, LargeRandomMaskSmallRowsEveryElementSize) {
+  // Mixed 64-entry blocks of rows of 1 to 16 bytes: the per-row select and scatter paths (and
+  // the SIMD expand on CPUs that have it), against the serial reference.
+  std::uint64_t state = 12345;
+  auto next = [&] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<std::uint8_t>(state >> 56);
+  };
+  for (DataType type : {DataType::kUInt8, DataType::kInt16, DataType::kFloat32, DataType::kInt64}) {
+    for (std::int64_t inner : {1, 2}) {
+      SCOPED_TRACE(std::string(to_string(type)) + " inner " + std::to_string(inner));
+      const std::int64_t rows = 100003;
+      const std::size_t es = type_size(type);
+      std::vector<std::uint8_t> tv(static_cast<std::size_t>(rows * inner) * es);
+      for (auto& b : tv) b = next();
+      std::vector<std::uint8_t> mv(static_cast<std::size_t>(rows));
+      std::int64_t n = 0;
+      for (auto& b : mv) {
+        b = next() < 128 ? 1 : 0;
+        n += b;
+      }
+      std::vector<std::uint8_t> uv(static_cast<std::size_t>(n * inner) * es);
+      for (auto& b : uv) b = next();
+      const auto expected = testing::mask_update::reference(tv, {rows, inner}, mv, {rows}, uv,
+                                                            {n, inner}, es, 0, true);
+      ASSERT_TRUE(expected.has_value());
+      const TensorBuffer t = from_bytes(type, {rows, inner}, tv);
+      const TensorBuffer m = from_bytes(DataType::kBool, {rows}, mv);
+      const TensorBuffer u = from_bytes(type, {n, inner}, uv);
+      EXPECT_EQ(bytes(boolean_mask_update(t, m, u, options())), *expected);
+      TensorBuffer target = from_bytes(type, {rows, inner}, tv);
+      boolean_mask_update_in_place(target, m, u, options());
+      EXPECT_EQ(bytes(target), *expected);
+    }
+  }
+}
+
 TENSORBUF_INSTANTIATE_ON_ALL_DEVICES(BooleanMaskUpdate);
 
 }  // namespace
