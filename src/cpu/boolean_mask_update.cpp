@@ -14,9 +14,6 @@
 #include <cstring>
 #include <vector>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #endif
@@ -189,23 +186,6 @@ std::int64_t scatter_rows(std::uint64_t bits, const std::byte* update_rows,
     ++j;
   }
   return j;
-}
-
-// Large fresh outputs: ask Linux for transparent huge pages before the first touch. Faulting in
-// a new output 4 KiB at a time costs more than the copy itself on some machines (VMs); with
-// 2 MiB pages the fault cost all but disappears. Advisory only: nothing changes if refused.
-void advise_fresh_output(void* out, std::size_t bytes) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
-  if (bytes < 4 * kHuge) return;
-  const auto begin = reinterpret_cast<std::uintptr_t>(out);
-  const std::uintptr_t lo = (begin + kHuge - 1) & ~(kHuge - 1);
-  const std::uintptr_t hi = (begin + bytes) & ~(kHuge - 1);
-  if (hi > lo) madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
-#else
-  (void)out;
-  (void)bytes;
-#endif
 }
 
 class Runner {
@@ -443,12 +423,8 @@ core::MaskUpdateResult boolean_mask_update(const core::BooleanMaskUpdatePlan& pl
     result.applied = false;
     return result;
   }
-  if (buffers.out == buffers.tensor) {
-    if (result.count == 0) return result;  // nothing to write
-  } else {
-    advise_fresh_output(buffers.out, static_cast<std::size_t>(plan.tensor_shape.num_elements()) *
-                                         plan.element_size);
-  }
+  // Fresh outputs come from the caching host allocator (huge pages, reused blocks).
+  if (buffers.out == buffers.tensor && result.count == 0) return result;  // nothing to write
   runner.write();
   return result;
 }
