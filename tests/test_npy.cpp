@@ -368,7 +368,7 @@ TEST(NpySave, FailureLeavesNoFile) {
 // crash, a hang, std::bad_alloc or a sanitizer report. Case count: TENSORBUF_RANDOM_CASES.
 TEST(NpyFuzz, CorruptedFilesNeverCrash) {
   int cases = 300;
-  if (const char* env = std::getenv("TENSORBUF_RANDOM_CASES")) cases = std::max(1, std::atoi(env));
+  if (const char* env = std::getenv("TENSORBUF_RANDOM_CASES")) cases = std::max(20, std::atoi(env));
   std::vector<std::vector<std::byte>> seeds;
   for (const char* name : {"f4_le.npy", "i2_be.npy", "strings.npy", "f4_v2.npy", "f4_v3.npy",
                            "scalar_f8.npy", "b1_le.npy", "bf16_bits_u2.npy"}) {
@@ -378,7 +378,7 @@ TEST(NpyFuzz, CorruptedFilesNeverCrash) {
   int parsed = 0;
   for (int c = 0; c < cases; ++c) {
     std::vector<std::byte> bytes = seeds[rng() % seeds.size()];
-    const int edits = 1 + static_cast<int>(rng() % 4);
+    const int edits = static_cast<int>(rng() % 4);  // some cases stay valid and must parse
     for (int e = 0; e < edits; ++e) {
       const std::size_t at = bytes.empty() ? 0 : rng() % bytes.size();
       switch (rng() % 4) {

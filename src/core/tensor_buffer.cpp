@@ -136,26 +136,29 @@ std::vector<std::int32_t> TensorBuffer::get_int_array() const {
   return out;
 }
 
-float TensorBuffer::get_float_value(std::int64_t index) const {
-  TENSORBUF_EXPECTS(index >= 0 && index < flat_size(), OutOfRangeError,
+namespace {
+
+// Element `index` of `b` converted to `To` (a float or int32 read).
+template <class To>
+To read_element(const TensorBuffer& b, std::int64_t index) {
+  TENSORBUF_EXPECTS(index >= 0 && index < b.flat_size(), OutOfRangeError,
                     core::str_cat("index ", index, " is out of range for a TensorBuffer of ",
-                                  flat_size(), " elements"));
-  float out = 0;
-  const auto* base = static_cast<const std::byte*>(host_bytes());
-  core::convert_buffer(base + index * static_cast<std::int64_t>(type_size()), type_, &out,
-                       DataType::kFloat32, 1);
+                                  b.flat_size(), " elements"));
+  To out{};
+  const auto* base = static_cast<const std::byte*>(b.host_bytes());
+  core::convert_buffer(base + index * static_cast<std::int64_t>(b.type_size()), b.data_type(),
+                       &out, DataTypeOf<To>::value, 1);
   return out;
 }
 
+}  // namespace
+
+float TensorBuffer::get_float_value(std::int64_t index) const {
+  return read_element<float>(*this, index);
+}
+
 std::int32_t TensorBuffer::get_int_value(std::int64_t index) const {
-  TENSORBUF_EXPECTS(index >= 0 && index < flat_size(), OutOfRangeError,
-                    core::str_cat("index ", index, " is out of range for a TensorBuffer of ",
-                                  flat_size(), " elements"));
-  std::int32_t out = 0;
-  const auto* base = static_cast<const std::byte*>(host_bytes());
-  core::convert_buffer(base + index * static_cast<std::int64_t>(type_size()), type_, &out,
-                       DataType::kInt32, 1);
-  return out;
+  return read_element<std::int32_t>(*this, index);
 }
 
 void TensorBuffer::check_element_type(DataType requested) const {

@@ -14,21 +14,6 @@
 namespace tensorbuf::cuda {
 namespace {
 
-// Kernels launch on the current device: make it the context's for the call.
-class CurrentDevice {
- public:
-  explicit CurrentDevice(int device) {
-    TENSORBUF_CUDA_TRY(cudaGetDevice(&previous_));
-    if (previous_ != device) TENSORBUF_CUDA_TRY(cudaSetDevice(device));
-  }
-  CurrentDevice(const CurrentDevice&) = delete;
-  CurrentDevice& operator=(const CurrentDevice&) = delete;
-  ~CurrentDevice() { cudaSetDevice(previous_); }
-
- private:
-  int previous_ = 0;
-};
-
 template <class Carrier>
 core::MaskUpdateResult run_sized(CudaExecutor& ex, const core::BooleanMaskUpdatePlan& plan,
                                  const core::MaskUpdateBuffers& buffers) {
@@ -48,7 +33,6 @@ core::MaskUpdateResult run_sized(CudaExecutor& ex, const core::BooleanMaskUpdate
 core::MaskUpdateResult boolean_mask_update(const core::BooleanMaskUpdatePlan& plan,
                                            const core::MaskUpdateBuffers& buffers,
                                            const core::CudaContext& context) {
-  CurrentDevice current(context.device);
   CudaExecutor ex(context);
   switch (plan.element_size) {
     case 1:

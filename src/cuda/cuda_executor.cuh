@@ -14,6 +14,7 @@
 #include "core/dispatch.hpp"
 #include "core/stats_counters.hpp"
 #include "cuda/cuda_check.hpp"
+#include "cuda/current_device.hpp"
 
 namespace tensorbuf::cuda {
 
@@ -37,7 +38,9 @@ class CudaExecutor {
  public:
   static constexpr int kBlockSize = 256;
 
-  explicit CudaExecutor(const core::CudaContext& context) : context_(context) {}
+  // The context's device is current for the executor's lifetime (launches and frees).
+  explicit CudaExecutor(const core::CudaContext& context)
+      : current_device_(context.device), context_(context) {}
   CudaExecutor(const CudaExecutor&) = delete;
   CudaExecutor& operator=(const CudaExecutor&) = delete;
   ~CudaExecutor() {
@@ -118,6 +121,7 @@ class CudaExecutor {
  private:
   static std::int64_t max_blocks() { return 65536; }
 
+  CurrentDevice current_device_;
   core::CudaContext context_;
   std::vector<std::pair<void*, std::size_t>> scratch_;
 };

@@ -11,21 +11,10 @@
 #include "core/backend.hpp"
 #include "core/stats_counters.hpp"
 #include "cuda/cuda_check.hpp"
+#include "cuda/current_device.hpp"
 
 namespace tensorbuf::cuda {
 namespace {
-
-class DeviceGuard {
- public:
-  explicit DeviceGuard(int device) {
-    cudaGetDevice(&previous_);
-    if (previous_ != device) TENSORBUF_CUDA_TRY(cudaSetDevice(device));
-  }
-  ~DeviceGuard() { cudaSetDevice(previous_); }
-
- private:
-  int previous_ = 0;
-};
 
 // Pinned blocks are cached by size; a freed block is reused only once the event recorded
 // with its last upload has completed.
@@ -98,7 +87,7 @@ class CudaDeviceMemory final : public core::DeviceMemory {
     std::lock_guard lock(mutex_);
     cudaStream_t& stream = streams_.at(static_cast<std::size_t>(device));
     if (stream == nullptr) {
-      DeviceGuard guard(device);
+      CurrentDevice guard(device);
       TENSORBUF_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
       cudaMemPool_t pool = nullptr;
       TENSORBUF_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, device));
@@ -111,7 +100,7 @@ class CudaDeviceMemory final : public core::DeviceMemory {
 
   void* allocate_device(std::size_t bytes, int device, core::StreamHandle stream) override {
     default_stream(device);  // makes sure the pool is configured
-    DeviceGuard guard(device);
+    CurrentDevice guard(device);
     cudaMemPool_t pool = pools_.at(static_cast<std::size_t>(device));
     std::uint64_t reserved_before = 0;
     cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved_before);
@@ -140,21 +129,21 @@ class CudaDeviceMemory final : public core::DeviceMemory {
 
   void copy_host_to_device(void* dst, const void* src, std::size_t bytes, int device,
                            core::StreamHandle stream) override {
-    DeviceGuard guard(device);
+    CurrentDevice guard(device);
     TENSORBUF_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice,
                                        static_cast<cudaStream_t>(stream)));
   }
 
   void copy_device_to_device(void* dst, const void* src, std::size_t bytes, int device,
                              core::StreamHandle stream) override {
-    DeviceGuard guard(device);
+    CurrentDevice guard(device);
     TENSORBUF_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice,
                                        static_cast<cudaStream_t>(stream)));
   }
 
   void copy_device_to_host(void* dst, const void* src, std::size_t bytes, int device,
                            core::StreamHandle stream) override {
-    DeviceGuard guard(device);
+    CurrentDevice guard(device);
     TENSORBUF_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost,
                                        static_cast<cudaStream_t>(stream)));
     core::stats_counters().host_waits++;
@@ -163,13 +152,13 @@ class CudaDeviceMemory final : public core::DeviceMemory {
 
   void memset_device(void* dst, int value, std::size_t bytes, int device,
                      core::StreamHandle stream) override {
-    DeviceGuard guard(device);
+    CurrentDevice guard(device);
     TENSORBUF_CUDA_TRY(cudaMemsetAsync(dst, value, bytes, static_cast<cudaStream_t>(stream)));
   }
 
   core::EventHandle record_event(core::EventHandle event, int device,
                                  core::StreamHandle stream) override {
-    DeviceGuard guard(device);
+    CurrentDevice guard(device);
     cudaEvent_t e = static_cast<cudaEvent_t>(event);
     if (e == nullptr) TENSORBUF_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
     TENSORBUF_CUDA_TRY(cudaEventRecord(e, static_cast<cudaStream_t>(stream)));
