@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -72,6 +73,55 @@ TEST(ConcurrencyTest, ConstReadsOfOneBufferFromManyThreads) {
       std::vector<float> f = b.get_float_array();
       for (float x : f) wrong += x != 1.5f;
       wrong += b.get_int_value(5) != 1;
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(wrong, 0);
+}
+
+// Ops only read their const inputs: many threads may share them. Each thread checks its
+// results against the single-threaded answer.
+TEST(ConcurrencyTest, OpsOnSharedConstInputsFromManyThreads) {
+  const std::int64_t n = 1 << 14;
+  TensorBuffer tensor = TensorBuffer::create_fixed_size({n}, DataType::kFloat32);
+  TensorBuffer mask = TensorBuffer::create_fixed_size({n}, DataType::kBool);
+  TensorBuffer indices = TensorBuffer::create_fixed_size({n / 2, 1}, DataType::kInt64);
+  TensorBuffer updates = TensorBuffer::create_fixed_size({n / 2}, DataType::kFloat32);
+  {
+    float* t = tensor.overwrite_host<float>();
+    std::uint8_t* m = mask.overwrite_host<std::uint8_t>();
+    std::int64_t* idx = indices.overwrite_host<std::int64_t>();
+    float* u = updates.overwrite_host<float>();
+    for (std::int64_t i = 0; i < n; ++i) {
+      t[i] = static_cast<float>(i % 97);
+      m[i] = i % 3 == 0;
+    }
+    for (std::int64_t i = 0; i < n / 2; ++i) {
+      idx[i] = (i * 7919) % n;
+      u[i] = static_cast<float>(i % 13);
+    }
+  }
+  TensorBuffer scalar = TensorBuffer::create_fixed_size({}, DataType::kFloat32);
+  StringTensor strings = StringTensor::from_strings({"Hello", "World", "h\xc3\xa9llo"}, {3});
+  TensorBuffer pos = TensorBuffer::create_fixed_size({}, DataType::kInt32);
+  pos.load_array(std::vector<std::int32_t>{1});
+  TensorBuffer len = TensorBuffer::create_fixed_size({}, DataType::kInt32);
+  len.load_array(std::vector<std::int32_t>{3});
+
+  const std::vector<float> scattered = tensor_scatter_nd_sub(tensor, indices, updates).get_float_array();
+  const std::vector<float> masked = boolean_mask_update(tensor, mask, scalar).get_float_array();
+  const std::vector<std::string> sliced =
+      substr(strings, pos, len, {.unit = SubstrUnit::kUtf8Char}).to_strings();
+
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int round = 0; round < 3; ++round) {
+        wrong += tensor_scatter_nd_sub(tensor, indices, updates).get_float_array() != scattered;
+        wrong += boolean_mask_update(tensor, mask, scalar).get_float_array() != masked;
+        wrong += substr(strings, pos, len, {.unit = SubstrUnit::kUtf8Char}).to_strings() != sliced;
+      }
     });
   }
   for (auto& t : threads) t.join();
