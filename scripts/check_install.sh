@@ -3,9 +3,10 @@
 # usage: scripts/check_install.sh BUILD_DIR WORK_DIR
 set -euo pipefail
 build_dir=$1
-work_dir=$2
+mkdir -p "$2"
+work_dir=$(cd "$2" && pwd)  # absolute: the consumer's CMake resolves paths from elsewhere
 root=$(cd "$(dirname "$0")/.." && pwd)
-rm -rf "$work_dir"
+rm -rf "$work_dir"/prefix "$work_dir"/consumer
 cmake --install "$build_dir" --prefix "$work_dir/prefix" > /dev/null
 cmake -S "$root/tests/consumer" -B "$work_dir/consumer" -G Ninja \
   -DCMAKE_PREFIX_PATH="$work_dir/prefix" > /dev/null
