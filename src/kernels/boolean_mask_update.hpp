@@ -87,9 +87,10 @@ TENSORBUF_HD inline void mask_update_split(const core::MaskUpdateLayout& layout,
   }
 }
 
-// Out of place, one pass over the output: out[e] = masked ? updates'[o, scan[m], t] : tensor[e].
-// `scan` may be null when the layout does not need it (row_stride == 0). Carrier is an
-// unsigned integer of the element's size: the op only moves bytes.
+// One pass over the output: out[e] = masked ? updates'[o, scan[m], t] : tensor[e]. In place
+// (`tensor` null) only masked elements are written. `scan` may be null when the layout does
+// not need it (row_stride == 0). Carrier is an unsigned integer of the element's size: the op
+// only moves bytes.
 template <class Carrier, class Index>
 struct MaskUpdateFusedFunctor {
   core::MaskUpdateLayout layout;
@@ -104,26 +105,8 @@ struct MaskUpdateFusedFunctor {
     if (mask[m] != 0) {
       const std::int64_t j = scan != nullptr ? static_cast<std::int64_t>(scan[m]) : 0;
       out[e] = updates[mask_update_row_offset(layout, o, j) + mask_update_trail_offset(layout, t)];
-    } else {
+    } else if (tensor != nullptr) {
       out[e] = tensor[e];
-    }
-  }
-};
-
-// In place: only masked elements are written; every element reads its own mask entry only.
-template <class Carrier, class Index>
-struct MaskUpdateInPlaceFunctor {
-  core::MaskUpdateLayout layout;
-  const std::uint8_t* mask;
-  const Index* scan;
-  const Carrier* updates;
-  Carrier* out;
-  TENSORBUF_HD void operator()(std::int64_t e) const {
-    std::int64_t o, m, t;
-    mask_update_split(layout, e, o, m, t);
-    if (mask[m] != 0) {
-      const std::int64_t j = scan != nullptr ? static_cast<std::int64_t>(scan[m]) : 0;
-      out[e] = updates[mask_update_row_offset(layout, o, j) + mask_update_trail_offset(layout, t)];
     }
   }
 };
@@ -165,7 +148,7 @@ core::MaskUpdateResult run_boolean_mask_update(Executor& ex, const core::MaskUpd
   const std::int64_t elements = layout.outer * m_size * layout.inner;
   if (out == tensor) {
     ex.for_each_index(
-        elements, MaskUpdateInPlaceFunctor<Carrier, Index>{layout, mask, row_scan, updates, out});
+        elements, MaskUpdateFusedFunctor<Carrier, Index>{layout, mask, row_scan, nullptr, updates, out});
   } else {
     ex.for_each_index(elements, MaskUpdateFusedFunctor<Carrier, Index>{layout, mask, row_scan,
                                                                        tensor, updates, out});

@@ -31,21 +31,6 @@ constexpr DataType kTypes[] = {DataType::kInt32, DataType::kUInt8,   DataType::k
                                DataType::kBool,  DataType::kFloat16, DataType::kFloat64,
                                DataType::kInt16, DataType::kInt64,   DataType::kInt8};
 
-std::int64_t count(const Dims& dims) {
-  std::int64_t n = 1;
-  for (auto d : dims) n *= d;
-  return n;
-}
-
-std::string str(const Dims& dims) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < dims.size(); ++i) {
-    if (i) s += ',';
-    s += std::to_string(dims[i]);
-  }
-  return s + "]";
-}
-
 Bytes bytes_of(const TensorBuffer& t) {
   if (t.size_bytes() == 0) return {};
   const auto* p = static_cast<const std::uint8_t*>(t.host_bytes());

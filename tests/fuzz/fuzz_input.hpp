@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace tensorbuf::fuzz {
@@ -96,6 +97,22 @@ inline bool big_cases_enabled() {
     return v != nullptr && v[0] == '1';
   }();
   return enabled;
+}
+
+// Product of dims, and "[2,3]".
+inline std::int64_t count(const std::vector<std::int64_t>& dims) {
+  std::int64_t n = 1;
+  for (auto d : dims) n *= d;
+  return n;
+}
+
+inline std::string str(const std::vector<std::int64_t>& dims) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < dims.size(); ++i) {
+    if (i) s += ',';
+    s += std::to_string(dims[i]);
+  }
+  return s + "]";
 }
 
 }  // namespace tensorbuf::fuzz

@@ -54,12 +54,6 @@ TensorBuffer make_buffer(const std::vector<std::int64_t>& dims, DataType type, c
   return t;
 }
 
-std::int64_t count(const std::vector<std::int64_t>& dims) {
-  std::int64_t n = 1;
-  for (auto d : dims) n *= d;
-  return n;
-}
-
 // Element values: mostly small integers (duplicates, ties), some specials, some raw bits.
 template <class T>
 T decode_value(FuzzInput& in) {

@@ -27,12 +27,6 @@ using Dims = std::vector<std::int64_t>;
   std::abort();
 }
 
-std::int64_t count(const Dims& dims) {
-  std::int64_t n = 1;
-  for (auto d : dims) n *= d;
-  return n;
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

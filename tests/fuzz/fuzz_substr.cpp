@@ -30,21 +30,6 @@ using Dims = std::vector<std::int64_t>;
   std::abort();
 }
 
-std::int64_t count(const Dims& dims) {
-  std::int64_t n = 1;
-  for (auto d : dims) n *= d;
-  return n;
-}
-
-std::string str(const Dims& dims) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < dims.size(); ++i) {
-    if (i) s += ',';
-    s += std::to_string(dims[i]);
-  }
-  return s + "]";
-}
-
 // Python's repr() of a bytes object, first 64 bytes, then "..." when longer.
 std::string py_repr(const std::string& s) {
   const std::string head = s.size() > 64 ? s.substr(0, 64) : s;
