@@ -15,7 +15,7 @@
 namespace tensorbuf {
 namespace {
 
-class CudaSyncTest : public ::testing::Test {
+class CUDASyncTest : public ::testing::Test {
  protected:
   void SetUp() override { TENSORBUF_SKIP_WITHOUT_CUDA(Device::cuda()); }
   static TensorBuffer make(std::vector<float> values) {
@@ -28,7 +28,7 @@ class CudaSyncTest : public ::testing::Test {
 
 #if defined(TENSORBUF_WITH_CUDA)
 
-TEST_F(CudaSyncTest, RoundTripCopiesOnlyStaleSides) {
+TEST_F(CUDASyncTest, RoundTripCopiesOnlyStaleSides) {
   TensorBuffer b = make({1, 2, 3, 4});
   reset_stats();
   b.sync_to(Device::cuda());
@@ -44,14 +44,14 @@ TEST_F(CudaSyncTest, RoundTripCopiesOnlyStaleSides) {
   EXPECT_EQ(stats().host_to_device_copies, 1);
 }
 
-TEST_F(CudaSyncTest, HostStorageIsPinned) {
+TEST_F(CUDASyncTest, HostStorageIsPinned) {
   TensorBuffer b = make({1, 2});
   cudaPointerAttributes attributes{};
   ASSERT_EQ(cudaPointerGetAttributes(&attributes, b.host<float>()), cudaSuccess);
   EXPECT_EQ(attributes.type, cudaMemoryTypeHost);
 }
 
-TEST_F(CudaSyncTest, OverwriteDeviceCopiesNothing) {
+TEST_F(CUDASyncTest, OverwriteDeviceCopiesNothing) {
   TensorBuffer b = make({1, 2});
   reset_stats();
   float* d = b.overwrite_device<float>();
@@ -60,21 +60,25 @@ TEST_F(CudaSyncTest, OverwriteDeviceCopiesNothing) {
   EXPECT_EQ(b.get_float_array(), (std::vector<float>{0, 0}));
 }
 
-TEST_F(CudaSyncTest, CallerStreamWorkIsOrderedBeforeHostRead) {
-  TensorBuffer b = TensorBuffer::create_fixed_size({1 << 20}, DataType::kUInt8);
+TEST_F(CUDASyncTest, CallerStreamWorkIsOrderedBeforeHostRead) {
   cudaStream_t stream = nullptr;
   ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
-  core::Storage& s = b.storage();
-  void* d = s.device_write(0, stream, /*keep_contents=*/false);
-  ASSERT_EQ(cudaMemsetAsync(d, 7, 1 << 20, stream), cudaSuccess);
-  s.finish_device_use(stream);
-  const std::uint8_t* h = b.host<std::uint8_t>();  // downloads on the stream that wrote
-  EXPECT_EQ(h[0], 7);
-  EXPECT_EQ(h[(1 << 20) - 1], 7);
+  {
+    // The buffer frees its device memory in order on the last stream that used it, so it
+    // must be gone before that stream is destroyed (docs/tensor_buffer.md).
+    TensorBuffer b = TensorBuffer::create_fixed_size({1 << 20}, DataType::kUInt8);
+    core::Storage& s = b.storage();
+    void* d = s.device_write(0, stream, /*keep_contents=*/false);
+    ASSERT_EQ(cudaMemsetAsync(d, 7, 1 << 20, stream), cudaSuccess);
+    s.finish_device_use(stream);
+    const std::uint8_t* h = b.host<std::uint8_t>();  // downloads on the stream that wrote
+    EXPECT_EQ(h[0], 7);
+    EXPECT_EQ(h[(1 << 20) - 1], 7);
+  }
   cudaStreamDestroy(stream);
 }
 
-TEST_F(CudaSyncTest, SteadyStateAllocatesNothing) {
+TEST_F(CUDASyncTest, SteadyStateAllocatesNothing) {
   for (int round = 0; round < 2; ++round) {
     if (round == 1) reset_stats();
     TensorBuffer b = make(std::vector<float>(1 << 16, 1.0f));
@@ -85,7 +89,7 @@ TEST_F(CudaSyncTest, SteadyStateAllocatesNothing) {
   EXPECT_EQ(stats().pinned_host_allocations, 0);
 }
 
-TEST_F(CudaSyncTest, LargeRoundTripIsExact) {
+TEST_F(CUDASyncTest, LargeRoundTripIsExact) {
   std::vector<float> v(1 << 22);
   for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i);
   TensorBuffer b = make(v);
@@ -102,7 +106,7 @@ TEST_F(CudaSyncTest, LargeRoundTripIsExact) {
 
 #else
 
-TEST_F(CudaSyncTest, BuiltWithoutCuda) { GTEST_SKIP() << "built without CUDA"; }
+TEST_F(CUDASyncTest, BuiltWithoutCuda) { GTEST_SKIP() << "built without CUDA"; }
 
 #endif
 

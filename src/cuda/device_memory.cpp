@@ -105,7 +105,11 @@ class CudaDeviceMemory final : public core::DeviceMemory {
     std::uint64_t reserved_before = 0;
     cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved_before);
     void* ptr = nullptr;
-    TENSORBUF_CUDA_TRY(cudaMallocFromPoolAsync(&ptr, bytes, pool, static_cast<cudaStream_t>(stream)));
+    // Rounded up to whole 32-bit words: the atomics for 8- and 16-bit types (scatter_nd) work
+    // on the aligned word holding the element, which must lie inside the allocation.
+    const std::size_t rounded = (bytes + 3) & ~static_cast<std::size_t>(3);
+    TENSORBUF_CUDA_TRY(
+        cudaMallocFromPoolAsync(&ptr, rounded, pool, static_cast<cudaStream_t>(stream)));
     std::uint64_t reserved_after = 0;
     cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved_after);
     if (reserved_after > reserved_before) core::stats_counters().device_allocations++;
