@@ -11,6 +11,11 @@ tensorbuf case of the same `name` and `device` (bench/bench_<area>.cpp): same si
 (read + written by the op), and the same data -- random_floats / random_ints / random_bools
 below give, bit for bit, the values of bench/bench_support.hpp.
 
+A Case's setup gets an optional library with ctx.need("cupy") (raises when it did not import:
+bench/peers.py then reports the case on stderr and skips it), so a peer's Cases are listed
+whether or not its library is installed. The timed call must include the work's completion:
+Case.sync for CuPy / PyTorch CUDA (see cupy_sync), block_until_ready() inside the call for JAX.
+
 TARGETS maps (case, device) to {"ratio_to_limit": x, "vs": {peer: y}}: compare.py checks that
 tensorbuf reaches x times the same-run limit and y times the peer's throughput.
 """
@@ -31,6 +36,12 @@ class Case:
     bytes: float                 # bytes read + written, as the tensorbuf case counts them
     setup: Callable[[], Callable[[], object]]  # builds the inputs; returns the timed call
     sync: Optional[Callable[[], None]] = None  # waits for device work after each call
+
+
+def cupy_sync(ctx):
+    """Case.sync of a CuPy peer: waits for the current device (called only after a setup that
+    got ctx.need("cupy"))."""
+    return lambda: ctx.cupy.cuda.Device().synchronize()
 
 
 _M30 = np.uint64(30)

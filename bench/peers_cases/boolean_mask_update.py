@@ -1,13 +1,13 @@
 """Peers of bench/bench_boolean_mask_update.cpp: NumPy `o = t.copy(); o[m] = u` and `t[m] = u`,
 PyTorch the same (`o = t.clone(); o[m] = u`, `t[m] = u`), on the CPU and, where PyTorch sees a
-GPU, on CUDA.
+GPU, on CUDA; CuPy the same as NumPy on CUDA.
 
 Same cases, sizes and data as the C++ file: tensor random_floats(rows * inner, -1, 1, seed 11),
 a 1-D mask random_bools(rows, density, seed 12), updates [n] + trailing
 random_floats(n * inner, 2, 3, seed 13). Bytes as the C++ case counts them: out of place,
 tensor read + output written + mask + updates; in place, mask + updates + masked rows written.
 """
-from . import Case, random_bools, random_floats
+from . import Case, cupy_sync, random_bools, random_floats
 
 # name: (rows, inner, density)
 CASES = {
@@ -24,6 +24,7 @@ TARGETS = {
     ("boolean_mask_update_f32_64m_d050", "cpu"): {"ratio_to_limit": 0.7, "vs": {"numpy": 2.5}},
     ("boolean_mask_update_in_place_f32_4mx8_d050", "cpu"): {"vs": {"numpy": 3.0}},
     ("boolean_mask_update_in_place_f32_64m_d050", "cpu"): {"vs": {"numpy": 3.0}},
+    ("boolean_mask_update_in_place_f32_4mx8_d050", "cuda"): {"vs": {"torch": 2.5}},
 }
 
 
@@ -72,6 +73,21 @@ def cases(ctx):
                     return o
                 return call
             out.append(Case(name, "cpu", "numpy", nbytes, numpy_setup))
+
+            def cupy_setup(rows=rows, inner=inner, density=density, in_place=in_place):
+                cp = ctx.need("cupy")
+                t, m, u = (cp.asarray(a) for a in _data(np, rows, inner, density))
+                if in_place:
+                    def assign():
+                        t[m] = u
+                    return assign
+
+                def call():
+                    o = t.copy()
+                    o[m] = u
+                    return o
+                return call
+            out.append(Case(name, "cuda", "cupy", nbytes, cupy_setup, cupy_sync(ctx)))
 
             if torch is None:
                 continue

@@ -1,14 +1,19 @@
 """Peers of bench/bench_scatter_nd.cpp: NumPy np.subtract.at and PyTorch index_put_ /
 index_put with accumulate=True (of the negated updates, negated once in setup), on the CPU and,
-where PyTorch sees a GPU, on CUDA.
+where PyTorch sees a GPU, on CUDA; on CUDA also CuPy cupyx.scatter_add (cupy.add.at where
+cupyx has no scatter_add) and JAX `table.at[index].add(updates, mode="drop")` under jax.jit,
+both of the negated updates.
 
 Same cases, sizes and data as the C++ file: a table of random_floats(rows * width, -1, 1,
 seed 11), indices random_ints(n, 0, rows, seed 12) (all 0 for same_index), updates
 random_floats(n * width, -1, 1, seed 13). `_in_place` cases update the table in place (what
 np.subtract.at and index_put_ do); the others return a new tensor (NumPy: copy, then
-subtract.at; PyTorch: index_put). Bytes as the C++ case counts them.
+subtract.at; PyTorch: index_put; CuPy: copy, then scatter_add; JAX: the functional update).
+JAX's `_in_place` cases donate the table (jit donate_argnums=0), so XLA updates its buffer in
+place; each call takes the previous call's result as its table. Bytes as the C++ case counts
+them.
 """
-from . import Case, MiB, random_floats, random_ints
+from . import Case, MiB, cupy_sync, random_floats, random_ints
 
 # name: (table rows, width, updates, all indices equal)
 CASES = {
@@ -22,6 +27,8 @@ TARGETS = {
     ("scatter_nd_sub_f32_rows", "cpu"): {"ratio_to_limit": 0.6, "vs": {"torch": 4.0}},
     ("scatter_nd_sub_f32_elements_in_place", "cpu"): {"vs": {"torch": 3.0}},
     ("scatter_nd_sub_f32_elements", "cpu"): {"vs": {"torch": 3.0}},
+    ("scatter_nd_sub_f32_elements_in_place", "cuda"): {"vs": {"torch": 3.0}},
+    ("scatter_nd_sub_f32_rows", "cuda"): {"ratio_to_limit": 0.75},
 }
 
 
@@ -63,6 +70,43 @@ def cases(ctx):
                     return result
                 return call
             out.append(Case(name, "cpu", "numpy", nbytes, numpy_setup))
+
+            def cupy_setup(rows=rows, width=width, n=n, same=same, in_place=in_place):
+                cp = ctx.need("cupy")
+                import cupyx
+                add_at = getattr(cupyx, "scatter_add", None) or cp.add.at
+                table, index, updates = _data(np, rows, width, n, same)
+                t, i, u = cp.asarray(table), cp.asarray(index), cp.asarray(-updates)
+                if in_place:
+                    return lambda: add_at(t, i, u)
+
+                def call():
+                    result = t.copy()
+                    add_at(result, i, u)
+                    return result
+                return call
+            out.append(Case(name, "cuda", "cupy", nbytes, cupy_setup, cupy_sync(ctx)))
+
+            def jax_setup(rows=rows, width=width, n=n, same=same, in_place=in_place):
+                jax = ctx.need("jax")
+                gpu = jax.devices("gpu")[0]
+                table, index, updates = _data(np, rows, width, n, same)
+                t, i, u = (jax.device_put(a, gpu) for a in (table, index, -updates))
+                if i.dtype != index.dtype:
+                    raise RuntimeError(f"JAX made the indices {i.dtype} (JAX_ENABLE_X64 off?)")
+
+                def sub(t, i, u):
+                    return t.at[i].add(u, mode="drop")
+                if not in_place:
+                    f = jax.jit(sub)
+                    return lambda: f(t, i, u).block_until_ready()
+                f = jax.jit(sub, donate_argnums=0)
+                state = [t]
+
+                def call():
+                    state[0] = f(state[0], i, u).block_until_ready()
+                return call
+            out.append(Case(name, "cuda", "jax", nbytes, jax_setup))
 
             if torch is None:
                 continue

@@ -1,6 +1,13 @@
 """Peers of bench/bench_substr.cpp: Python slicing (bytes for the byte unit, str for UTF-8
 characters) and, for the byte unit with scalar pos/len, NumPy's fixed-width `S` arrays (a
-column slice of the uint8 view, what a NumPy user does for a fixed substring).
+column slice of the uint8 view, what a NumPy user does for a fixed substring). pyarrow
+(Arrow's C++ kernels) for the scalar cases: pyarrow.compute.binary_slice on a binary array
+(byte unit) and utf8_slice_codeunits on a string array (UTF-8 unit; it counts code points,
+like our kUtf8Char), with start = pos and stop = pos + len (None for len -1, "to the end"),
+which is our substr exactly for these cases (pos >= 0, within every string). The elementwise
+cases have no pyarrow peer: SliceOptions takes one start/stop for the whole array, not one per
+string. No GPU peer: neither CuPy nor PyTorch has strings; the CUDA cases are judged against
+the device-copy limit only (TARGETS).
 
 Same strings as the C++ cases: string i has 7..21 (short) or 800..1020 (long) characters
 (bench::random_ints, seed 31); global character c is "é" when random_bits(32, c) % 8 == 0,
@@ -20,6 +27,10 @@ TARGETS = {
     ("substr_short_utf8_elementwise", "cpu"): {"vs": {"python": 10.0}},
     ("substr_long_byte_scalar", "cpu"): {"ratio_to_limit": 0.5, "vs": {"python": 10.0}},
     ("substr_long_byte_elementwise", "cpu"): {"ratio_to_limit": 0.5, "vs": {"python": 10.0}},
+    ("substr_long_byte_scalar", "cuda"): {"ratio_to_limit": 0.5},
+    ("substr_long_byte_elementwise", "cuda"): {"ratio_to_limit": 0.5},
+    ("substr_long_utf8_scalar", "cuda"): {"ratio_to_limit": 0.5},
+    ("substr_long_utf8_elementwise", "cuda"): {"ratio_to_limit": 0.5},
 }
 
 _cache = {}
@@ -87,7 +98,7 @@ def cases(ctx):
                                              else "scalar")
                 case = Case(name, "cpu", "python", 0.0, None)
 
-                def setup(case=case, size=size, elementwise=elementwise, unit=unit):
+                def setup(case=case, size=size, n=n, elementwise=elementwise, unit=unit):
                     strings = _strings(size)
                     if unit == "utf8":
                         strings = [s.decode("utf-8") for s in strings]
@@ -103,7 +114,7 @@ def cases(ctx):
         # NumPy: fixed-width S array, a column slice of its uint8 view (byte unit, scalar).
         case = Case("substr_%s_byte_scalar" % size_name, "cpu", "numpy", 0.0, None)
 
-        def numpy_setup(case=case, size=size):
+        def numpy_setup(case=case, size=size, n=n):
             strings = _strings(size)
             arr = np.array(strings, dtype="S")
             width = arr.dtype.itemsize
@@ -117,4 +128,23 @@ def cases(ctx):
             return call
         case.setup = numpy_setup
         out.append(case)
+        # pyarrow: binary_slice / utf8_slice_codeunits (scalar cases).
+        for unit in ("byte", "utf8"):
+            case = Case("substr_%s_%s_scalar" % (size_name, unit), "cpu", "pyarrow", 0.0, None)
+
+            def pyarrow_setup(case=case, size=size, n=n, unit=unit):
+                pa = ctx.need("pyarrow")
+                import pyarrow.compute as pc
+                arr = pa.array(_strings(size), type=pa.binary())
+                if unit == "utf8":
+                    arr = arr.cast(pa.string())
+                pos, length = _pos_len(size, False)
+                stop = None if length < 0 else pos + length
+                slice_ = pc.binary_slice if unit == "byte" else pc.utf8_slice_codeunits
+                call = lambda: slice_(arr, start=pos, stop=stop)
+                out_bytes = pc.sum(pc.binary_length(call())).as_py()
+                case.bytes = 16.0 * (n + 1) + 8.0 + 2.0 * out_bytes
+                return call
+            case.setup = pyarrow_setup
+            out.append(case)
     return out
