@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/error_macros.hpp"
+#include "core/shape_product.hpp"
 
 namespace tensorbuf::core {
 namespace {
@@ -25,8 +26,13 @@ int merge_dims(const std::vector<std::int64_t>& dims, const std::vector<std::int
   int kept = 0;
   for (std::size_t i = 0; i < dims.size(); ++i) {
     if (dims[i] == 1) continue;
-    if (kept > 0 && out_strides[kept - 1] == strides[i] * dims[i]) {
-      out_dims[kept - 1] *= dims[i];
+    // Products that overflow (possible only in an empty tensor or updates) are not merged.
+    std::int64_t chained = 0;
+    std::int64_t merged = 0;
+    if (kept > 0 && !__builtin_mul_overflow(strides[i], dims[i], &chained) &&
+        out_strides[kept - 1] == chained &&
+        !__builtin_mul_overflow(out_dims[kept - 1], dims[i], &merged)) {
+      out_dims[kept - 1] = merged;
       out_strides[kept - 1] = strides[i];
       continue;
     }
@@ -114,7 +120,8 @@ BooleanMaskUpdatePlan plan_boolean_mask_update(const TensorBuffer& tensor, const
   std::int64_t stride = 1;
   for (int i = updates_rank - 1; i >= 0; --i) {
     ustrides[static_cast<std::size_t>(i)] = stride;
-    stride *= udims[static_cast<std::size_t>(i)];
+    // Overflow means empty updates, whose strides are never used.
+    if (__builtin_mul_overflow(stride, udims[static_cast<std::size_t>(i)], &stride)) stride = 0;
   }
 
   std::vector<std::int64_t> strides(target.size(), 0);
@@ -153,8 +160,8 @@ BooleanMaskUpdatePlan plan_boolean_mask_update(const TensorBuffer& tensor, const
   layout.mask_size = mask_shape.num_elements();
   const std::vector<std::int64_t> lead(dims.begin(), mask_begin);
   const std::vector<std::int64_t> trail(mask_end, dims.end());
-  for (std::int64_t d : lead) layout.outer *= d;
-  for (std::int64_t d : trail) layout.inner *= d;
+  layout.outer = dims_product(lead, 0, lead.size());
+  layout.inner = dims_product(trail, 0, trail.size());
   layout.row_stride = strides[static_cast<std::size_t>(plan.axis)];
   const std::vector<std::int64_t> lead_strides(strides.begin(), strides.begin() + plan.axis);
   const std::vector<std::int64_t> trail_strides(strides.begin() + plan.axis + 1, strides.end());

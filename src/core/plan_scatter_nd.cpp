@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/error_macros.hpp"
+#include "core/shape_product.hpp"
 
 namespace tensorbuf::core {
 namespace {
@@ -94,10 +95,9 @@ ScatterNdPlan plan_scatter_nd(ScatterOp op, const TensorBuffer& tensor, const Te
   plan.indices_shape = indices_shape;
   plan.depth = d;
   plan.num_elements = tensor_shape.num_elements();
-  plan.num_rows = 1;
-  for (int i = 0; i + 1 < indices_shape.rank(); ++i) plan.num_rows *= indices_shape[i];
-  plan.slice_size = 1;
-  for (int i = d; i < rank; ++i) plan.slice_size *= tensor_shape[i];
+  plan.num_rows = dims_product(indices_shape.dims(), 0, indices_shape.dims().size() - 1);
+  plan.slice_size =
+      dims_product(tensor_shape.dims(), static_cast<std::size_t>(d), tensor_shape.dims().size());
   // Shapes are overflow-checked as a whole; a prefix may overflow only when a later dim is 0.
   std::int64_t slices = 1;
   bool overflow = false;

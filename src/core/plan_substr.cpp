@@ -69,13 +69,21 @@ SubstrPlan plan_substr(const StringTensor& input, const TensorBuffer& pos, const
   plan.in_chars = input.num_chars();
   plan.index_type = pos_type;
   plan.unit = options.unit;
+  // Broadcasting repeats each input string out_size / in_size times, which bounds the output's
+  // bytes; the backends add sizes and offsets in int64 without checks.
+  const std::int64_t repeats = plan.in_size == 0 ? 0 : plan.out_size / plan.in_size;
+  TENSORBUF_EXPECTS(repeats == 0 || plan.in_chars <= INT64_MAX / repeats, InvalidArgumentError,
+                    str_cat("a substr output of shape ", plan.out_shape.to_string(), " from ",
+                            plan.in_chars, " input bytes in ", plan.in_size,
+                            " strings may hold more bytes than int64 can count"));
 
-  // The map: drop output dims of 1, merge neighbours whose strides chain for both operands.
-  const std::vector<std::int64_t> in_strides = broadcast_strides(in_shape, rank);
-  const std::vector<std::int64_t> pos_strides = broadcast_strides(pos_shape, rank);
   kernels::SubstrMap& map = plan.map;
   map.rank = 0;
   if (plan.out_size == 0) return plan;  // nothing to map
+  // The map: drop output dims of 1, merge neighbours whose strides chain for both operands.
+  // (Strides only now: with no zero dim in the output they cannot overflow.)
+  const std::vector<std::int64_t> in_strides = broadcast_strides(in_shape, rank);
+  const std::vector<std::int64_t> pos_strides = broadcast_strides(pos_shape, rank);
   for (int d = 0; d < rank; ++d) {
     const auto du = static_cast<std::size_t>(d);
     if (out_dims[du] == 1) continue;
