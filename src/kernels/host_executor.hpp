@@ -1,5 +1,10 @@
 // The host executor: the executor concept (executor.hpp) with serial loops and the standard
 // library, so tests run the CUDA backend's drivers on the CPU.
+//
+// Its fault points are the CUDA executor's scratch allocations: every scratch() call, the
+// temporary storage of a scan (n > 0) and the three buffers of a sort (n > 1). fail_scratch(k)
+// makes the k-th of them throw ResourceExhaustedError, as a failed cudaMallocAsync would.
+// Single-threaded, like the rest of this class.
 #pragma once
 
 #include <algorithm>
@@ -9,6 +14,8 @@
 #include <memory>
 #include <numeric>
 #include <vector>
+
+#include "tensorbuf/errors.hpp"
 
 namespace tensorbuf::kernels {
 
@@ -28,6 +35,7 @@ class HostExecutor {
 
   template <class T>
   T* scratch(std::int64_t n) {
+    fault_point();
     blocks_.emplace_back(new std::byte[static_cast<std::size_t>(std::max<std::int64_t>(n, 1)) *
                                        sizeof(T)]);
     return reinterpret_cast<T*>(blocks_.back().get());
@@ -40,23 +48,27 @@ class HostExecutor {
 
   template <class T>
   void exclusive_scan(const T* in, T* out, std::int64_t n) {
+    if (n <= 0) return;
+    fault_point();  // CUB's temporary storage on CUDA
     std::exclusive_scan(in, in + n, out, T{0});
   }
 
   template <class K, class V>
   void sort_by_key(K* keys, V* values, std::int64_t n) {
-    std::vector<std::int64_t> order(static_cast<std::size_t>(n));
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(),
+    if (n <= 1) return;
+    // Three scratch buffers, as CUB's radix sort takes (two alternates and temporary storage).
+    auto* order = scratch<std::int64_t>(n);
+    K* sorted_keys = scratch<K>(n);
+    V* sorted_values = scratch<V>(n);
+    std::iota(order, order + n, std::int64_t{0});
+    std::stable_sort(order, order + n,
                      [&](std::int64_t a, std::int64_t b) { return keys[a] < keys[b]; });
-    std::vector<K> sorted_keys(order.size());
-    std::vector<V> sorted_values(order.size());
-    for (std::size_t i = 0; i < order.size(); ++i) {
+    for (std::int64_t i = 0; i < n; ++i) {
       sorted_keys[i] = keys[order[i]];
       sorted_values[i] = values[order[i]];
     }
-    std::copy(sorted_keys.begin(), sorted_keys.end(), keys);
-    std::copy(sorted_values.begin(), sorted_values.end(), values);
+    std::copy(sorted_keys, sorted_keys + n, keys);
+    std::copy(sorted_values, sorted_values + n, values);
   }
 
   template <class T>
@@ -72,9 +84,20 @@ class HostExecutor {
   // How many read_value calls the driver made (each would be a host wait on CUDA).
   int reads() const { return reads_; }
 
+  // Test hook: the k-th fault point from now (1-based) throws; 0 = none.
+  void fail_scratch(int k) { fail_at_ = k == 0 ? 0 : fault_points_ + k; }
+  // Fault points passed so far (scratch allocations on CUDA).
+  int fault_points() const { return fault_points_; }
+
  private:
+  void fault_point() {
+    if (++fault_points_ == fail_at_) throw ResourceExhaustedError("injected scratch failure");
+  }
+
   bool reverse_;
   int reads_ = 0;
+  int fault_points_ = 0;
+  int fail_at_ = 0;
   std::vector<std::unique_ptr<std::byte[]>> blocks_;
 };
 
