@@ -153,15 +153,18 @@ core::ScatterNdResult bad_row_result(Executor& executor, const core::ScatterNdPl
   return result;
 }
 
-template <core::ScatterOp Op, class T, class Key, class Index, class Executor>
+// `copy_tensor` writes out = tensor (out of place); it runs after the sort, once every scratch
+// buffer is taken, so a failed allocation leaves `out` as it was.
+template <core::ScatterOp Op, class T, class Key, class Index, class Executor, class CopyTensor>
 void run_scatter_nd_deterministic(Executor& executor, const core::ScatterNdPlan& plan,
                                   const ScatterGeometry& geometry, const Index* indices,
-                                  const T* updates, T* out) {
+                                  const T* updates, T* out, CopyTensor&& copy_tensor) {
   const std::int64_t n = plan.num_rows;
   Key* keys = executor.template scratch<Key>(n);
   std::int64_t* rows = executor.template scratch<std::int64_t>(n);
   executor.for_each_index(n, SliceKeysFunctor<Key, Index>{indices, geometry, keys, rows});
   sort_rows_by_slice(executor, keys, rows, n);
+  copy_tensor();
   executor.for_each_index(n * plan.slice_size, OrderedReduceFunctor<Op, T, Key>{
                                                    out, updates, keys, rows, n, plan.slice_size});
 }
@@ -194,21 +197,24 @@ core::ScatterNdResult run_scatter_nd(Executor& executor, const core::ScatterNdPl
     const std::int64_t bad = executor.read_value(first_bad);
     if (bad != kNoBadRow) return bad_row_result(executor, plan, indices, bad);
   }
-  if (!in_place) {
-    executor.copy(out, tensor, static_cast<std::size_t>(plan.num_elements) * sizeof(T));
-  }
-  if (work == 0) return result;
-
-  if (plan.deterministic) {
+  // out = tensor, only once all scratch is taken (the strong guarantee on a failed allocation).
+  auto copy_tensor = [&] {
+    if (!in_place) {
+      executor.copy(out, tensor, static_cast<std::size_t>(plan.num_elements) * sizeof(T));
+    }
+  };
+  if (work > 0 && plan.deterministic) {
     if (plan.num_slices < static_cast<std::int64_t>(std::numeric_limits<std::uint32_t>::max())) {
       run_scatter_nd_deterministic<Op, T, std::uint32_t>(executor, plan, geometry, indices, updates,
-                                                         out);
+                                                         out, copy_tensor);
     } else {
       run_scatter_nd_deterministic<Op, T, std::uint64_t>(executor, plan, geometry, indices, updates,
-                                                         out);
+                                                         out, copy_tensor);
     }
     return result;
   }
+  copy_tensor();
+  if (work == 0) return result;
   if (error_policy && !check_first) {
     executor.for_each_index(
         work, ScatterAtomicFunctor<Op, true, T, Index>{out, indices, updates, geometry, first_bad});
