@@ -32,8 +32,9 @@ inline TensorBuffer index_buffer(const std::vector<std::int64_t>& values, const 
 struct DriverRun {
   Strings values;
   std::int64_t first_bad = -1;
-  int reads = 0;        // executor host reads (each a host wait on CUDA)
-  int allocations = 0;  // allocate_chars calls
+  int reads = 0;         // executor host reads (each a host wait on CUDA)
+  int allocations = 0;   // allocate_chars calls
+  int fault_points = 0;  // executor scratch allocations (see HostExecutor)
   std::vector<std::int64_t> offsets;
 };
 
@@ -42,15 +43,17 @@ struct DriverSettings {
   bool report = false;               // kError
   std::int64_t lane_threshold = 64;  // 0: always kLanes per string; huge: never
   bool reverse = true;               // HostExecutor order
+  int fail_scratch = 0;              // HostExecutor::fail_scratch (0: none)
 };
 
-inline DriverRun run_driver(const StringTensor& input, const TensorBuffer& pos,
-                            const TensorBuffer& len, const DriverSettings& settings) {
+// Fills `run` as it goes, so that a caller still sees the offsets when the driver throws.
+inline void run_driver(const StringTensor& input, const TensorBuffer& pos, const TensorBuffer& len,
+                       const DriverSettings& settings, DriverRun& run) {
   SubstrOptions options;
   options.unit = settings.unit;
   const core::SubstrPlan plan = core::plan_substr(input, pos, len, options);
   kernels::HostExecutor executor(settings.reverse);
-  DriverRun run;
+  executor.fail_scratch(settings.fail_scratch);
   run.offsets.assign(static_cast<std::size_t>(plan.out_size + 1), -7);
   std::vector<std::uint8_t> chars;
   auto allocate = [&](std::int64_t total) {
@@ -77,6 +80,7 @@ inline DriverRun run_driver(const StringTensor& input, const TensorBuffer& pos,
                                                  : go(core::TypeTag<std::int64_t>{});
   run.first_bad = result.first_bad_index;
   run.reads = executor.reads();
+  run.fault_points = executor.fault_points();
   if (run.first_bad < 0) {
     for (std::int64_t i = 0; i < plan.out_size; ++i) {
       const auto b = static_cast<std::size_t>(run.offsets[static_cast<std::size_t>(i)]);
@@ -84,6 +88,12 @@ inline DriverRun run_driver(const StringTensor& input, const TensorBuffer& pos,
       run.values.emplace_back(reinterpret_cast<const char*>(chars.data()) + b, e - b);
     }
   }
+}
+
+inline DriverRun run_driver(const StringTensor& input, const TensorBuffer& pos,
+                            const TensorBuffer& len, const DriverSettings& settings) {
+  DriverRun run;
+  run_driver(input, pos, len, settings, run);
   return run;
 }
 
