@@ -6,8 +6,14 @@
 // `_in_place` (what NumPy's subtract.at and PyTorch's index_put_(accumulate=True) do).
 // Bytes: what the op must read and write: out of place the table read and the output written,
 // in place the touched elements read and written; plus updates and indices read.
-// Peers: bench/peers_cases/scatter_nd.py (same names, sizes and data).
+// Peers: bench/peers_cases/scatter_nd.py (same names, sizes and data). On CUDA also
+// `_plain_kernel`: the element case's indices and updates through a plain non-atomic
+// random-scatter kernel (bench/baseline_scatter.cu), the yardstick of the in-place op.
 #include "bench_support.hpp"
+
+#if defined(TENSORBUF_WITH_CUDA)
+#include "baseline_scatter.hpp"
+#endif
 
 namespace tensorbuf::bench {
 namespace {
@@ -100,5 +106,26 @@ TENSORBUF_SCATTER_CASES(scatter_same_index, kSameIndex, "scatter_nd_sub_f32_same
 
 #undef TENSORBUF_SCATTER_CASES
 
+#if defined(TENSORBUF_WITH_CUDA)
+// The yardstick: same data as the in-place element case, plain kernel, same bytes.
+void BM_scatter_elements_plain_kernel(benchmark::State& state) {
+  if (skip_without_cuda(state)) return;
+  Inputs in = make_inputs(kElements);
+  float* table = in.table.mutable_device<float>();
+  const auto* index = in.indices.device<std::int64_t>();
+  const float* updates = in.updates.device<float>();
+  void* stream = core::device_memory()->default_stream(0);
+  plain_scatter_sub_f32(table, index, updates, kElements.updates, stream);
+  cuda_synchronize();
+  for (auto _ : state) {
+    plain_scatter_sub_f32(table, index, updates, kElements.updates, stream);
+    cuda_synchronize();
+  }
+  const double bytes = traffic_bytes(kElements, true);
+  report(state, bytes, cuda_d2d_limit_gbps(bytes));
+}
+TENSORBUF_BENCHMARK(BM_scatter_elements_plain_kernel, "scatter_nd_sub_f32_elements_plain_kernel",
+                    "cuda");
+#endif
 }  // namespace
 }  // namespace tensorbuf::bench

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "support/devices.hpp"
@@ -81,14 +82,23 @@ TEST_F(ScatterNdCUDA, DeterministicEqualsCpuBitForBit) {
   }
 }
 
+std::vector<std::pair<Op, std::int64_t>> op_width_pairs() {
+  std::vector<std::pair<Op, std::int64_t>> pairs;
+  for (Op op : {Op::kSub, Op::kAdd, Op::kMin, Op::kMax}) {
+    for (std::int64_t width : {5, 8}) pairs.emplace_back(op, width);
+  }
+  return pairs;
+}
+
 TEST_F(ScatterNdCUDA, AtomicsMatchCpuWhereOrderDoesNotMatter) {
   for (DT type : {DT::kUInt8, DT::kInt8, DT::kInt16, DT::kInt32, DT::kInt64, DT::kFloat32,
                   DT::kFloat64, DT::kFloat16, DT::kBFloat16}) {
-    for (Op op : {Op::kSub, Op::kAdd, Op::kMin, Op::kMax}) {
+    // Width 8 takes the packed float4 / half2 / bfloat162 atomics of add and sub, 5 the scalar.
+    for (const auto& [op, width] : op_width_pairs()) {
       const bool is_float = type == DT::kFloat16 || type == DT::kBFloat16 || type == DT::kFloat32 ||
                             type == DT::kFloat64;
-      SCOPED_TRACE(::testing::Message() << to_string(type) << " " << op_name(op));
-      constexpr std::int64_t width = 5;
+      SCOPED_TRACE(::testing::Message() << to_string(type) << " " << op_name(op) << " width "
+                                        << width);
       Inputs in = make_inputs(type, 300, width, 5000, true, 7);
       TensorBuffer cpu = out_of_place(op)(
           in.tensor, in.indices, in.updates,
@@ -113,7 +123,8 @@ TEST_F(ScatterNdCUDA, AtomicsMatchCpuWhereOrderDoesNotMatter) {
           if (row < 0 || row * width >= static_cast<std::int64_t>(magnitude.size())) continue;
           for (std::int64_t e = 0; e < width; ++e) {
             const auto at = static_cast<std::size_t>(row * width + e);
-            magnitude[at] += std::abs(in.update_values[r * width + static_cast<std::size_t>(e)]);
+            magnitude[at] += std::abs(in.update_values[r * static_cast<std::size_t>(width) +
+                                                       static_cast<std::size_t>(e)]);
             additions[at] += 1;
           }
         }

@@ -2,7 +2,8 @@
 // with the CUDA executor, tests with the host executor.
 //
 // Default path: one grid-stride pass over (row, element-of-slice) with atomics (duplicates
-// combine in an unspecified order; `_update` keeps one of them).
+// combine in an unspecified order; `_update` keeps one of them); float add/sub take runs of
+// 4 (float32) or 2 (float16, bfloat16) elements per packed atomic when the slice allows.
 // Deterministic path: keys = slice of each row, stable sort_by_key(keys, rows), then one pass
 // in which the first position of each run of equal keys reduces its run in row order, the
 // order the CPU uses, so results equal the CPU's bit for bit.
@@ -44,9 +45,10 @@ struct ValidateRowsFunctor {
   }
 };
 
-// out[slice(row) * S + j] op= updates[row * S + j] for i = row * S + j; bad rows are skipped
-// (kRecordBad: and the smallest one recorded).
-template <core::ScatterOp Op, bool kRecordBad, class T, class Index>
+// out[slice(row) * S + j + k] op= updates[row * S + j + k] for k < W, where position i covers
+// (row, j = W * chunk) (S % W == 0); bad rows are skipped (kRecordBad: and the smallest one
+// recorded).
+template <core::ScatterOp Op, bool kRecordBad, class T, class Index, int W = 1>
 struct ScatterAtomicFunctor {
   T* out;
   const Index* indices;
@@ -55,18 +57,40 @@ struct ScatterAtomicFunctor {
   std::int64_t* first_bad;
   TENSORBUF_HD void operator()(std::int64_t i) const {
     std::int64_t row = 0;
-    std::int64_t element = 0;
-    split_position(i, geometry.slice_size, &row, &element);
+    std::int64_t chunk = 0;
+    split_position(i, geometry.slice_size / W, &row, &chunk);
     std::int64_t slice = 0;
     if (!geometry.slice_of(indices + row * geometry.depth, &slice)) {
       if constexpr (kRecordBad) {
-        if (element == 0) atomic_min_i64(first_bad, row);
+        if (chunk == 0) atomic_min_i64(first_bad, row);
       }
       return;
     }
-    atomic_combine<Op>(out + slice * geometry.slice_size + element, updates[i]);
+    T* target = out + slice * geometry.slice_size + chunk * W;
+    const T* values = updates + row * geometry.slice_size + chunk * W;
+    if constexpr (W == 1) {
+      atomic_combine<Op>(target, *values);
+    } else {
+      atomic_combine_packed<Op, T, W>(target, values);
+    }
   }
 };
+
+// The atomic pass over `work` elements, kPackedLanes at a time where the slice size allows.
+template <core::ScatterOp Op, bool kRecordBad, class T, class Index, class Executor>
+void run_atomic_pass(Executor& executor, std::int64_t work, const ScatterGeometry& geometry,
+                     T* out, const Index* indices, const T* updates, std::int64_t* first_bad) {
+  constexpr int kLanes = kPackedLanes<Op, T>;
+  if constexpr (kLanes > 1) {
+    if (geometry.slice_size % kLanes == 0) {
+      executor.for_each_index(work / kLanes, ScatterAtomicFunctor<Op, kRecordBad, T, Index, kLanes>{
+                                                 out, indices, updates, geometry, first_bad});
+      return;
+    }
+  }
+  executor.for_each_index(
+      work, ScatterAtomicFunctor<Op, kRecordBad, T, Index>{out, indices, updates, geometry, first_bad});
+}
 
 // keys[row] = slice of the row (`sentinel` for a bad row, sorted last), rows[row] = row.
 template <class Key, class Index>
@@ -216,14 +240,13 @@ core::ScatterNdResult run_scatter_nd(Executor& executor, const core::ScatterNdPl
   copy_tensor();
   if (work == 0) return result;
   if (error_policy && !check_first) {
-    executor.for_each_index(
-        work, ScatterAtomicFunctor<Op, true, T, Index>{out, indices, updates, geometry, first_bad});
+    run_atomic_pass<Op, true>(executor, work, geometry, out, indices, updates, first_bad);
     const std::int64_t bad = executor.read_value(first_bad);
     if (bad != kNoBadRow) return bad_row_result(executor, plan, indices, bad);
     return result;
   }
-  executor.for_each_index(
-      work, ScatterAtomicFunctor<Op, false, T, Index>{out, indices, updates, geometry, nullptr});
+  run_atomic_pass<Op, false>(executor, work, geometry, out, indices, updates,
+                             static_cast<std::int64_t*>(nullptr));
   return result;
 }
 

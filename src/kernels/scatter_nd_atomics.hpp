@@ -1,6 +1,7 @@
 // Atomic `*target = combine(*target, value)` for the scatter ops, on both executors: native
 // device atomics where they exist (float/double/int32/int64 add, sub as add of the negation,
-// int32/int64 min/max, float16 add on sm_70+, bfloat16 add on sm_80+), a compare-and-swap loop
+// int32/int64 min/max, float16 add on sm_70+, bfloat16 add on sm_80+, packed float4 / half2 /
+// bfloat162 adds for runs of consecutive elements), a compare-and-swap loop
 // otherwise (float min/max, 8/16-bit integers, on the containing 32-bit word for 1/2-byte
 // types); on the host (the host executor) std::atomic_ref.
 #pragma once
@@ -134,6 +135,45 @@ TENSORBUF_HD inline void atomic_combine(T* target, T value) {
   while (!ref.compare_exchange_weak(current, Combine<Op>::apply(current, value),
                                     std::memory_order_relaxed)) {
   }
+#endif
+}
+
+// How many consecutive elements one packed device atomic combines for Op on T: add and sub
+// of float32 go 4 at a time (float4 atomicAdd, sm_90), of float16 / bfloat16 2 at a time
+// (half2 / bfloat162 atomicAdd); everything else 1. Each lane is still its own IEEE add.
+template <core::ScatterOp Op, class T>
+inline constexpr int kPackedLanes =
+    Op != core::ScatterOp::kAdd && Op != core::ScatterOp::kSub ? 1
+    : std::is_same_v<T, float>                                  ? 4
+    : std::is_same_v<T, float16> || std::is_same_v<T, bfloat16> ? 2
+                                                                : 1;
+
+// target[k] = Combine<Op>(target[k], values[k]) for k < W, each lane atomically; both pointers
+// aligned to W elements. One packed atomic on the device where kPackedLanes says so.
+template <core::ScatterOp Op, class T, int W>
+TENSORBUF_HD inline void atomic_combine_packed(T* target, const T* values) {
+#if defined(__CUDA_ARCH__)
+  constexpr bool kSub = Op == core::ScatterOp::kSub;
+  constexpr bool kFloat4 = W == 4 && std::is_same_v<T, float> && __CUDA_ARCH__ >= 900;
+  constexpr bool kHalf2 = W == 2 && std::is_same_v<T, float16> && __CUDA_ARCH__ >= 700;
+  constexpr bool kBFloat162 = W == 2 && std::is_same_v<T, bfloat16> && __CUDA_ARCH__ >= 800;
+  // Negating a pair flips the sign bit of both halves, as the scalar path does.
+  constexpr unsigned int kPairSign = kSub ? 0x80008000u : 0u;
+  if constexpr (kFloat4) {
+    float4 v = *reinterpret_cast<const float4*>(values);
+    if constexpr (kSub) v = make_float4(-v.x, -v.y, -v.z, -v.w);
+    atomicAdd(reinterpret_cast<float4*>(target), v);
+  } else if constexpr (kHalf2) {
+    const unsigned int bits = *reinterpret_cast<const unsigned int*>(values) ^ kPairSign;
+    atomicAdd(reinterpret_cast<__half2*>(target), bits_as<__half2>(bits));
+  } else if constexpr (kBFloat162) {
+    const unsigned int bits = *reinterpret_cast<const unsigned int*>(values) ^ kPairSign;
+    atomicAdd(reinterpret_cast<__nv_bfloat162*>(target), bits_as<__nv_bfloat162>(bits));
+  } else {
+    for (int k = 0; k < W; ++k) atomic_combine<Op>(target + k, values[k]);
+  }
+#else
+  for (int k = 0; k < W; ++k) atomic_combine<Op>(target + k, values[k]);
 #endif
 }
 
