@@ -167,8 +167,25 @@ core::MaskUpdateResult run_driver(kernels::HostExecutor& ex,
       ex, plan.layout, plan.required_count, c.mask.data(), tensor, updates, o);
 }
 
-// Runs the driver on the host executor; nullopt when the plan or the count check rejects.
-std::optional<std::vector<std::uint8_t>> driver_result(const Case& c, bool in_place, bool reverse) {
+// The driver with the element's own carrier, both scan index types.
+core::MaskUpdateResult run_narrow(kernels::HostExecutor& ex, const core::BooleanMaskUpdatePlan& plan,
+                                  const Case& c, std::vector<std::uint8_t>& out, bool in_place) {
+  switch (type_size(c.dtype)) {
+    case 1:
+      return run_driver<std::uint8_t>(ex, plan, c, out, in_place);
+    case 2:
+      return run_driver<std::uint16_t>(ex, plan, c, out, in_place);
+    case 4:
+      return run_driver<std::uint32_t>(ex, plan, c, out, in_place);
+    default:
+      return run_driver<std::uint64_t>(ex, plan, c, out, in_place);
+  }
+}
+
+// Runs the driver on the host executor (`widened`: as the CUDA backend calls it, with the
+// widest carrier); nullopt when the plan or the count check rejects.
+std::optional<std::vector<std::uint8_t>> driver_result(const Case& c, bool in_place, bool reverse,
+                                                       bool widened) {
   const TensorBuffer t = from_bytes(c.dtype, Shape(c.tshape), c.tensor);
   const TensorBuffer m = from_bytes(DataType::kBool, Shape(c.mshape), c.mask);
   const TensorBuffer u = from_bytes(c.dtype, Shape(c.ushape), c.updates);
@@ -183,19 +200,13 @@ std::optional<std::vector<std::uint8_t>> driver_result(const Case& c, bool in_pl
       in_place ? c.tensor : std::vector<std::uint8_t>(c.tensor.size(), 0xA5);
   kernels::HostExecutor ex(reverse);
   core::MaskUpdateResult result;
-  switch (type_size(c.dtype)) {
-    case 1:
-      result = run_driver<std::uint8_t>(ex, plan, c, out, in_place);
-      break;
-    case 2:
-      result = run_driver<std::uint16_t>(ex, plan, c, out, in_place);
-      break;
-    case 4:
-      result = run_driver<std::uint32_t>(ex, plan, c, out, in_place);
-      break;
-    default:
-      result = run_driver<std::uint64_t>(ex, plan, c, out, in_place);
-      break;
+  if (widened) {
+    const void* tensor = in_place ? out.data() : c.tensor.data();
+    result = kernels::run_boolean_mask_update_widened(ex, plan.layout, plan.element_size,
+                                                      plan.required_count, c.mask.data(), tensor,
+                                                      c.updates.data(), out.data());
+  } else {
+    result = run_narrow(ex, plan, c, out, in_place);
   }
   // n reaches the host only when the updates shape needs it checked.
   EXPECT_EQ(ex.reads(), plan.required_count >= 0 && plan.layout.mask_size > 0 ? 1 : 0);
@@ -247,15 +258,59 @@ TEST(BooleanMaskUpdateRandom, CudaDriverOnHostExecutorMatchesReference) {
     const auto expected = expected_of(c);
     for (bool in_place : {false, true}) {
       for (bool reverse : {true, false}) {
-        const auto got = driver_result(c, in_place, reverse);
-        ASSERT_EQ(got.has_value(), expected.has_value())
-            << "in_place " << in_place << " reverse " << reverse;
-        if (got) {
-          EXPECT_EQ(*got, *expected) << "in_place " << in_place << " reverse " << reverse;
+        for (bool widened : {false, true}) {
+          SCOPED_TRACE(::testing::Message() << "in_place " << in_place << " reverse " << reverse
+                                            << " widened " << widened);
+          const auto got = driver_result(c, in_place, reverse, widened);
+          ASSERT_EQ(got.has_value(), expected.has_value());
+          if (got) {
+            EXPECT_EQ(*got, *expected);
+          }
         }
       }
     }
   }
+}
+
+
+// [2, 3, 8] float32 tensor, 1-D mask on axis 1, updates [2, n, 8] (row stride 8, lead stride
+// 8 * n): the widest carrier is 4 floats when the pointers allow 16 bytes.
+core::MaskUpdateLayout layout_2x3x8(std::int64_t lead_stride) {
+  core::MaskUpdateLayout layout;
+  layout.outer = 2;
+  layout.mask_size = 3;
+  layout.inner = 8;
+  layout.lead_rank = 1;
+  layout.lead_dims[0] = 2;
+  layout.lead_strides[0] = lead_stride;
+  layout.row_stride = 8;
+  layout.trail_rank = 1;
+  layout.trail_dims[0] = 8;
+  layout.trail_strides[0] = 1;
+  layout.trail_contiguous = true;
+  layout.trail_broadcast = false;
+  return layout;
+}
+
+TEST(BooleanMaskUpdateWiden, TakesTheWidestCarrierThatDividesEverything) {
+  core::MaskUpdateLayout layout = layout_2x3x8(16);
+  EXPECT_EQ(kernels::mask_update_widen(layout, 4, 16, 256), 4);
+  EXPECT_EQ(layout.inner, 2);
+  EXPECT_EQ(layout.row_stride, 2);
+  EXPECT_EQ(layout.lead_strides[0], 4);
+
+  layout = layout_2x3x8(16);
+  EXPECT_EQ(kernels::mask_update_widen(layout, 4, 16, 8), 2);  // pointers only 8-byte aligned
+  EXPECT_EQ(layout.inner, 4);
+
+  layout = layout_2x3x8(6);  // a lead stride of 6 elements allows pairs only
+  EXPECT_EQ(kernels::mask_update_widen(layout, 4, 16, 256), 2);
+  EXPECT_EQ(layout.lead_strides[0], 3);
+
+  layout = layout_2x3x8(16);
+  layout.trail_contiguous = false;  // strided trailing updates: element by element
+  EXPECT_EQ(kernels::mask_update_widen(layout, 4, 16, 256), 1);
+  EXPECT_EQ(layout.inner, 8);
 }
 
 }  // namespace

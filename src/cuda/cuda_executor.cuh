@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include <thrust/iterator/transform_iterator.h>
 #include <utility>
 #include <vector>
 
@@ -27,11 +28,38 @@ __global__ void for_each_index_kernel(std::int64_t n, F f) {
   }
 }
 
+// Each block takes tiles of K * blockDim.x indices: thread t loads items t, t + blockDim.x, ...
+// (coalesced for each k), all K before it stores any.
+template <int K, class F>
+__global__ void for_each_index_staged_kernel(std::int64_t n, F f) {
+  using Item = decltype(f.load(std::int64_t{0}));
+  const std::int64_t tile = static_cast<std::int64_t>(blockDim.x) * K;
+  for (std::int64_t base = static_cast<std::int64_t>(blockIdx.x) * tile; base < n;
+       base += static_cast<std::int64_t>(gridDim.x) * tile) {
+    Item items[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const std::int64_t i = base + static_cast<std::int64_t>(k) * blockDim.x + threadIdx.x;
+      if (i < n) items[k] = f.load(i);
+    }
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const std::int64_t i = base + static_cast<std::int64_t>(k) * blockDim.x + threadIdx.x;
+      if (i < n) f.store(i, items[k]);
+    }
+  }
+}
+
 template <class T>
 struct FillFunctor {
   T* data;
   T value;
   __device__ void operator()(std::int64_t i) const { data[i] = value; }
+};
+
+template <class T>
+struct NonZero {
+  __host__ __device__ T operator()(std::uint8_t flag) const { return flag != 0 ? 1 : 0; }
 };
 
 class CudaExecutor {
@@ -61,6 +89,16 @@ class CudaExecutor {
     TENSORBUF_CUDA_TRY(cudaGetLastError());
   }
 
+  template <int K, class F>
+  void for_each_index_staged(std::int64_t n, F f) {
+    if (n <= 0) return;
+    const std::int64_t tile = std::int64_t{kBlockSize} * K;
+    const std::int64_t blocks_needed = (n + tile - 1) / tile;
+    const int blocks = static_cast<int>(blocks_needed < max_blocks() ? blocks_needed : max_blocks());
+    for_each_index_staged_kernel<K><<<blocks, kBlockSize, 0, stream()>>>(n, f);
+    TENSORBUF_CUDA_TRY(cudaGetLastError());
+  }
+
   template <class T>
   T* scratch(std::int64_t n) {
     const std::size_t bytes = static_cast<std::size_t>(n > 0 ? n : 1) * sizeof(T);
@@ -81,6 +119,17 @@ class CudaExecutor {
     TENSORBUF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, in, out, n, stream()));
     void* temp = scratch<std::byte>(static_cast<std::int64_t>(temp_bytes));
     TENSORBUF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, in, out, n, stream()));
+  }
+
+  template <class T>
+  void count_nonzero_scan(const std::uint8_t* flags, T* out, std::int64_t n) {
+    if (n <= 0) return;
+    // One pass: the scan reads the flags through a 0/1 view (no flags array).
+    auto ones = thrust::make_transform_iterator(flags, NonZero<T>{});
+    std::size_t temp_bytes = 0;
+    TENSORBUF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, ones, out, n, stream()));
+    void* temp = scratch<std::byte>(static_cast<std::int64_t>(temp_bytes));
+    TENSORBUF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, ones, out, n, stream()));
   }
 
   template <class K, class V>

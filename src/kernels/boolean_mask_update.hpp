@@ -1,5 +1,5 @@
 // boolean_mask_update: the per-element logic shared by both backends, and the multi-pass
-// driver of the CUDA backend (mask flags -> exclusive scan -> fused write), written over an
+// driver of the CUDA backend (scan of the mask -> fused write), written over an
 // executor (executor.hpp) so CPU tests run it through HostExecutor.
 //
 // The op is an "expand", the inverse of stream compaction: with the tensor viewed as
@@ -50,14 +50,6 @@ inline bool mask_update_needs_scan(const core::MaskUpdateLayout& layout) {
   return layout.row_stride != 0;
 }
 
-// flags[m] = mask[m] != 0 (the scan then runs in place over flags).
-template <class Index>
-struct MaskFlagsFunctor {
-  const std::uint8_t* mask;
-  Index* flags;
-  TENSORBUF_HD void operator()(std::int64_t m) const { flags[m] = mask[m] != 0 ? 1 : 0; }
-};
-
 // *total = scan[last] + flag(last): the count n, on the executor's side.
 template <class Index>
 struct MaskTotalFunctor {
@@ -70,51 +62,96 @@ struct MaskTotalFunctor {
   }
 };
 
+// q = a / b and r = a - q * b, in 32-bit arithmetic when both fit (64-bit division is several
+// times slower on a GPU).
+TENSORBUF_HD inline void divide(std::int64_t a, std::int64_t b, std::int64_t& q, std::int64_t& r) {
+  if (a <= 0xffffffffll && b <= 0xffffffffll) {
+    q = static_cast<std::uint32_t>(a) / static_cast<std::uint32_t>(b);
+  } else {
+    q = a / b;
+  }
+  r = a - q * b;
+}
+
 // Splits element e of the tensor into (o, m, t); the divisions are skipped where a side is 1.
 TENSORBUF_HD inline void mask_update_split(const core::MaskUpdateLayout& layout, std::int64_t e,
                                            std::int64_t& o, std::int64_t& m, std::int64_t& t) {
   std::int64_t row = e;
   t = 0;
-  if (layout.inner != 1) {
-    row = e / layout.inner;
-    t = e - row * layout.inner;
-  }
+  if (layout.inner != 1) divide(e, layout.inner, row, t);
   o = 0;
   m = row;
-  if (layout.outer != 1) {
-    o = row / layout.mask_size;
-    m = row - o * layout.mask_size;
+  if (layout.outer != 1) divide(row, layout.mask_size, o, m);
+}
+
+// Views W consecutive trailing elements as one element of W * element_size bytes, for the
+// largest W <= max_bytes / element_size that divides inner, the updates' row stride and lead
+// strides, and `alignment` (in bytes, of every pointer the op touches); only when the trailing
+// part of updates is contiguous. Returns W (1: layout unchanged). The op only moves bytes, so
+// the widened layout does the same work in fewer, wider loads and stores.
+inline std::int64_t mask_update_widen(core::MaskUpdateLayout& layout, std::size_t element_size,
+                                      std::size_t max_bytes, std::size_t alignment) {
+  if (!layout.trail_contiguous || layout.inner <= 1) return 1;
+  std::int64_t w = static_cast<std::int64_t>(max_bytes / element_size);
+  for (; w > 1; w /= 2) {
+    bool fits = layout.inner % w == 0 && layout.row_stride % w == 0 &&
+                alignment % (static_cast<std::size_t>(w) * element_size) == 0;
+    for (int d = 0; d < layout.lead_rank; ++d) fits = fits && layout.lead_strides[d] % w == 0;
+    if (fits) break;
   }
+  if (w <= 1) return 1;
+  layout.inner /= w;
+  layout.row_stride /= w;
+  for (int d = 0; d < layout.lead_rank; ++d) layout.lead_strides[d] /= w;
+  layout.trail_rank = 1;
+  layout.trail_dims[0] = layout.inner;
+  layout.trail_strides[0] = 1;
+  return w;
 }
 
 // One pass over the output: out[e] = masked ? updates'[o, scan[m], t] : tensor[e]. In place
 // (`tensor` null) only masked elements are written. `scan` may be null when the layout does
-// not need it (row_stride == 0). Carrier is an unsigned integer of the element's size: the op
-// only moves bytes.
+// not need it (row_stride == 0). Carrier is an unsigned integer of the element's size (or
+// wider, mask_update_widen): the op only moves bytes. Split in a read step and a write step
+// (for_each_index_staged) so that a GPU thread has several elements' reads in flight.
 template <class Carrier, class Index>
 struct MaskUpdateFusedFunctor {
+  struct Item {
+    Carrier value;
+    bool write;
+  };
   core::MaskUpdateLayout layout;
   const std::uint8_t* mask;
   const Index* scan;
   const Carrier* tensor;
   const Carrier* updates;
   Carrier* out;
-  TENSORBUF_HD void operator()(std::int64_t e) const {
+  TENSORBUF_HD Item load(std::int64_t e) const {
     std::int64_t o, m, t;
     mask_update_split(layout, e, o, m, t);
     if (mask[m] != 0) {
       const std::int64_t j = scan != nullptr ? static_cast<std::int64_t>(scan[m]) : 0;
-      out[e] = updates[mask_update_row_offset(layout, o, j) + mask_update_trail_offset(layout, t)];
-    } else if (tensor != nullptr) {
-      out[e] = tensor[e];
+      return {updates[mask_update_row_offset(layout, o, j) + mask_update_trail_offset(layout, t)],
+              true};
     }
+    if (tensor != nullptr) return {tensor[e], true};
+    return {Carrier{}, false};
+  }
+  TENSORBUF_HD void store(std::int64_t e, const Item& item) const {
+    if (item.write) out[e] = item.value;
   }
 };
 
+// Elements whose reads one GPU thread keeps in flight at once: about 64 bytes.
+template <class Carrier>
+inline constexpr int kMaskUpdateStagedItems = sizeof(Carrier) >= 16  ? 4
+                                              : sizeof(Carrier) >= 8 ? 8
+                                                                     : 16;
+
 // The driver. `out == tensor` runs in place. Index (int32 or int64) holds the scan; the caller
 // picks int32 when M fits. Steps, all on the executor's side:
-//   1. flags[m] = mask[m] != 0; exclusive scan in place (only when the write or the check needs
-//      it);
+//   1. scan[m] = number of true mask entries before m (only when the write or the check
+//      needs it);
 //   2. if required_count >= 0: n = scan[M-1] + flag(M-1), read back to the host (the one host
 //      wait of the op); n != required_count -> nothing written, {false, n};
 //   3. one pass over the tensor's elements (fused copy + update, or masked writes in place).
@@ -128,8 +165,7 @@ core::MaskUpdateResult run_boolean_mask_update(Executor& ex, const core::MaskUpd
   Index* scan = nullptr;
   if (m_size > 0 && (mask_update_needs_scan(layout) || required_count >= 0)) {
     scan = ex.template scratch<Index>(m_size);
-    ex.for_each_index(m_size, MaskFlagsFunctor<Index>{mask, scan});
-    ex.exclusive_scan(scan, scan, m_size);
+    ex.count_nonzero_scan(mask, scan, m_size);
   }
   if (required_count >= 0) {
     std::int64_t n = 0;
@@ -146,14 +182,59 @@ core::MaskUpdateResult run_boolean_mask_update(Executor& ex, const core::MaskUpd
   }
   const Index* row_scan = mask_update_needs_scan(layout) ? scan : nullptr;
   const std::int64_t elements = layout.outer * m_size * layout.inner;
-  if (out == tensor) {
-    ex.for_each_index(
-        elements, MaskUpdateFusedFunctor<Carrier, Index>{layout, mask, row_scan, nullptr, updates, out});
-  } else {
-    ex.for_each_index(elements, MaskUpdateFusedFunctor<Carrier, Index>{layout, mask, row_scan,
-                                                                       tensor, updates, out});
-  }
+  constexpr int kItems = kMaskUpdateStagedItems<Carrier>;
+  const Carrier* copied = out == tensor ? nullptr : tensor;  // in place: masked elements only
+  ex.template for_each_index_staged<kItems>(
+      elements, MaskUpdateFusedFunctor<Carrier, Index>{layout, mask, row_scan, copied, updates, out});
   return result;
+}
+
+// 16 bytes moved as one (the widest carrier).
+struct alignas(16) Bytes16 {
+  std::uint64_t low;
+  std::uint64_t high;
+};
+
+// The driver with the widest carrier the layout and pointers allow (mask_update_widen, up to
+// 16 bytes), and an int32 scan when the mask size fits: what the CUDA backend runs.
+template <class Executor>
+core::MaskUpdateResult run_boolean_mask_update_widened(Executor& ex,
+                                                       core::MaskUpdateLayout layout,
+                                                       std::size_t element_size,
+                                                       std::int64_t required_count,
+                                                       const std::uint8_t* mask,
+                                                       const void* tensor, const void* updates,
+                                                       void* out) {
+  const std::uintptr_t bits = reinterpret_cast<std::uintptr_t>(tensor) |
+                              reinterpret_cast<std::uintptr_t>(updates) |
+                              reinterpret_cast<std::uintptr_t>(out);
+  const std::size_t alignment = bits == 0 ? 16 : static_cast<std::size_t>(bits & (~bits + 1));
+  const std::size_t carrier_size =
+      element_size * static_cast<std::size_t>(mask_update_widen(layout, element_size, 16, alignment));
+  auto run = [&](auto carrier_tag) {
+    using Carrier = decltype(carrier_tag);
+    const auto* t = static_cast<const Carrier*>(tensor);
+    const auto* u = static_cast<const Carrier*>(updates);
+    auto* o = static_cast<Carrier*>(out);
+    if (layout.mask_size <= 0x7fffffffll) {
+      return run_boolean_mask_update<Carrier, std::int32_t>(ex, layout, required_count, mask, t,
+                                                            u, o);
+    }
+    return run_boolean_mask_update<Carrier, std::int64_t>(ex, layout, required_count, mask, t, u,
+                                                          o);
+  };
+  switch (carrier_size) {
+    case 1:
+      return run(std::uint8_t{});
+    case 2:
+      return run(std::uint16_t{});
+    case 4:
+      return run(std::uint32_t{});
+    case 8:
+      return run(std::uint64_t{});
+    default:
+      return run(Bytes16{});
+  }
 }
 
 }  // namespace tensorbuf::kernels

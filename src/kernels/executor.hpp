@@ -6,12 +6,18 @@
 //       Calls f(i) for every i in [0, n), in any order and possibly concurrently. F is a
 //       copyable functor with a TENSORBUF_HD `void operator()(std::int64_t) const`; it gets
 //       only plain views (pointers + extents), never a TensorBuffer.
+//   template <int K, class F> void for_each_index_staged(std::int64_t n, F f);
+//       for_each_index for a functor in two steps: `auto item = f.load(i)` (reads only), then
+//       `f.store(i, item)`. A CUDA thread loads K items before it stores any, so K independent
+//       reads are in flight per thread (passes bound by memory latency, not bandwidth).
 //   template <class T> T* scratch(std::int64_t n);
 //       Uninitialised memory for n elements on the executor's side, freed (stream-ordered)
 //       when the executor is destroyed.
 //   template <class T> void fill(T* data, T value, std::int64_t n);
 //   template <class T> void exclusive_scan(const T* in, T* out, std::int64_t n);
 //       out[i] = in[0] + ... + in[i-1] (out[0] = 0); `out` may equal `in`.
+//   template <class T> void count_nonzero_scan(const std::uint8_t* flags, T* out, std::int64_t n);
+//       out[i] = how many of flags[0..i) are nonzero (an exclusive scan of flags != 0).
 //   template <class K, class V> void sort_by_key(K* keys, V* values, std::int64_t n);
 //       Stable ascending sort of (key, value) pairs by key; K is an unsigned integer type.
 //   template <class T> T read_value(const T* data);

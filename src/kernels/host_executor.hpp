@@ -33,6 +33,11 @@ class HostExecutor {
     }
   }
 
+  template <int K, class F>
+  void for_each_index_staged(std::int64_t n, F f) {
+    for_each_index(n, [&f](std::int64_t i) { f.store(i, f.load(i)); });
+  }
+
   template <class T>
   T* scratch(std::int64_t n) {
     fault_point();
@@ -51,6 +56,16 @@ class HostExecutor {
     if (n <= 0) return;
     fault_point();  // CUB's temporary storage on CUDA
     std::exclusive_scan(in, in + n, out, T{0});
+  }
+
+  template <class T>
+  void count_nonzero_scan(const std::uint8_t* flags, T* out, std::int64_t n) {
+    if (n > 0) fault_point();  // CUB's temporary storage on CUDA
+    T count = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      out[i] = count;
+      count += flags[i] != 0 ? 1 : 0;
+    }
   }
 
   template <class K, class V>
