@@ -88,7 +88,9 @@ class CudaDeviceMemory final : public core::DeviceMemory {
     cudaStream_t& stream = streams_.at(static_cast<std::size_t>(device));
     if (stream == nullptr) {
       CurrentDevice guard(device);
-      TENSORBUF_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+      // A blocking stream: work the caller enqueues on the legacy default stream (plain
+      // cudaMemset, kernel<<<>>> without a stream) is ordered with the library's work.
+      TENSORBUF_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamDefault));
       cudaMemPool_t pool = nullptr;
       TENSORBUF_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, device));
       std::uint64_t keep_everything = UINT64_MAX;  // freed memory stays cached in the pool
