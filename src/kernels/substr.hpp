@@ -381,35 +381,32 @@ struct CopyFunctor {
   }
 };
 
-// The 4 bytes at any address `p`. On the device: the one or two aligned words holding them
-// (never beyond those words; device allocations are padded to whole words) joined by a funnel
-// shift. On the host: a plain unaligned load.
-TENSORBUF_HD inline std::uint32_t load_word_at(const std::uint8_t* p) {
+// 16 bytes from any address `src` to a 16-byte aligned `dst`. On the device: the aligned words
+// holding src[0..15] (never beyond them; device allocations are padded to whole words), joined
+// by funnel shifts, and one 16-byte store. On the host: a plain copy.
+TENSORBUF_HD inline void copy16_to_aligned(std::uint8_t* dst, const std::uint8_t* src) {
 #if defined(__CUDA_ARCH__)
-  const auto address = reinterpret_cast<std::uintptr_t>(p);
+  const auto address = reinterpret_cast<std::uintptr_t>(src);
   const auto* base = reinterpret_cast<const std::uint32_t*>(address & ~std::uintptr_t{3});
   const unsigned int shift = static_cast<unsigned int>(address & 3u) * 8u;
-  return shift == 0 ? base[0] : __funnelshift_r(base[0], base[1], shift);
+  uint4 out;
+  if (shift == 0) {
+    out = make_uint4(base[0], base[1], base[2], base[3]);
+  } else {
+    const std::uint32_t w0 = base[0], w1 = base[1], w2 = base[2], w3 = base[3], w4 = base[4];
+    out = make_uint4(__funnelshift_r(w0, w1, shift), __funnelshift_r(w1, w2, shift),
+                     __funnelshift_r(w2, w3, shift), __funnelshift_r(w3, w4, shift));
+  }
+  *reinterpret_cast<uint4*>(dst) = out;
 #else
-  std::uint32_t word;
-  std::memcpy(&word, p, sizeof word);
-  return word;
-#endif
-}
-
-// Stores a word at a 4-byte aligned address.
-TENSORBUF_HD inline void store_aligned_word(std::uint8_t* p, std::uint32_t word) {
-#if defined(__CUDA_ARCH__)
-  *reinterpret_cast<std::uint32_t*>(p) = word;
-#else
-  std::memcpy(p, &word, sizeof word);
+  std::memcpy(dst, src, 16);
 #endif
 }
 
 // kLanes consecutive threads (a warp under the CUDA executor's launch) copy one substring: the
-// bytes before the output's first 4-byte boundary and after its last one byte by byte, the
-// words between one per lane per step (lane l the words l, l + kLanes, ...), so a warp
-// writes 128 consecutive bytes per step. Little-endian byte order, as on every CUDA device.
+// bytes before the output's first 16-byte boundary and after its last one byte by byte, the
+// 16-byte chunks between one per lane per step (lane l the chunks l, l + kLanes, ...), so a
+// warp writes 512 consecutive bytes per step. Little-endian, as every CUDA device.
 struct LaneCopyFunctor {
   const std::uint8_t* in_chars;
   const std::int64_t* begins;
@@ -422,14 +419,15 @@ struct LaneCopyFunctor {
     const std::int64_t count = out_offsets[i + 1] - start;
     const std::uint8_t* src = in_chars + begins[i];
     std::uint8_t* dst = out_chars + start;
-    const auto misalignment = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(dst) & 3u);
-    std::int64_t head = (4 - misalignment) & 3;
+    const auto misalignment =
+        static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(dst) & 15u);
+    std::int64_t head = (16 - misalignment) & 15;
     if (head > count) head = count;
-    const std::int64_t words = (count - head) / 4;
-    const std::int64_t body_end = head + 4 * words;
+    const std::int64_t chunks = (count - head) / 16;
+    const std::int64_t body_end = head + 16 * chunks;
     if (lane < head) dst[lane] = src[lane];
-    for (std::int64_t w = lane; w < words; w += kLanes) {
-      store_aligned_word(dst + head + 4 * w, load_word_at(src + head + 4 * w));
+    for (std::int64_t c = lane; c < chunks; c += kLanes) {
+      copy16_to_aligned(dst + head + 16 * c, src + head + 16 * c);
     }
     if (body_end + lane < count) dst[body_end + lane] = src[body_end + lane];
   }
