@@ -20,7 +20,7 @@ for name in "$@"; do
   timeout 60 "$ncu" --clock-control none --metrics gpu__time_duration.sum --csv --print-units base \
     --launch-skip 40 --launch-count 24 \
     "$BUILD/bench/tensorbuf_bench" --benchmark_filter="^${name}(/real_time)?\$" \
-    --benchmark_min_time=0.2s --benchmark_repetitions=1 2> /dev/null |
+    --benchmark_min_time=0.2 --benchmark_repetitions=1 2> /dev/null |
     python3 -c '
 import csv, sys
 rows = [r for r in csv.reader(l for l in sys.stdin if l.startswith("\""))]

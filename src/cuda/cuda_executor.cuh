@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
-#include <thrust/iterator/transform_iterator.h>
 #include <utility>
 #include <vector>
 
@@ -55,11 +54,6 @@ struct FillFunctor {
   T* data;
   T value;
   __device__ void operator()(std::int64_t i) const { data[i] = value; }
-};
-
-template <class T>
-struct NonZero {
-  __host__ __device__ T operator()(std::uint8_t flag) const { return flag != 0 ? 1 : 0; }
 };
 
 class CudaExecutor {
@@ -119,17 +113,6 @@ class CudaExecutor {
     TENSORBUF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, in, out, n, stream()));
     void* temp = scratch<std::byte>(static_cast<std::int64_t>(temp_bytes));
     TENSORBUF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, in, out, n, stream()));
-  }
-
-  template <class T>
-  void count_nonzero_scan(const std::uint8_t* flags, T* out, std::int64_t n) {
-    if (n <= 0) return;
-    // One pass: the scan reads the flags through a 0/1 view (no flags array).
-    auto ones = thrust::make_transform_iterator(flags, NonZero<T>{});
-    std::size_t temp_bytes = 0;
-    TENSORBUF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, ones, out, n, stream()));
-    void* temp = scratch<std::byte>(static_cast<std::int64_t>(temp_bytes));
-    TENSORBUF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, ones, out, n, stream()));
   }
 
   template <class K, class V>

@@ -1,5 +1,5 @@
 // boolean_mask_update: the per-element logic shared by both backends, and the multi-pass
-// driver of the CUDA backend (scan of the mask -> fused write), written over an
+// driver of the CUDA backend (tile counts of the mask -> scan -> fused write), written over an
 // executor (executor.hpp) so CPU tests run it through HostExecutor.
 //
 // The op is an "expand", the inverse of stream compaction: with the tensor viewed as
@@ -7,7 +7,9 @@
 // receives row j of the (broadcast) updates for every o and every trailing element t.
 #pragma once
 
+#include <bit>
 #include <cstdint>
+#include <cstring>
 
 #include "core/plan_boolean_mask_update.hpp"
 #include "kernels/config.hpp"
@@ -50,15 +52,61 @@ inline bool mask_update_needs_scan(const core::MaskUpdateLayout& layout) {
   return layout.row_stride != 0;
 }
 
-// *total = scan[last] + flag(last): the count n, on the executor's side.
+// The rank j of a true mask position m (how many true positions precede it) comes from tiles
+// of kMaskTile mask bytes: the exclusive scan of the tiles' true counts at m's tile, plus the
+// true bytes before m inside its tile, counted a word at a time from bytes the neighbouring
+// threads read too. So no M-sized scan array is written or read (the issue's "block sums +
+// scan + write").
+inline constexpr std::int64_t kMaskTile = 64;
+
+// How many of the 8 bytes of `word` are nonzero (whatever their values).
+TENSORBUF_HD inline std::int64_t nonzero_bytes(std::uint64_t word) {
+  word |= word >> 4;
+  word |= word >> 2;
+  word |= word >> 1;
+  word &= 0x0101010101010101ull;
+#if defined(__CUDA_ARCH__)
+  return __popcll(word);
+#else
+  return std::popcount(word);
+#endif
+}
+
+// Nonzero bytes of mask[lo, hi), lo a multiple of 8 (the mask itself 8-byte aligned on the
+// device, as device allocations are); reads nothing outside [lo, hi).
+TENSORBUF_HD inline std::int64_t count_true(const std::uint8_t* mask, std::int64_t lo,
+                                            std::int64_t hi) {
+  std::int64_t count = 0;
+  std::int64_t at = lo;
+  for (; at + 8 <= hi; at += 8) {
+#if defined(__CUDA_ARCH__)
+    const std::uint64_t word = *reinterpret_cast<const std::uint64_t*>(mask + at);
+#else
+    std::uint64_t word;
+    std::memcpy(&word, mask + at, sizeof word);
+#endif
+    count += nonzero_bytes(word);
+  }
+  for (; at < hi; ++at) count += mask[at] != 0 ? 1 : 0;
+  return count;
+}
+
+// counts[T] = true bytes of tile T; counts[tiles] = 0, so that an exclusive scan over
+// tiles + 1 entries leaves the total n in its last one.
 template <class Index>
-struct MaskTotalFunctor {
+struct MaskTileCountFunctor {
   const std::uint8_t* mask;
-  const Index* scan;
-  std::int64_t last;
-  std::int64_t* total;
-  TENSORBUF_HD void operator()(std::int64_t) const {
-    *total = static_cast<std::int64_t>(scan[last]) + (mask[last] != 0 ? 1 : 0);
+  std::int64_t mask_size;
+  std::int64_t tiles;
+  Index* counts;
+  TENSORBUF_HD void operator()(std::int64_t tile) const {
+    if (tile == tiles) {
+      counts[tile] = 0;
+      return;
+    }
+    const std::int64_t lo = tile * kMaskTile;
+    const std::int64_t hi = lo + kMaskTile < mask_size ? lo + kMaskTile : mask_size;
+    counts[tile] = static_cast<Index>(count_true(mask, lo, hi));
   }
 };
 
@@ -109,9 +157,8 @@ inline std::int64_t mask_update_widen(core::MaskUpdateLayout& layout, std::size_
   return w;
 }
 
-// One pass over the output: out[e] = masked ? updates'[o, scan[m], t] : tensor[e]. In place
-// (`tensor` null) only masked elements are written. `scan` may be null when the layout does
-// not need it (row_stride == 0). Carrier is an unsigned integer of the element's size (or
+// One pass over the output: out[e] = masked ? updates'[o, rank(m), t] : tensor[e]. In place
+// (`tensor` null) only masked elements are written. Carrier is an unsigned integer of the element's size (or
 // wider, mask_update_widen): the op only moves bytes. Split in a read step and a write step
 // (for_each_index_staged) so that a GPU thread has several elements' reads in flight.
 template <class Carrier, class Index>
@@ -122,7 +169,7 @@ struct MaskUpdateFusedFunctor {
   };
   core::MaskUpdateLayout layout;
   const std::uint8_t* mask;
-  const Index* scan;
+  const Index* tile_scan;  // exclusive scan of the tile counts; null: the rank is not needed
   const Carrier* tensor;
   const Carrier* updates;
   Carrier* out;
@@ -130,7 +177,11 @@ struct MaskUpdateFusedFunctor {
     std::int64_t o, m, t;
     mask_update_split(layout, e, o, m, t);
     if (mask[m] != 0) {
-      const std::int64_t j = scan != nullptr ? static_cast<std::int64_t>(scan[m]) : 0;
+      std::int64_t j = 0;
+      if (tile_scan != nullptr) {
+        const std::int64_t tile = m / kMaskTile;
+        j = static_cast<std::int64_t>(tile_scan[tile]) + count_true(mask, tile * kMaskTile, m);
+      }
       return {updates[mask_update_row_offset(layout, o, j) + mask_update_trail_offset(layout, t)],
               true};
     }
@@ -142,18 +193,16 @@ struct MaskUpdateFusedFunctor {
   }
 };
 
-// Elements whose reads one GPU thread keeps in flight at once: about 64 bytes.
+// Elements whose reads one GPU thread keeps in flight at once.
 template <class Carrier>
-inline constexpr int kMaskUpdateStagedItems = sizeof(Carrier) >= 16  ? 4
-                                              : sizeof(Carrier) >= 8 ? 8
-                                                                     : 16;
+inline constexpr int kMaskUpdateStagedItems = sizeof(Carrier) >= 16 ? 4 : 8;
 
-// The driver. `out == tensor` runs in place. Index (int32 or int64) holds the scan; the caller
-// picks int32 when M fits. Steps, all on the executor's side:
-//   1. scan[m] = number of true mask entries before m (only when the write or the check
-//      needs it);
-//   2. if required_count >= 0: n = scan[M-1] + flag(M-1), read back to the host (the one host
-//      wait of the op); n != required_count -> nothing written, {false, n};
+// The driver. `out == tensor` runs in place. Index (int32 or int64) holds the tile scan; the
+// caller picks int32 when M fits. Steps, all on the executor's side:
+//   1. (when the write or the check needs ranks) counts of the kMaskTile-byte tiles, exclusive
+//      scan over tiles + 1 entries: the last is n;
+//   2. if required_count >= 0: n read back to the host (the one host wait of the op);
+//      n != required_count -> nothing written, {false, n};
 //   3. one pass over the tensor's elements (fused copy + update, or masked writes in place).
 template <class Carrier, class Index, class Executor>
 core::MaskUpdateResult run_boolean_mask_update(Executor& ex, const core::MaskUpdateLayout& layout,
@@ -162,30 +211,28 @@ core::MaskUpdateResult run_boolean_mask_update(Executor& ex, const core::MaskUpd
                                                const Carrier* updates, Carrier* out) {
   core::MaskUpdateResult result;
   const std::int64_t m_size = layout.mask_size;
-  Index* scan = nullptr;
+  const std::int64_t tiles = (m_size + kMaskTile - 1) / kMaskTile;
+  Index* tile_scan = nullptr;
   if (m_size > 0 && (mask_update_needs_scan(layout) || required_count >= 0)) {
-    scan = ex.template scratch<Index>(m_size);
-    ex.count_nonzero_scan(mask, scan, m_size);
+    tile_scan = ex.template scratch<Index>(tiles + 1);
+    ex.for_each_index(tiles + 1, MaskTileCountFunctor<Index>{mask, m_size, tiles, tile_scan});
+    ex.exclusive_scan(tile_scan, tile_scan, tiles + 1);
   }
   if (required_count >= 0) {
-    std::int64_t n = 0;
-    if (m_size > 0) {
-      std::int64_t* total = ex.template scratch<std::int64_t>(1);
-      ex.for_each_index(1, MaskTotalFunctor<Index>{mask, scan, m_size - 1, total});
-      n = ex.read_value(total);
-    }
+    const std::int64_t n =
+        m_size > 0 ? static_cast<std::int64_t>(ex.read_value(tile_scan + tiles)) : 0;
     result.count = n;
     if (n != required_count) {
       result.applied = false;
       return result;
     }
   }
-  const Index* row_scan = mask_update_needs_scan(layout) ? scan : nullptr;
+  const Index* ranks = mask_update_needs_scan(layout) ? tile_scan : nullptr;
   const std::int64_t elements = layout.outer * m_size * layout.inner;
   constexpr int kItems = kMaskUpdateStagedItems<Carrier>;
   const Carrier* copied = out == tensor ? nullptr : tensor;  // in place: masked elements only
   ex.template for_each_index_staged<kItems>(
-      elements, MaskUpdateFusedFunctor<Carrier, Index>{layout, mask, row_scan, copied, updates, out});
+      elements, MaskUpdateFusedFunctor<Carrier, Index>{layout, mask, ranks, copied, updates, out});
   return result;
 }
 

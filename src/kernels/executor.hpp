@@ -16,8 +16,6 @@
 //   template <class T> void fill(T* data, T value, std::int64_t n);
 //   template <class T> void exclusive_scan(const T* in, T* out, std::int64_t n);
 //       out[i] = in[0] + ... + in[i-1] (out[0] = 0); `out` may equal `in`.
-//   template <class T> void count_nonzero_scan(const std::uint8_t* flags, T* out, std::int64_t n);
-//       out[i] = how many of flags[0..i) are nonzero (an exclusive scan of flags != 0).
 //   template <class K, class V> void sort_by_key(K* keys, V* values, std::int64_t n);
 //       Stable ascending sort of (key, value) pairs by key; K is an unsigned integer type.
 //   template <class T> T read_value(const T* data);

@@ -58,16 +58,6 @@ class HostExecutor {
     std::exclusive_scan(in, in + n, out, T{0});
   }
 
-  template <class T>
-  void count_nonzero_scan(const std::uint8_t* flags, T* out, std::int64_t n) {
-    if (n > 0) fault_point();  // CUB's temporary storage on CUDA
-    T count = 0;
-    for (std::int64_t i = 0; i < n; ++i) {
-      out[i] = count;
-      count += flags[i] != 0 ? 1 : 0;
-    }
-  }
-
   template <class K, class V>
   void sort_by_key(K* keys, V* values, std::int64_t n) {
     if (n <= 1) return;
