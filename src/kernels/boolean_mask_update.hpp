@@ -53,11 +53,11 @@ inline bool mask_update_needs_scan(const core::MaskUpdateLayout& layout) {
 }
 
 // The rank j of a true mask position m (how many true positions precede it) comes from tiles
-// of kMaskTile mask bytes: the exclusive scan of the tiles' true counts at m's tile, plus the
-// true bytes before m inside its tile, counted a word at a time from bytes the neighbouring
-// threads read too. So no M-sized scan array is written or read (the issue's "block sums +
-// scan + write").
-inline constexpr std::int64_t kMaskTile = 64;
+// of kMaskTile = 8 mask bytes, one 64-bit word: the exclusive scan of the tiles' true counts at
+// m's tile, plus the true bytes before m in the word the write pass loads anyway for mask[m].
+// The tile scan is an eighth of an M-entry scan (mostly cache-resident), so the write pass's
+// only dependent read is that of the updates row (the issue's "block sums + scan + write").
+inline constexpr std::int64_t kMaskTile = 8;
 
 // How many of the 8 bytes of `word` are nonzero (whatever their values).
 TENSORBUF_HD inline std::int64_t nonzero_bytes(std::uint64_t word) {
@@ -72,23 +72,26 @@ TENSORBUF_HD inline std::int64_t nonzero_bytes(std::uint64_t word) {
 #endif
 }
 
-// Nonzero bytes of mask[lo, hi), lo a multiple of 8 (the mask itself 8-byte aligned on the
-// device, as device allocations are); reads nothing outside [lo, hi).
-TENSORBUF_HD inline std::int64_t count_true(const std::uint8_t* mask, std::int64_t lo,
-                                            std::int64_t hi) {
-  std::int64_t count = 0;
-  std::int64_t at = lo;
-  for (; at + 8 <= hi; at += 8) {
+// The mask tile holding m: its bytes as one little-endian word (tiles wholly inside the mask;
+// the mask 8-byte aligned on the device, as device allocations are) or, for the last partial
+// tile, assembled byte by byte so that nothing past the mask is read.
+TENSORBUF_HD inline std::uint64_t mask_tile_word(const std::uint8_t* mask, std::int64_t mask_size,
+                                                 std::int64_t tile) {
+  const std::int64_t lo = tile * kMaskTile;
+  if (lo + kMaskTile <= mask_size) {
 #if defined(__CUDA_ARCH__)
-    const std::uint64_t word = *reinterpret_cast<const std::uint64_t*>(mask + at);
+    return *reinterpret_cast<const std::uint64_t*>(mask + lo);
 #else
     std::uint64_t word;
-    std::memcpy(&word, mask + at, sizeof word);
+    std::memcpy(&word, mask + lo, sizeof word);
+    return word;
 #endif
-    count += nonzero_bytes(word);
   }
-  for (; at < hi; ++at) count += mask[at] != 0 ? 1 : 0;
-  return count;
+  std::uint64_t word = 0;
+  for (std::int64_t at = lo; at < mask_size; ++at) {
+    word |= static_cast<std::uint64_t>(mask[at]) << (8 * (at - lo));
+  }
+  return word;
 }
 
 // counts[T] = true bytes of tile T; counts[tiles] = 0, so that an exclusive scan over
@@ -104,9 +107,7 @@ struct MaskTileCountFunctor {
       counts[tile] = 0;
       return;
     }
-    const std::int64_t lo = tile * kMaskTile;
-    const std::int64_t hi = lo + kMaskTile < mask_size ? lo + kMaskTile : mask_size;
-    counts[tile] = static_cast<Index>(count_true(mask, lo, hi));
+    counts[tile] = static_cast<Index>(nonzero_bytes(mask_tile_word(mask, mask_size, tile)));
   }
 };
 
@@ -176,12 +177,15 @@ struct MaskUpdateFusedFunctor {
   TENSORBUF_HD Item load(std::int64_t e) const {
     std::int64_t o, m, t;
     mask_update_split(layout, e, o, m, t);
-    if (mask[m] != 0) {
-      std::int64_t j = 0;
-      if (tile_scan != nullptr) {
-        const std::int64_t tile = m / kMaskTile;
-        j = static_cast<std::int64_t>(tile_scan[tile]) + count_true(mask, tile * kMaskTile, m);
-      }
+    // The tile word and the tile's scan entry are read together (independent reads).
+    const std::int64_t tile = m / kMaskTile;
+    const std::uint64_t word = mask_tile_word(mask, layout.mask_size, tile);
+    const std::int64_t before =
+        tile_scan != nullptr ? static_cast<std::int64_t>(tile_scan[tile]) : 0;
+    const auto shift = static_cast<unsigned int>(8 * (m - tile * kMaskTile));
+    if (((word >> shift) & 0xffu) != 0) {
+      const std::uint64_t below = shift == 0 ? 0 : word & ((std::uint64_t{1} << shift) - 1);
+      const std::int64_t j = before + nonzero_bytes(below);
       return {updates[mask_update_row_offset(layout, o, j) + mask_update_trail_offset(layout, t)],
               true};
     }
@@ -199,7 +203,7 @@ inline constexpr int kMaskUpdateStagedItems = sizeof(Carrier) >= 16 ? 4 : 8;
 
 // The driver. `out == tensor` runs in place. Index (int32 or int64) holds the tile scan; the
 // caller picks int32 when M fits. Steps, all on the executor's side:
-//   1. (when the write or the check needs ranks) counts of the kMaskTile-byte tiles, exclusive
+//   1. (when the write or the check needs ranks) counts of the 8-byte mask tiles, exclusive
 //      scan over tiles + 1 entries: the last is n;
 //   2. if required_count >= 0: n read back to the host (the one host wait of the op);
 //      n != required_count -> nothing written, {false, n};
