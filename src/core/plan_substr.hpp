@@ -49,6 +49,12 @@ struct SubstrResult {
 
 namespace tensorbuf::cpu {
 core::SubstrResult substr(const core::SubstrPlan& plan, const core::SubstrArgs& args);
+
+// The AVX-512BW + BMI2 path for UTF-8 strings of up to 64 bytes (docs/substr.md, "CPU fast
+// paths"): whether this CPU has it, and a switch for tests to compare it with the portable
+// path (on by default; off forces the portable code).
+bool substr_simd_available();
+void set_substr_simd_enabled(bool enabled);
 }  // namespace tensorbuf::cpu
 
 namespace tensorbuf::cuda {

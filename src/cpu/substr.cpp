@@ -1,8 +1,17 @@
 // substr on the CPU: two passes over contiguous chunks of the output (ranges and chunk sums,
 // then chunk bases, one output allocation and the copy), on core::parallel_for.
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define TENSORBUF_SUBSTR_X86 1
+#endif
 
 #include "core/dtype_dispatch.hpp"
 #include "core/parallel.hpp"
@@ -17,6 +26,86 @@ using kernels::SubstrMap;
 
 constexpr std::int64_t kMinChunk = 1 << 14;
 constexpr std::int64_t kPrefetchAhead = 8;
+
+std::atomic<bool> g_simd_enabled{true};
+
+// Packed element records (pass 1 -> pass 2) when the input has fewer than 2^31 bytes: the
+// absolute start in the input chars in the high 32 bits, the byte count in the low 32.
+constexpr std::int64_t kPackLimit = std::int64_t{1} << 31;
+
+inline std::int64_t pack(std::int64_t start, std::int64_t n) {
+  return static_cast<std::int64_t>((static_cast<std::uint64_t>(start) << 32) |
+                                   static_cast<std::uint64_t>(n));
+}
+
+// Rule 3 without branches on the data: (begin, n) of the substring; false when pos is out of
+// range (begin/n are then meaningless). Unsigned arithmetic: wraps instead of overflowing for
+// any pos/len (pos = INT64_MIN included), and a negative len, as unsigned, is above any
+// remaining count ("to the end").
+inline std::uint64_t pick(bool c, std::uint64_t a, std::uint64_t b) {
+  const std::uint64_t m = std::uint64_t{0} - static_cast<std::uint64_t>(c);
+  return (a & m) | (b & ~m);
+}
+
+// One element's substring: bytes [begin, begin + n) of its string; n = -1 when pos is out of
+// range (begin is then meaningless). Two words: returned in registers.
+struct Slice {
+  std::int64_t begin;
+  std::int64_t n;
+};
+
+inline Slice byte_slice(std::int64_t size, std::int64_t pos, std::int64_t len) {
+  const auto usize = static_cast<std::uint64_t>(size);
+  const auto ulen = static_cast<std::uint64_t>(len);
+  const std::uint64_t p =
+      static_cast<std::uint64_t>(pos) + (usize & static_cast<std::uint64_t>(pos >> 63));
+  const std::uint64_t rem = usize - p;
+  return Slice{static_cast<std::int64_t>(p),
+               static_cast<std::int64_t>(pick(p <= usize, pick(ulen < rem, ulen, rem), ~0ull))};
+}
+
+#if defined(TENSORBUF_SUBSTR_X86)
+#define TENSORBUF_SUBSTR_SIMD_ATTRS target("avx512f,avx512bw,bmi,bmi2,popcnt")
+#define TENSORBUF_SUBSTR_SIMD_TARGET __attribute__((TENSORBUF_SUBSTR_SIMD_ATTRS, always_inline))
+
+// Rule 4 for a string of fewer than 64 bytes: one masked load of exactly its bytes (masked-out
+// bytes are never accessed, so nothing outside the string is read), the character starts as a
+// bitmask plus a sentinel bit at `size`, so that start number c (0 <= c <= chars) is at
+// TZCNT(PDEP(1 << c, starts)) (the sentinel for c == chars); no branch on the data. Unsigned
+// arithmetic as in byte_slice; for an out-of-range pos the shift count is masked and the
+// result discarded.
+TENSORBUF_SUBSTR_SIMD_TARGET inline Slice utf8_slice_avx512(const std::uint8_t* s,
+                                                             std::int64_t size, std::int64_t pos,
+                                                             std::int64_t len) {
+  const std::uint64_t valid = _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(size));
+  const __m512i v = _mm512_maskz_loadu_epi8(valid, s);
+  // Continuation bytes 0x80..0xBF are exactly the signed bytes below -64 (0xC0).
+  const std::uint64_t cont = _mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-64));
+  const std::uint64_t starts = (~cont & valid) | (valid & 1);  // byte 0 always starts one
+  const auto chars = static_cast<std::uint64_t>(_mm_popcnt_u64(starts));
+  const std::uint64_t marked = starts | (valid + 1);  // size < 64: bit `size`
+  const auto ulen = static_cast<std::uint64_t>(len);
+  const std::uint64_t p =
+      static_cast<std::uint64_t>(pos) + (chars & static_cast<std::uint64_t>(pos >> 63));
+  const std::uint64_t rem = chars - p;
+  const std::uint64_t q = p + pick(ulen < rem, ulen, rem);
+  const std::uint64_t b = _tzcnt_u64(_pdep_u64(std::uint64_t{1} << (p & 63), marked));
+  const std::uint64_t e = _tzcnt_u64(_pdep_u64(std::uint64_t{1} << (q & 63), marked));
+  return Slice{static_cast<std::int64_t>(b), static_cast<std::int64_t>(pick(p <= chars, e - b, ~0ull))};
+}
+#endif
+
+bool cpu_has_simd() {
+#if defined(TENSORBUF_SUBSTR_X86)
+  static const bool has = __builtin_cpu_supports("avx512f") != 0 &&
+                          __builtin_cpu_supports("avx512bw") != 0 &&
+                          __builtin_cpu_supports("bmi2") != 0 &&
+                          __builtin_cpu_supports("popcnt") != 0;
+  return has;
+#else
+  return false;
+#endif
+}
 
 // Walks output elements in row-major order from `flat`, tracking the input and pos indices
 // without a division per element.
@@ -198,7 +287,294 @@ core::SubstrResult run(const core::SubstrPlan& plan, const core::SubstrArgs& arg
   return result;
 }
 
+// ---------------------------------------------------------------------------------------------
+// The packed form (inputs below 2^31 bytes): pass 1 leaves pack(start, n) in out_offsets[i + 1]
+// (0 for a dropped element: no bytes), so pass 2 reads neither pos/len nor the input offsets
+// nor, for UTF-8, the string's characters a second time.
+
+struct ByteSlicer {
+  Slice operator()(const std::uint8_t*, std::int64_t, std::int64_t, std::int64_t size,
+                   std::int64_t p, std::int64_t l) const {
+    return byte_slice(size, p, l);
+  }
+};
+
+inline Slice utf8_slice_portable(const std::uint8_t* chars, std::int64_t first,
+                                 std::int64_t size, std::int64_t p, std::int64_t l) {
+  ByteRange r;
+  if (!kernels::utf8_range(chars + first, size, p, l, &r)) return Slice{0, -1};
+  return Slice{r.begin, r.end - r.begin};
+}
+
+struct Utf8Slicer {
+  const std::int64_t* offs;
+  std::int64_t in_size;
+  Slice operator()(const std::uint8_t* chars, std::int64_t in_i, std::int64_t first,
+                   std::int64_t size, std::int64_t p, std::int64_t l) const {
+    // Long strings: each element's first bytes are a fresh cache miss; fetch ahead.
+    __builtin_prefetch(chars + offs[std::min(in_i + kPrefetchAhead, in_size)]);
+    return utf8_slice_portable(chars, first, size, p, l);
+  }
+};
+
+#if defined(TENSORBUF_SUBSTR_X86)
+// Strings of 64+ bytes, out of line: keeps the short-string loop small.
+__attribute__((noinline)) Slice utf8_slice_long(const std::uint8_t* chars, std::int64_t first,
+                                                std::int64_t size, std::int64_t p,
+                                                std::int64_t l) {
+  return utf8_slice_portable(chars, first, size, p, l);
+}
+
+struct Utf8SimdSlicer {
+  const std::int64_t* offs;
+  std::int64_t in_size;
+  // Not always_inline: the portable instantiation of pass1_packed calls it (never at run
+  // time); pass1_simd (flatten, same target) inlines it.
+  __attribute__((TENSORBUF_SUBSTR_SIMD_ATTRS)) Slice operator()(const std::uint8_t* chars,
+                                                                std::int64_t in_i,
+                                                                std::int64_t first,
+                                                                std::int64_t size, std::int64_t p,
+                                                                std::int64_t l) const {
+    if (size < 64) return utf8_slice_avx512(chars + first, size, p, l);
+    __builtin_prefetch(chars + offs[std::min(in_i + kPrefetchAhead, in_size)]);
+    return utf8_slice_long(chars, first, size, p, l);
+  }
+};
+#endif
+
+struct PackedArgs {
+  const std::int64_t* offs;
+  const std::uint8_t* chars;
+  const void* pos;
+  const void* len;
+  std::int64_t* out;
+};
+
+template <class Index, bool kError, bool kContiguous, class Slicer>
+__attribute__((always_inline)) inline ChunkState pass1_packed(const SubstrMap& map,
+                                                              std::int64_t b, std::int64_t e,
+                                                              const PackedArgs& a,
+                                                              Slicer slicer) {
+  // Locals, not members: the stores below may alias anything reached by reference.
+  const std::int64_t* const offs = a.offs;
+  const std::uint8_t* const chars = a.chars;
+  const auto* const ps = static_cast<const Index*>(a.pos);
+  const auto* const ls = static_cast<const Index*>(a.len);
+  std::int64_t* const out = a.out;
+  std::int64_t total = 0;
+  std::int64_t first_bad = -1;
+  // One element; false to stop (kError, out of range).
+  const auto element = [&](std::int64_t i, std::int64_t in_i, std::int64_t first,
+                           std::int64_t size, std::int64_t pos_i) {
+    const auto p = static_cast<std::int64_t>(ps[pos_i]);
+    const auto l = static_cast<std::int64_t>(ls[pos_i]);
+    const Slice r = slicer(chars, in_i, first, size, p, l);
+    const bool ok = r.n >= 0;
+    if constexpr (kError) {
+      if (!ok) [[unlikely]] {
+        first_bad = i;  // the first in this chunk; chunks are in row-major order
+        return false;
+      }
+      out[i + 1] = pack(first + r.begin, r.n);
+      total += r.n;
+    } else {
+      out[i + 1] = ok ? pack(first + r.begin, r.n) : 0;
+      total += ok ? r.n : 0;
+    }
+    return true;
+  };
+  if constexpr (kContiguous) {
+    // Consecutive strings (rank 1, input stride 1): each end offset is the next start.
+    const std::int64_t pos_stride = map.pos_strides[0];
+    std::int64_t first = offs[b];
+    for (std::int64_t i = b; i < e; ++i) {
+      const std::int64_t next = offs[i + 1];
+      if (!element(i, i, first, next - first, i * pos_stride)) break;
+      first = next;
+    }
+    return ChunkState{total, first_bad};
+  } else {
+    for_each_element(map, b, e, [&](std::int64_t i, std::int64_t in_i, std::int64_t pos_i) {
+      const std::int64_t first = offs[in_i];
+      return element(i, in_i, first, offs[in_i + 1] - first, pos_i);
+    });
+    return ChunkState{total, first_bad};
+  }
+}
+
+inline bool contiguous(const SubstrMap& map) {
+  return map.rank == 1 && map.input_strides[0] == 1;
+}
+
+template <class Index, bool kError, class Slicer>
+ChunkState pass1_portable(const SubstrMap& map, std::int64_t b, std::int64_t e,
+                          const PackedArgs& a, Slicer slicer) {
+  if (contiguous(map)) return pass1_packed<Index, kError, true>(map, b, e, a, slicer);
+  return pass1_packed<Index, kError, false>(map, b, e, a, slicer);
+}
+
+#if defined(TENSORBUF_SUBSTR_X86)
+template <class Index, bool kError, bool kContiguous>
+__attribute__((TENSORBUF_SUBSTR_SIMD_ATTRS, flatten)) ChunkState pass1_simd_loop(
+    const SubstrMap& map, std::int64_t b, std::int64_t e, const PackedArgs& a,
+    Utf8SimdSlicer slicer) {
+  return pass1_packed<Index, kError, kContiguous>(map, b, e, a, slicer);
+}
+
+template <class Index, bool kError>
+ChunkState pass1_simd(const SubstrMap& map, std::int64_t b, std::int64_t e, const PackedArgs& a,
+                      Utf8SimdSlicer slicer) {
+  if (contiguous(map)) return pass1_simd_loop<Index, kError, true>(map, b, e, a, slicer);
+  return pass1_simd_loop<Index, kError, false>(map, b, e, a, slicer);
+}
+#endif
+
+// Long copies into a large output: the 64-byte lines wholly inside the destination are
+// written with non-temporal stores (no read of the destination line first, as glibc's memcpy
+// does for large blocks); the partial lines at both ends with ordinary stores. The caller
+// issues the store fence.
+inline void copy_streaming(std::uint8_t* dst, const std::uint8_t* src, std::int64_t n) {
+#if defined(__SSE2__)
+  const auto head = static_cast<std::int64_t>((64 - (reinterpret_cast<std::uintptr_t>(dst) & 63)) & 63);
+  if (head >= n) {
+    std::memcpy(dst, src, static_cast<std::size_t>(n));
+    return;
+  }
+  std::memcpy(dst, src, static_cast<std::size_t>(head));
+  dst += head;
+  src += head;
+  n -= head;
+  for (; n >= 64; n -= 64, dst += 64, src += 64) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 16));
+    const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 32));
+    const __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 48));
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst), a);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + 16), b);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + 32), c);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + 48), d);
+  }
+  std::memcpy(dst, src, static_cast<std::size_t>(n));
+#else
+  std::memcpy(dst, src, static_cast<std::size_t>(n));
+#endif
+}
+
+constexpr std::int64_t kStreamTotal = std::int64_t{16} << 20;  // output bytes of the call
+constexpr std::int64_t kStreamMin = 256;                       // bytes of one substring
+constexpr std::int64_t kCopyAhead = 4;                          // pass 2 prefetch distance
+
+// Pass 2 of one chunk: copies from the packed records, writing out_offsets(b, e]. Substrings of
+// up to 16 (32) bytes move as one (two) unaligned 16-byte copies when 16 (32) bytes from the
+// source start lie inside the input chars and 16 (32) bytes from the destination lie inside this
+// chunk's own output bytes: the bytes written past the substring are rewritten by the chunk's
+// next elements before anyone reads them. kLong (chunks averaging 64+ bytes per element):
+// prefetch the sources a few elements ahead, stream the long copies when kStream.
+template <bool kLong, bool kStream>
+void pass2_packed(std::int64_t b, std::int64_t e, std::int64_t* out, const std::uint8_t* chars,
+                  std::int64_t in_total, std::uint8_t* dst, std::int64_t at,
+                  std::int64_t chunk_end) {
+  for (std::int64_t i = b; i < e; ++i) {
+    const auto v = static_cast<std::uint64_t>(out[i + 1]);
+    const auto start = static_cast<std::int64_t>(v >> 32);
+    const auto n = static_cast<std::int64_t>(v & 0xffffffffu);
+    if constexpr (kLong) {
+      // out[j + 1] for j > i still holds j's packed record.
+      const std::int64_t j = std::min(i + kCopyAhead, e - 1);
+      const auto ahead = static_cast<std::int64_t>(static_cast<std::uint64_t>(out[j + 1]) >> 32);
+      for (std::int64_t k = 0; k < 256; k += 64) {
+        __builtin_prefetch(chars + std::min(ahead + k, in_total));
+      }
+    }
+    if (n <= 16 && start + 16 <= in_total && at + 16 <= chunk_end) {
+      std::uint8_t tmp[16];
+      std::memcpy(tmp, chars + start, 16);
+      std::memcpy(dst + at, tmp, 16);
+    } else if (n <= 32 && start + 32 <= in_total && at + 32 <= chunk_end) {
+      std::uint8_t tmp[32];
+      std::memcpy(tmp, chars + start, 32);
+      std::memcpy(dst + at, tmp, 32);
+    } else if (kStream && n >= kStreamMin) {
+      copy_streaming(dst + at, chars + start, n);
+    } else {
+      copy_bytes(dst + at, chars + start, n);
+    }
+    at += n;
+    out[i + 1] = at;
+  }
+#if defined(__SSE2__)
+  if constexpr (kStream) _mm_sfence();  // the streamed bytes are visible before the join
+#endif
+}
+
+template <class Index, bool kUtf8, bool kError>
+core::SubstrResult run_packed(const core::SubstrPlan& plan, const core::SubstrArgs& args,
+                              std::int64_t in_total) {
+  const std::int64_t n = plan.out_size;
+  std::int64_t* const out_offsets = args.out_offsets;
+  out_offsets[0] = 0;
+  const int chunks = core::chunk_count(n, kMinChunk);
+  std::vector<ChunkState> state(static_cast<std::size_t>(chunks));
+  const PackedArgs a{args.in_offsets, args.in_chars, args.pos, args.len, out_offsets};
+  const bool simd = kUtf8 && g_simd_enabled.load(std::memory_order_relaxed) && cpu_has_simd();
+
+  core::parallel_for_chunks(n, kMinChunk, [&](int c, std::int64_t b, std::int64_t e) {
+    ChunkState st;
+    if constexpr (kUtf8) {
+#if defined(TENSORBUF_SUBSTR_X86)
+      if (simd) {
+        st = pass1_simd<Index, kError>(plan.map, b, e, a,
+                                       Utf8SimdSlicer{args.in_offsets, plan.in_size});
+      } else
+#endif
+      {
+        st = pass1_portable<Index, kError>(plan.map, b, e, a,
+                                           Utf8Slicer{args.in_offsets, plan.in_size});
+      }
+    } else {
+      st = pass1_portable<Index, kError>(plan.map, b, e, a, ByteSlicer{});
+    }
+    state[static_cast<std::size_t>(c)] = st;
+  });
+  (void)simd;
+
+  core::SubstrResult result;
+  std::vector<std::int64_t> base(static_cast<std::size_t>(chunks) + 1);
+  for (int c = 0; c < chunks; ++c) {
+    const ChunkState& st = state[static_cast<std::size_t>(c)];
+    if (kError && st.first_bad >= 0) {
+      result.first_bad_index = st.first_bad;
+      return result;
+    }
+    base[static_cast<std::size_t>(c)] = result.total_bytes;
+    result.total_bytes += st.total;
+  }
+  base[static_cast<std::size_t>(chunks)] = result.total_bytes;
+  std::uint8_t* out_chars = args.allocate_chars(result.total_bytes);
+
+  const bool stream = result.total_bytes >= kStreamTotal;
+  core::parallel_for_chunks(n, kMinChunk, [&](int c, std::int64_t b, std::int64_t e) {
+    const std::int64_t at = base[static_cast<std::size_t>(c)];
+    const std::int64_t end = base[static_cast<std::size_t>(c) + 1];
+    const std::uint8_t* const chars = args.in_chars;
+    if (end - at < 64 * (e - b)) {
+      pass2_packed<false, false>(b, e, out_offsets, chars, in_total, out_chars, at, end);
+    } else if (stream && end - at >= 512 * (e - b)) {
+      pass2_packed<true, true>(b, e, out_offsets, chars, in_total, out_chars, at, end);
+    } else {
+      pass2_packed<true, false>(b, e, out_offsets, chars, in_total, out_chars, at, end);
+    }
+  });
+  return result;
+}
+
 }  // namespace
+
+bool substr_simd_available() { return cpu_has_simd(); }
+
+void set_substr_simd_enabled(bool enabled) {
+  g_simd_enabled.store(enabled, std::memory_order_relaxed);
+}
 
 core::SubstrResult substr(const core::SubstrPlan& plan, const core::SubstrArgs& args) {
   if (plan.out_size == 0) {
@@ -208,8 +584,20 @@ core::SubstrResult substr(const core::SubstrPlan& plan, const core::SubstrArgs& 
   }
   const bool utf8 = plan.unit == SubstrUnit::kUtf8Char;
   const bool error = plan.policy == OutOfBoundsPolicy::kError;
+  // The bytes that may be read: the whole input chars buffer, and no more.
+  const std::int64_t in_total =
+      std::min(plan.in_chars, args.in_offsets[plan.in_size]);
+  const bool packed = args.in_offsets[plan.in_size] < kPackLimit;
   return core::dispatch_index_type(plan.index_type, [&](auto tag) {
     using Index = typename decltype(tag)::type;
+    if (packed) {
+      if (utf8) {
+        return error ? run_packed<Index, true, true>(plan, args, in_total)
+                     : run_packed<Index, true, false>(plan, args, in_total);
+      }
+      return error ? run_packed<Index, false, true>(plan, args, in_total)
+                   : run_packed<Index, false, false>(plan, args, in_total);
+    }
     if (utf8) {
       return error ? run<Index, true, true>(plan, args) : run<Index, true, false>(plan, args);
     }

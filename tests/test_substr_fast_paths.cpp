@@ -1,0 +1,239 @@
+// substr's CPU fast paths (docs/substr.md, "CPU fast paths") against an independent serial
+// reference: the AVX-512 UTF-8 path for strings of up to 64 bytes (when the CPU has it) and the
+// portable path (forced with cpu::set_substr_simd_enabled(false)), and the 16/32-byte copies of
+// pass 2. Every string length 0..72, multi-byte and invalid UTF-8, strings at both ends of a
+// chars buffer of exactly their bytes (caller memory, so ASan sees any read outside it), every
+// pos from -size-2 to size+2, both units, both policies, int32 and int64.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <random>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/plan_substr.hpp"
+#include "tensorbuf/tensorbuf.hpp"
+
+namespace tensorbuf {
+namespace {
+
+using Strings = std::vector<std::string>;
+
+// ---- the reference (spec rules 3-4) --------------------------------------------------------
+
+std::optional<std::string> reference_one(const std::string& s, std::int64_t pos, std::int64_t len,
+                                         bool utf8) {
+  std::vector<std::size_t> bounds;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    if (!utf8 || i == 0 || b < 0x80 || b > 0xBF) bounds.push_back(i);
+  }
+  bounds.push_back(s.size());
+  const auto units = static_cast<std::int64_t>(bounds.size()) - 1;
+  const std::int64_t p = pos < 0 ? units + pos : pos;
+  if (p < 0 || p > units) return std::nullopt;
+  const std::int64_t count = len < 0 ? units - p : std::min(len, units - p);
+  const std::size_t b = bounds[static_cast<std::size_t>(p)];
+  const std::size_t e = bounds[static_cast<std::size_t>(p + count)];
+  return s.substr(b, e - b);
+}
+
+// ---- inputs in caller memory of exactly their bytes ----------------------------------------
+
+// Keeps the chars alive (the tensor references them) and exactly sized: no slack after the
+// last string, so any read past it is a heap overflow under ASan.
+struct ExactStrings {
+  std::unique_ptr<std::uint8_t[]> bytes;
+  StringTensor tensor;
+};
+
+ExactStrings exact_strings(const Strings& values, const Shape& shape) {
+  std::int64_t total = 0;
+  for (const std::string& v : values) total += static_cast<std::int64_t>(v.size());
+  ExactStrings out;
+  out.bytes.reset(new std::uint8_t[static_cast<std::size_t>(std::max<std::int64_t>(total, 1))]);
+  TensorBuffer offsets = TensorBuffer::create_fixed_size(
+      Shape{static_cast<std::int64_t>(values.size()) + 1}, DataType::kInt64);
+  auto* off = offsets.mutable_host<std::int64_t>();
+  off[0] = 0;
+  std::int64_t at = 0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    std::memcpy(out.bytes.get() + at, values[i].data(), values[i].size());
+    at += static_cast<std::int64_t>(values[i].size());
+    off[i + 1] = at;
+  }
+  TensorBuffer chars = TensorBuffer::create_dynamic(DataType::kUInt8);
+  chars.load_buffer(std::as_bytes(std::span(out.bytes.get(), static_cast<std::size_t>(total))),
+                    Shape{total});
+  out.tensor = StringTensor::from_buffers(std::move(offsets), std::move(chars), shape);
+  return out;
+}
+
+TensorBuffer index_buffer(const std::vector<std::int64_t>& values, DataType type) {
+  const Shape shape{static_cast<std::int64_t>(values.size())};
+  TensorBuffer out = TensorBuffer::create_fixed_size(shape, type);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (type == DataType::kInt32) {
+      out.mutable_host<std::int32_t>()[i] = static_cast<std::int32_t>(values[i]);
+    } else {
+      out.mutable_host<std::int64_t>()[i] = values[i];
+    }
+  }
+  return out;
+}
+
+// ASCII, NUL, DEL, continuation bytes (0x80, 0xA9, 0xBF), lead bytes (0xC0, 0xC3, 0xE2, 0xF0)
+// and 0xFF: valid and invalid UTF-8.
+std::string random_string(std::mt19937_64& rng, std::size_t size) {
+  static const unsigned char kBytes[] = {'a',  'Z',  '0',  0x00, 0x7F, 0x80, 0xA9,
+                                         0xBF, 0xC0, 0xC3, 0xE2, 0xF0, 0xFF};
+  std::string s;
+  const int style = static_cast<int>(rng() % 4);
+  while (s.size() < size) {
+    if (style == 0) {  // ASCII
+      s.push_back(static_cast<char>('a' + rng() % 26));
+    } else if (style == 1) {  // valid UTF-8, 1-4 byte characters (cut at size)
+      static const char* kChars[] = {"a", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80"};
+      s += kChars[rng() % 4];
+    } else {  // any of the bytes above
+      s.push_back(static_cast<char>(kBytes[rng() % sizeof kBytes]));
+    }
+  }
+  s.resize(size);
+  return s;
+}
+
+struct Mode {
+  bool utf8;
+  bool simd;
+  DataType type;
+};
+
+std::vector<Mode> modes() {
+  std::vector<Mode> out;
+  for (bool utf8 : {false, true}) {
+    for (bool simd : {true, false}) {
+      if (simd && !cpu::substr_simd_available()) continue;
+      for (DataType type : {DataType::kInt32, DataType::kInt64}) out.push_back({utf8, simd, type});
+    }
+  }
+  return out;
+}
+
+struct ScopedSimd {
+  explicit ScopedSimd(bool on) { cpu::set_substr_simd_enabled(on); }
+  ~ScopedSimd() { cpu::set_substr_simd_enabled(true); }
+};
+
+// Runs input x (pos, len) (same shapes) under kDrop and kError and checks both against the
+// reference.
+void check(const ExactStrings& in, const Strings& values, const std::vector<std::int64_t>& pos,
+           const std::vector<std::int64_t>& len, const Mode& mode, const std::string& what) {
+  const auto n = static_cast<std::int64_t>(pos.size());
+  ASSERT_TRUE(values.size() == 1 || static_cast<std::int64_t>(values.size()) == n);
+  Strings expected;
+  std::int64_t first_bad = -1;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const std::string& s = values[values.size() == 1 ? 0 : static_cast<std::size_t>(i)];
+    const auto r = reference_one(s, pos[static_cast<std::size_t>(i)],
+                                 len[static_cast<std::size_t>(i)], mode.utf8);
+    if (!r && first_bad < 0) first_bad = i;
+    expected.push_back(r.value_or(""));
+  }
+  const ScopedSimd simd(mode.simd);
+  const TensorBuffer p = index_buffer(pos, mode.type);
+  const TensorBuffer l = index_buffer(len, mode.type);
+  SubstrOptions options{.device = Device::cpu(),
+                        .unit = mode.utf8 ? SubstrUnit::kUtf8Char : SubstrUnit::kByte,
+                        .out_of_bounds = OutOfBoundsPolicy::kDrop};
+  const std::string label = what + (mode.utf8 ? " utf8" : " byte") +
+                            (mode.simd ? " simd" : " portable") +
+                            (mode.type == DataType::kInt32 ? " int32" : " int64");
+  ASSERT_EQ(substr(in.tensor, p, l, options).to_strings(), expected) << label;
+  options.out_of_bounds = OutOfBoundsPolicy::kError;
+  if (first_bad < 0) {
+    ASSERT_EQ(substr(in.tensor, p, l, options).to_strings(), expected) << label;
+    return;
+  }
+  try {
+    substr(in.tensor, p, l, options);
+    FAIL() << "expected InvalidArgumentError: " << label;
+  } catch (const InvalidArgumentError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(" at index " + std::to_string(first_bad) + ""), std::string::npos)
+        << label << ": " << message;
+  }
+}
+
+// One string alone in its buffer (it starts and ends the chars), every length 0..72, every
+// pos, lens around the interesting values.
+TEST(SubstrFastPaths, EveryLengthAloneInExactBuffer) {
+  std::mt19937_64 rng(606);
+  for (std::size_t size = 0; size <= 72; ++size) {
+    for (int rep = 0; rep < 4; ++rep) {
+      const Strings values{random_string(rng, size)};
+      const ExactStrings in = exact_strings(values, Shape{});
+      std::vector<std::int64_t> pos;
+      std::vector<std::int64_t> len;
+      const auto s = static_cast<std::int64_t>(size);
+      for (std::int64_t p = -s - 2; p <= s + 2; ++p) {
+        for (std::int64_t l : {std::int64_t{-2}, std::int64_t{-1}, std::int64_t{0},
+                               std::int64_t{1}, std::int64_t{2}, std::int64_t{3}, std::int64_t{7},
+                               std::int64_t{16}, s - 1, s, s + 1, std::int64_t{1} << 30}) {
+          pos.push_back(p);
+          len.push_back(l);
+        }
+      }
+      // Bad positions only at the end, so that kError also returns a full result sometimes.
+      for (const Mode& mode : modes()) {
+        check(in, values, pos, len, mode, "size " + std::to_string(size));
+        std::vector<std::int64_t> good_pos;
+        std::vector<std::int64_t> good_len;
+        for (std::size_t i = 0; i < pos.size(); ++i) {
+          if (pos[i] >= 0 && pos[i] <= 1) {
+            good_pos.push_back(pos[i]);
+            good_len.push_back(len[i]);
+          }
+        }
+        check(in, values, good_pos, good_len, mode, "good size " + std::to_string(size));
+      }
+    }
+  }
+}
+
+// Many strings of 0..72 bytes back to back (the last at the buffer end), several chunks per
+// thread, pos/len per string: pass 2's wide copies near chunk and buffer ends.
+TEST(SubstrFastPaths, ManyStringsAgreeWithReference) {
+  std::mt19937_64 rng(607);
+  for (std::int64_t n : {std::int64_t{1}, std::int64_t{7}, std::int64_t{70000}}) {
+    Strings values;
+    std::vector<std::int64_t> pos;
+    std::vector<std::int64_t> len;
+    for (std::int64_t i = 0; i < n; ++i) {
+      const std::size_t size = rng() % 4 == 0 ? rng() % 73 : rng() % 20;
+      values.push_back(random_string(rng, size));
+      const auto s = static_cast<std::int64_t>(size);
+      pos.push_back(static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(2 * s + 1)) - s);
+      len.push_back(static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(s + 3)) - 1);
+    }
+    // The last strings: long, taken to their end (wide copies must not pass the buffer end).
+    values.back() = std::string(40, 'x');
+    pos.back() = 1;
+    len.back() = -1;
+    const ExactStrings in = exact_strings(values, Shape{n});
+    for (const Mode& mode : modes()) check(in, values, pos, len, mode, "n " + std::to_string(n));
+    // An out-of-range pos deep in the last chunk: the smallest bad index is named.
+    std::vector<std::int64_t> late = pos;
+    for (std::int64_t i = 0; i < n; ++i) late[static_cast<std::size_t>(i)] = 0;
+    late[static_cast<std::size_t>(n - 1)] = 1000;
+    for (const Mode& mode : modes()) check(in, values, late, len, mode, "late bad");
+  }
+}
+
+}  // namespace
+}  // namespace tensorbuf
