@@ -4,4 +4,5 @@ tensorbuf_add_test(test_boolean_mask_update SOURCES
   test_boolean_mask_update.cpp
   test_boolean_mask_update_random.cpp
   test_boolean_mask_update_vectors.cpp
-  test_boolean_mask_update_cuda.cpp)
+  test_boolean_mask_update_cuda.cpp
+  test_boolean_mask_update_simd.cpp)

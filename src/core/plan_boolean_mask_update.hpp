@@ -96,6 +96,12 @@ namespace tensorbuf::cpu {
 core::MaskUpdateResult boolean_mask_update(const core::BooleanMaskUpdatePlan& plan,
                                            const core::MaskUpdateBuffers& buffers);
 
+// The AVX-512 expand-load path for mixed blocks of 4- and 8-byte rows out of place
+// (docs/boolean_mask_update.md): whether this CPU has it, and a switch for tests to compare it
+// with the portable path (on by default; off forces the portable code).
+bool mask_update_simd_available();
+void set_mask_update_simd_enabled(bool enabled);
+
 }  // namespace tensorbuf::cpu
 
 namespace tensorbuf::cuda {

@@ -8,6 +8,7 @@
 //      consecutive update rows where the layout allows, and short mixed runs of small rows a
 //      branch-free per-row select. Elements are moved as bytes (bool included).
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -167,6 +168,17 @@ bool has_avx512f() {
   return has;
 }
 #endif
+
+// Tests turn the AVX-512 path off to run the portable code on CPUs that have it.
+std::atomic<bool> g_simd_enabled{true};
+
+bool use_avx512() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  return g_simd_enabled.load(std::memory_order_relaxed) && has_avx512f();
+#else
+  return false;
+#endif
+}
 
 // In place, mixed block: row k gets update row j (then j advances) for every set bit k, in
 // order; unmasked rows are not touched.
@@ -328,7 +340,7 @@ class Runner {
     const std::byte* t = tensor_row(o, m);
     std::byte* d = out_row(o, m);
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (rows == 64 && rows_contiguous_ && has_avx512f()) {
+    if (rows == 64 && rows_contiguous_ && use_avx512()) {
       if (row_bytes_ == 4) return expand64_b4(bits, t, update_rows, d, j);
       if (row_bytes_ == 8) return expand64_b8(bits, t, update_rows, d, j);
     }
@@ -413,6 +425,18 @@ class Runner {
 };
 
 }  // namespace
+
+bool mask_update_simd_available() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  return has_avx512f();
+#else
+  return false;
+#endif
+}
+
+void set_mask_update_simd_enabled(bool enabled) {
+  g_simd_enabled.store(enabled, std::memory_order_relaxed);
+}
 
 core::MaskUpdateResult boolean_mask_update(const core::BooleanMaskUpdatePlan& plan,
                                            const core::MaskUpdateBuffers& buffers) {
