@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/plan_substr.hpp"
@@ -15,6 +16,7 @@
 #include "test_scatter_nd_driver_support.hpp"
 #include "test_scatter_nd_support.hpp"
 #include "test_substr_harness.hpp"
+#include "support/error_text.hpp"
 
 namespace tensorbuf {
 namespace {
@@ -27,12 +29,7 @@ constexpr std::int64_t k2to62 = std::int64_t{1} << 62;
 
 template <class F>
 std::string error_text(F&& f) {
-  try {
-    f();
-  } catch (const InvalidArgumentError& e) {
-    return e.what();
-  }
-  return "(no InvalidArgumentError)";
+  return testing::invalid_argument_text(std::forward<F>(f));
 }
 
 TensorBuffer empty(const Shape& shape, DataType type = DataType::kFloat32) {

@@ -5,12 +5,14 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "test_boolean_mask_update_helpers.hpp"
 #include "test_scatter_nd_driver_support.hpp"
 #include "test_scatter_nd_support.hpp"
 #include "test_substr_harness.hpp"
+#include "support/error_text.hpp"
 
 namespace tensorbuf {
 namespace {
@@ -29,12 +31,7 @@ std::vector<double> ramp(std::int64_t n, double from = 0) {
 
 template <class F>
 std::string error_text(F&& f) {
-  try {
-    f();
-  } catch (const InvalidArgumentError& e) {
-    return e.what();
-  }
-  return "(no InvalidArgumentError)";
+  return testing::invalid_argument_text(std::forward<F>(f));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@
 
 #include "core/plan_substr.hpp"
 #include "tensorbuf/tensorbuf.hpp"
+#include "test_substr_harness.hpp"
 
 namespace tensorbuf {
 namespace {
@@ -74,18 +75,6 @@ ExactStrings exact_strings(const Strings& values, const Shape& shape) {
   return out;
 }
 
-TensorBuffer index_buffer(const std::vector<std::int64_t>& values, DataType type) {
-  const Shape shape{static_cast<std::int64_t>(values.size())};
-  TensorBuffer out = TensorBuffer::create_fixed_size(shape, type);
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (type == DataType::kInt32) {
-      out.mutable_host<std::int32_t>()[i] = static_cast<std::int32_t>(values[i]);
-    } else {
-      out.mutable_host<std::int64_t>()[i] = values[i];
-    }
-  }
-  return out;
-}
 
 // ASCII, NUL, DEL, continuation bytes (0x80, 0xA9, 0xBF), lead bytes (0xC0, 0xC3, 0xE2, 0xF0)
 // and 0xFF: valid and invalid UTF-8.
@@ -146,8 +135,9 @@ void check(const ExactStrings& in, const Strings& values, const std::vector<std:
     expected.push_back(r.value_or(""));
   }
   const ScopedSimd simd(mode.simd);
-  const TensorBuffer p = index_buffer(pos, mode.type);
-  const TensorBuffer l = index_buffer(len, mode.type);
+  const Shape shape{static_cast<std::int64_t>(pos.size())};
+  const TensorBuffer p = testing::index_buffer(pos, shape, mode.type);
+  const TensorBuffer l = testing::index_buffer(len, shape, mode.type);
   SubstrOptions options{.device = Device::cpu(),
                         .unit = mode.utf8 ? SubstrUnit::kUtf8Char : SubstrUnit::kByte,
                         .out_of_bounds = OutOfBoundsPolicy::kDrop};

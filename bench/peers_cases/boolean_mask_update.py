@@ -50,6 +50,20 @@ def traffic_bytes(rows, inner, n, in_place):
     return 2.0 * 4.0 * rows * inner + rows + updates
 
 
+def _assignment(t, m, u, in_place, copy_method):
+    """The timed call: `t[m] = u` in place, else a copy of t (`copy_method`) updated."""
+    if in_place:
+        def assign():
+            t[m] = u
+        return assign
+
+    def call():
+        o = getattr(t, copy_method)()
+        o[m] = u
+        return o
+    return call
+
+
 def cases(ctx):
     np = ctx.numpy
     torch = ctx.torch
@@ -61,32 +75,13 @@ def cases(ctx):
             nbytes = traffic_bytes(rows, inner, n, in_place)
 
             def numpy_setup(rows=rows, inner=inner, density=density, in_place=in_place):
-                t, m, u = _data(np, rows, inner, density)
-                if in_place:
-                    def assign():
-                        t[m] = u
-                    return assign
-
-                def call():
-                    o = t.copy()
-                    o[m] = u
-                    return o
-                return call
+                return _assignment(*_data(np, rows, inner, density), in_place, "copy")
             out.append(Case(name, "cpu", "numpy", nbytes, numpy_setup))
 
             def cupy_setup(rows=rows, inner=inner, density=density, in_place=in_place):
                 cp = ctx.need("cupy")
-                t, m, u = (cp.asarray(a) for a in _data(np, rows, inner, density))
-                if in_place:
-                    def assign():
-                        t[m] = u
-                    return assign
-
-                def call():
-                    o = t.copy()
-                    o[m] = u
-                    return o
-                return call
+                arrays = (cp.asarray(a) for a in _data(np, rows, inner, density))
+                return _assignment(*arrays, in_place, "copy")
             out.append(Case(name, "cuda", "cupy", nbytes, cupy_setup, cupy_sync(ctx)))
 
             if torch is None:
@@ -95,20 +90,9 @@ def cases(ctx):
             for device in devices:
                 def torch_setup(rows=rows, inner=inner, density=density, in_place=in_place,
                                 device=device):
-                    t_np, m_np, u_np = _data(np, rows, inner, density)
-                    t = torch.from_numpy(t_np).to(device)
-                    m = torch.from_numpy(m_np).to(device)
-                    u = torch.from_numpy(u_np).to(device)
-                    if in_place:
-                        def assign():
-                            t[m] = u
-                        return assign
-
-                    def call():
-                        o = t.clone()
-                        o[m] = u
-                        return o
-                    return call
+                    arrays = (torch.from_numpy(a).to(device)
+                              for a in _data(np, rows, inner, density))
+                    return _assignment(*arrays, in_place, "clone")
                 sync = torch.cuda.synchronize if device == "cuda" else None
                 out.append(Case(name, device, "torch", nbytes, torch_setup, sync))
     return out

@@ -186,6 +186,25 @@ struct ChunkState {
   std::int64_t first_bad = -1;
 };
 
+// From pass 1's chunk states: each chunk's output base (base[chunks] = the total, in
+// result.total_bytes) or, under kError, the first bad element in row-major order (then false:
+// nothing may be written).
+template <bool kError>
+bool chunk_bases(const std::vector<ChunkState>& state, std::vector<std::int64_t>& base,
+                 core::SubstrResult& result) {
+  base.assign(state.size() + 1, 0);
+  for (std::size_t c = 0; c < state.size(); ++c) {
+    if (kError && state[c].first_bad >= 0) {
+      result.first_bad_index = state[c].first_bad;
+      return false;
+    }
+    base[c] = result.total_bytes;
+    result.total_bytes += state[c].total;
+  }
+  base[state.size()] = result.total_bytes;
+  return true;
+}
+
 template <class Index, bool kUtf8, bool kError>
 core::SubstrResult run(const core::SubstrPlan& plan, const core::SubstrArgs& args) {
   const std::int64_t n = plan.out_size;
@@ -241,16 +260,8 @@ core::SubstrResult run(const core::SubstrPlan& plan, const core::SubstrArgs& arg
   });
 
   core::SubstrResult result;
-  std::vector<std::int64_t> base(static_cast<std::size_t>(chunks));
-  for (int c = 0; c < chunks; ++c) {
-    const ChunkState& st = state[static_cast<std::size_t>(c)];
-    if (kError && st.first_bad >= 0) {
-      result.first_bad_index = st.first_bad;
-      return result;
-    }
-    base[static_cast<std::size_t>(c)] = result.total_bytes;
-    result.total_bytes += st.total;
-  }
+  std::vector<std::int64_t> base;
+  if (!chunk_bases<kError>(state, base, result)) return result;
   std::uint8_t* out_chars = args.allocate_chars(result.total_bytes);
 
   // Pass 2: each element's end again from its start (UTF-8: a scan over its len characters
@@ -539,17 +550,8 @@ core::SubstrResult run_packed(const core::SubstrPlan& plan, const core::SubstrAr
   (void)simd;
 
   core::SubstrResult result;
-  std::vector<std::int64_t> base(static_cast<std::size_t>(chunks) + 1);
-  for (int c = 0; c < chunks; ++c) {
-    const ChunkState& st = state[static_cast<std::size_t>(c)];
-    if (kError && st.first_bad >= 0) {
-      result.first_bad_index = st.first_bad;
-      return result;
-    }
-    base[static_cast<std::size_t>(c)] = result.total_bytes;
-    result.total_bytes += st.total;
-  }
-  base[static_cast<std::size_t>(chunks)] = result.total_bytes;
+  std::vector<std::int64_t> base;
+  if (!chunk_bases<kError>(state, base, result)) return result;
   std::uint8_t* out_chars = args.allocate_chars(result.total_bytes);
 
   const bool stream = result.total_bytes >= kStreamTotal;
