@@ -3,7 +3,7 @@
 // executor (executor.hpp) so CPU tests run it through HostExecutor.
 //
 // The op is an "expand", the inverse of stream compaction: with the tensor viewed as
-// [outer, M, inner], the j-th true mask position m (j = exclusive scan of the mask flags at m)
+// [outer, M, inner], the j-th true mask position m (j = how many true positions precede m)
 // receives row j of the (broadcast) updates for every o and every trailing element t.
 #pragma once
 
@@ -47,7 +47,7 @@ TENSORBUF_HD inline std::int64_t mask_update_trail_offset(const core::MaskUpdate
   return unravel_offset(t, layout.trail_rank, layout.trail_dims, layout.trail_strides);
 }
 
-// Whether the updates row of (o, j) depends on j, i.e. the write needs the scan.
+// Whether the updates row of (o, j) depends on j, i.e. the write needs each position's rank.
 inline bool mask_update_needs_scan(const core::MaskUpdateLayout& layout) {
   return layout.row_stride != 0;
 }
@@ -110,17 +110,6 @@ struct MaskTileCountFunctor {
     counts[tile] = static_cast<Index>(nonzero_bytes(mask_tile_word(mask, mask_size, tile)));
   }
 };
-
-// q = a / b and r = a - q * b, in 32-bit arithmetic when both fit (64-bit division is several
-// times slower on a GPU).
-TENSORBUF_HD inline void divide(std::int64_t a, std::int64_t b, std::int64_t& q, std::int64_t& r) {
-  if (a <= 0xffffffffll && b <= 0xffffffffll) {
-    q = static_cast<std::uint32_t>(a) / static_cast<std::uint32_t>(b);
-  } else {
-    q = a / b;
-  }
-  r = a - q * b;
-}
 
 // Splits element e of the tensor into (o, m, t); the divisions are skipped where a side is 1.
 TENSORBUF_HD inline void mask_update_split(const core::MaskUpdateLayout& layout, std::int64_t e,

@@ -111,13 +111,8 @@ TENSORBUF_HD inline void split_position(std::int64_t i, std::int64_t slice_size,
   if (slice_size == 1) {
     *row = i;
     *element = 0;
-  } else if (i <= 0xffffffffll && slice_size <= 0xffffffffll) {
-    const auto r = static_cast<std::uint32_t>(i) / static_cast<std::uint32_t>(slice_size);
-    *row = r;
-    *element = i - static_cast<std::int64_t>(r) * slice_size;
   } else {
-    *row = i / slice_size;
-    *element = i - *row * slice_size;
+    divide(i, slice_size, *row, *element);
   }
 }
 
