@@ -1,7 +1,8 @@
 // substr's CPU fast paths (docs/substr.md, "CPU fast paths") against an independent serial
-// reference: the AVX-512 UTF-8 path for strings of up to 64 bytes (when the CPU has it) and the
-// portable path (forced with cpu::set_substr_simd_enabled(false)), and the 16/32-byte copies of
-// pass 2. Every string length 0..72, multi-byte and invalid UTF-8, strings at both ends of a
+// reference: the AVX-512 UTF-8 paths (when the CPU has them: one masked load for strings below
+// 64 bytes, 64-byte blocks above) and the portable path (forced with
+// cpu::set_substr_simd_enabled(false)), and the 16/32-byte copies of pass 2. Every string
+// length 0..72 and lengths around 64-byte block ends up to 300, multi-byte and invalid UTF-8, strings at both ends of a
 // chars buffer of exactly their bytes (caller memory, so ASan sees any read outside it), every
 // pos from -size-2 to size+2, both units, both policies, int32 and int64.
 #include <gtest/gtest.h>
@@ -160,11 +161,18 @@ void check(const ExactStrings& in, const Strings& values, const std::vector<std:
   }
 }
 
-// One string alone in its buffer (it starts and ends the chars), every length 0..72, every
-// pos, lens around the interesting values.
+// One string alone in its buffer (it starts and ends the chars), every length 0..72 and the
+// lengths around block ends beyond, every pos, lens around the interesting values.
+std::vector<std::size_t> tested_lengths() {
+  std::vector<std::size_t> sizes;
+  for (std::size_t size = 0; size <= 72; ++size) sizes.push_back(size);
+  for (std::size_t size : {100, 127, 128, 129, 191, 192, 193, 255, 300}) sizes.push_back(size);
+  return sizes;
+}
+
 TEST(SubstrFastPaths, EveryLengthAloneInExactBuffer) {
   std::mt19937_64 rng(606);
-  for (std::size_t size = 0; size <= 72; ++size) {
+  for (std::size_t size : tested_lengths()) {
     for (int rep = 0; rep < 4; ++rep) {
       const Strings values{random_string(rng, size)};
       const ExactStrings in = exact_strings(values, Shape{});
@@ -174,7 +182,8 @@ TEST(SubstrFastPaths, EveryLengthAloneInExactBuffer) {
       for (std::int64_t p = -s - 2; p <= s + 2; ++p) {
         for (std::int64_t l : {std::int64_t{-2}, std::int64_t{-1}, std::int64_t{0},
                                std::int64_t{1}, std::int64_t{2}, std::int64_t{3}, std::int64_t{7},
-                               std::int64_t{16}, s - 1, s, s + 1, std::int64_t{1} << 30}) {
+                               std::int64_t{16}, std::int64_t{63}, std::int64_t{64},
+                               std::int64_t{65}, s - 1, s, s + 1, std::int64_t{1} << 30}) {
           pos.push_back(p);
           len.push_back(l);
         }
@@ -196,7 +205,7 @@ TEST(SubstrFastPaths, EveryLengthAloneInExactBuffer) {
   }
 }
 
-// Many strings of 0..72 bytes back to back (the last at the buffer end), several chunks per
+// Many strings of 0..400 bytes back to back (the last at the buffer end), several chunks per
 // thread, pos/len per string: pass 2's wide copies near chunk and buffer ends.
 TEST(SubstrFastPaths, ManyStringsAgreeWithReference) {
   std::mt19937_64 rng(607);
@@ -205,7 +214,8 @@ TEST(SubstrFastPaths, ManyStringsAgreeWithReference) {
     std::vector<std::int64_t> pos;
     std::vector<std::int64_t> len;
     for (std::int64_t i = 0; i < n; ++i) {
-      const std::size_t size = rng() % 4 == 0 ? rng() % 73 : rng() % 20;
+      const std::uint64_t kind = rng() % 16;
+      const std::size_t size = kind == 0 ? 64 + rng() % 337 : kind < 4 ? rng() % 73 : rng() % 20;
       values.push_back(random_string(rng, size));
       const auto s = static_cast<std::int64_t>(size);
       pos.push_back(static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(2 * s + 1)) - s);

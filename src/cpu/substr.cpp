@@ -329,11 +329,87 @@ struct Utf8Slicer {
 };
 
 #if defined(TENSORBUF_SUBSTR_X86)
-// Strings of 64+ bytes, out of line: keeps the short-string loop small.
-__attribute__((noinline)) Slice utf8_slice_long(const std::uint8_t* chars, std::int64_t first,
-                                                std::int64_t size, std::int64_t p,
-                                                std::int64_t l) {
-  return utf8_slice_portable(chars, first, size, p, l);
+// The character starts among bytes [at, min(at + 64, size)) of s as a bitmask (bit j: byte
+// at + j); a masked load reads nothing at or past size. Byte 0 of the string is always a start.
+TENSORBUF_SUBSTR_SIMD_TARGET inline std::uint64_t block_starts(const std::uint8_t* s,
+                                                                std::int64_t size,
+                                                                std::int64_t at) {
+  const std::int64_t left = size - at;
+  const std::uint64_t valid =
+      left >= 64 ? ~std::uint64_t{0} : _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(left));
+  const __m512i v = _mm512_maskz_loadu_epi8(valid, s + at);
+  const std::uint64_t starts = ~_mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-64)) & valid;
+  return at == 0 ? starts | 1 : starts;
+}
+
+// Bytes a long scan prefetches ahead of itself: strings are scanned one after the other, so the
+// hardware sees short streams that each start with a miss.
+constexpr std::int64_t kScanAhead = 512;
+constexpr std::int64_t kScanPrefetchAhead = 4;  // elements
+
+// Start number k (0-based) among the starts in [from, size), 64 bytes per step; when there are
+// only m <= k of them, size, with *missing = k - m (0: k is the count, "one past the last").
+TENSORBUF_SUBSTR_SIMD_TARGET inline std::int64_t kth_start(const std::uint8_t* s,
+                                                            std::int64_t size, std::int64_t from,
+                                                            std::uint64_t k,
+                                                            std::uint64_t* missing) {
+  for (std::int64_t at = from; at < size; at += 64) {
+    __builtin_prefetch(s + std::min(at + kScanAhead, size - 1));
+    const std::uint64_t starts = block_starts(s, size, at);
+    const auto c = static_cast<std::uint64_t>(_mm_popcnt_u64(starts));
+    if (k < c) {
+      return at + static_cast<std::int64_t>(_tzcnt_u64(_pdep_u64(std::uint64_t{1} << k, starts)));
+    }
+    k -= c;
+  }
+  *missing = k;
+  return size;
+}
+
+// Start number k (k >= 1) counted back from the end of s (1: the last start), scanning 64 bytes
+// per step from the end; -1 when s has fewer than k starts.
+TENSORBUF_SUBSTR_SIMD_TARGET inline std::int64_t kth_start_from_end(const std::uint8_t* s,
+                                                                     std::int64_t size,
+                                                                     std::uint64_t k) {
+  for (std::int64_t hi = size; hi > 0;) {
+    const std::int64_t lo = std::max<std::int64_t>(hi - 64, 0);
+    __builtin_prefetch(s + std::max<std::int64_t>(lo - kScanAhead, 0));
+    const std::uint64_t valid = _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(hi - lo));
+    const __m512i v = _mm512_maskz_loadu_epi8(valid, s + lo);
+    std::uint64_t starts = ~_mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-64)) & valid;
+    if (lo == 0) starts |= 1;
+    const auto c = static_cast<std::uint64_t>(_mm_popcnt_u64(starts));
+    if (k <= c) {
+      return lo + static_cast<std::int64_t>(_tzcnt_u64(_pdep_u64(std::uint64_t{1} << (c - k), starts)));
+    }
+    k -= c;
+    hi = lo;
+  }
+  return -1;
+}
+
+// Rule 4 for strings of 64+ bytes, out of line (keeps the short-string loop small): 64 bytes
+// per step where the portable scan takes 8, and a negative pos counted back from the end, so
+// only the bytes from the substring's start to the end are read (not the whole string twice).
+// Same results as kernels::utf8_range.
+__attribute__((noinline, TENSORBUF_SUBSTR_SIMD_ATTRS)) Slice utf8_slice_long(
+    const std::uint8_t* chars, std::int64_t first, std::int64_t size, std::int64_t pos,
+    std::int64_t len) {
+  const std::uint8_t* s = chars + first;
+  std::uint64_t missing = 0;
+  std::int64_t begin;
+  if (pos < 0) {
+    // Character count + pos = the (-pos)-th start from the end (-pos as unsigned: no overflow
+    // for INT64_MIN).
+    begin = kth_start_from_end(s, size, std::uint64_t{0} - static_cast<std::uint64_t>(pos));
+    if (begin < 0) return Slice{0, -1};
+  } else {
+    begin = kth_start(s, size, 0, static_cast<std::uint64_t>(pos), &missing);
+    if (missing != 0) return Slice{0, -1};  // pos beyond the character count
+  }
+  if (len < 0) return Slice{begin, size - begin};
+  const std::int64_t end = kth_start(s, size, begin, static_cast<std::uint64_t>(len), &missing);
+  return Slice{begin, end - begin};
 }
 
 struct Utf8SimdSlicer {
@@ -350,6 +426,27 @@ struct Utf8SimdSlicer {
     __builtin_prefetch(chars + offs[std::min(in_i + kPrefetchAhead, in_size)]);
     return utf8_slice_long(chars, first, size, p, l);
   }
+
+  // Prefetches the bytes that utf8_slice_long will surely read for this element, at most
+  // kScanAhead of them: from the front to pos + len bytes (pos >= 0; a character has at least
+  // one byte), or the last -pos bytes (pos < 0). Long strings scanned one after the other are
+  // short streams that each start with misses; this starts them a few elements early.
+  static void prefetch_scan(const std::uint8_t* s, std::int64_t size, std::int64_t pos,
+                            std::int64_t len) {
+    if (size < 64) return;
+    std::int64_t lo = 0;
+    std::int64_t hi = size;
+    if (pos >= 0) {
+      const std::int64_t reach = std::min(pos, size) + std::min(std::max<std::int64_t>(len, 0), size);
+      hi = std::min(reach + 1, size);
+    } else {
+      const std::uint64_t back = std::uint64_t{0} - static_cast<std::uint64_t>(pos);
+      lo = back >= static_cast<std::uint64_t>(size) ? 0 : size - static_cast<std::int64_t>(back);
+    }
+    hi = std::min(hi, lo + kScanAhead);
+    for (std::int64_t at = lo; at < hi; at += 64) __builtin_prefetch(s + at);
+    __builtin_prefetch(s + hi - 1);
+  }
 };
 #endif
 
@@ -361,7 +458,9 @@ struct PackedArgs {
   std::int64_t* out;
 };
 
-template <class Index, bool kError, bool kContiguous, class Slicer>
+// kScanPrefetch (contiguous maps; Utf8SimdSlicer): prefetch the bytes element
+// i + kScanPrefetchAhead will scan.
+template <class Index, bool kError, bool kContiguous, class Slicer, bool kScanPrefetch = false>
 __attribute__((always_inline)) inline ChunkState pass1_packed(const SubstrMap& map,
                                                               std::int64_t b, std::int64_t e,
                                                               const PackedArgs& a,
@@ -399,6 +498,12 @@ __attribute__((always_inline)) inline ChunkState pass1_packed(const SubstrMap& m
     const std::int64_t pos_stride = map.pos_strides[0];
     std::int64_t first = offs[b];
     for (std::int64_t i = b; i < e; ++i) {
+      if constexpr (kScanPrefetch) {
+        const std::int64_t j = std::min(i + kScanPrefetchAhead, e - 1);
+        Slicer::prefetch_scan(chars + offs[j], offs[j + 1] - offs[j],
+                              static_cast<std::int64_t>(ps[j * pos_stride]),
+                              static_cast<std::int64_t>(ls[j * pos_stride]));
+      }
       const std::int64_t next = offs[i + 1];
       if (!element(i, i, first, next - first, i * pos_stride)) break;
       first = next;
@@ -425,18 +530,23 @@ ChunkState pass1_portable(const SubstrMap& map, std::int64_t b, std::int64_t e,
 }
 
 #if defined(TENSORBUF_SUBSTR_X86)
-template <class Index, bool kError, bool kContiguous>
+template <class Index, bool kError, bool kContiguous, bool kScanPrefetch = false>
 __attribute__((TENSORBUF_SUBSTR_SIMD_ATTRS, flatten)) ChunkState pass1_simd_loop(
     const SubstrMap& map, std::int64_t b, std::int64_t e, const PackedArgs& a,
     Utf8SimdSlicer slicer) {
-  return pass1_packed<Index, kError, kContiguous>(map, b, e, a, slicer);
+  return pass1_packed<Index, kError, kContiguous, Utf8SimdSlicer, kScanPrefetch>(map, b, e, a,
+                                                                                slicer);
 }
 
 template <class Index, bool kError>
 ChunkState pass1_simd(const SubstrMap& map, std::int64_t b, std::int64_t e, const PackedArgs& a,
                       Utf8SimdSlicer slicer) {
-  if (contiguous(map)) return pass1_simd_loop<Index, kError, true>(map, b, e, a, slicer);
-  return pass1_simd_loop<Index, kError, false>(map, b, e, a, slicer);
+  if (!contiguous(map)) return pass1_simd_loop<Index, kError, false>(map, b, e, a, slicer);
+  // Chunks of long strings (64+ bytes on average) prefetch their scans.
+  if (a.offs[e] - a.offs[b] >= 64 * (e - b)) {
+    return pass1_simd_loop<Index, kError, true, true>(map, b, e, a, slicer);
+  }
+  return pass1_simd_loop<Index, kError, true>(map, b, e, a, slicer);
 }
 #endif
 
