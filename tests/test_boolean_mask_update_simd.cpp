@@ -3,14 +3,16 @@
 // path (forced with cpu::set_mask_update_simd_enabled(false)), against the serial reference, for
 // every element size and rows of 1 to 64 bytes (and one odd size), with masks whose density
 // changes along the rows (blocks all false, all true, mixed) and thread chunks that start
-// mid-row (axis 1, outer 3) and off the 64-row grid.
+// mid-row (axis 1, outer 3) and off the 64-row grid; outputs large enough to stream too.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/plan_boolean_mask_update.hpp"
+#include "cpu/streaming_copy.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 #include "test_boolean_mask_update_helpers.hpp"
 
@@ -50,10 +52,12 @@ DataType type_of_size(std::size_t size) {
   }
 }
 
-void check_both_paths(std::size_t es, std::int64_t inner, std::uint64_t seed) {
+// m_size odd: 3 * m_size rows give two chunks on two threads that start mid-row, and the rows
+// of leading index 1 start off the 64-byte grid.
+void check_both_paths(std::size_t es, std::int64_t inner, std::uint64_t seed,
+                      std::int64_t m_size = 50001) {
   const DataType type = type_of_size(es);
   const std::int64_t outer = 3;
-  const std::int64_t m_size = 50001;  // 150003 rows: two chunks on two threads, mid-row
   Lcg rng{seed};
   std::vector<std::uint8_t> tv(static_cast<std::size_t>(outer * m_size * inner) * es);
   for (auto& b : tv) b = rng.byte();
@@ -110,6 +114,20 @@ TEST(BooleanMaskUpdateSimd, EveryElementSizeAndRowSizeMatchesReferenceOnBothPath
       SCOPED_TRACE("element size " + std::to_string(es) + " inner " + std::to_string(inner));
       check_both_paths(es, inner, ++seed);
     }
+  }
+}
+
+// Outputs of 16 MiB and more stream out of place (cpu/streaming_copy.hpp): long runs copy whole
+// 64-byte lines with non-temporal stores and ordinary stores at both ends, and the AVX-512
+// expand of an aligned 64-row block stores its lines non-temporally.
+TEST(BooleanMaskUpdateSimd, LargeOutputsThatStreamMatchReference) {
+  std::uint64_t seed = 70;
+  for (const auto& [es, inner] : std::vector<std::pair<std::size_t, std::int64_t>>{
+           {4, 1}, {8, 1}, {4, 8}, {1, 3}}) {
+    SCOPED_TRACE("element size " + std::to_string(es) + " inner " + std::to_string(inner));
+    const std::int64_t row_bytes = static_cast<std::int64_t>(es) * inner;
+    const std::int64_t m_size = (cpu::kStreamOutputBytes / (3 * row_bytes) + 64) | 1;
+    check_both_paths(es, inner, ++seed, m_size);
   }
 }
 

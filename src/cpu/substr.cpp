@@ -5,9 +5,6 @@
 #include <cstring>
 #include <vector>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define TENSORBUF_SUBSTR_X86 1
@@ -16,6 +13,7 @@
 #include "core/dtype_dispatch.hpp"
 #include "core/parallel.hpp"
 #include "core/plan_substr.hpp"
+#include "cpu/streaming_copy.hpp"
 #include "kernels/substr.hpp"
 
 namespace tensorbuf::cpu {
@@ -550,40 +548,7 @@ ChunkState pass1_simd(const SubstrMap& map, std::int64_t b, std::int64_t e, cons
 }
 #endif
 
-// Long copies into a large output: the 64-byte lines wholly inside the destination are
-// written with non-temporal stores (no read of the destination line first, as glibc's memcpy
-// does for large blocks); the partial lines at both ends with ordinary stores. The caller
-// issues the store fence.
-inline void copy_streaming(std::uint8_t* dst, const std::uint8_t* src, std::int64_t n) {
-#if defined(__SSE2__)
-  const auto head = static_cast<std::int64_t>((64 - (reinterpret_cast<std::uintptr_t>(dst) & 63)) & 63);
-  if (head >= n) {
-    std::memcpy(dst, src, static_cast<std::size_t>(n));
-    return;
-  }
-  std::memcpy(dst, src, static_cast<std::size_t>(head));
-  dst += head;
-  src += head;
-  n -= head;
-  for (; n >= 64; n -= 64, dst += 64, src += 64) {
-    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src));
-    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 16));
-    const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 32));
-    const __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 48));
-    _mm_stream_si128(reinterpret_cast<__m128i*>(dst), a);
-    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + 16), b);
-    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + 32), c);
-    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + 48), d);
-  }
-  std::memcpy(dst, src, static_cast<std::size_t>(n));
-#else
-  std::memcpy(dst, src, static_cast<std::size_t>(n));
-#endif
-}
-
-constexpr std::int64_t kStreamTotal = std::int64_t{16} << 20;  // output bytes of the call
-constexpr std::int64_t kStreamMin = 256;                       // bytes of one substring
-constexpr std::int64_t kCopyAhead = 4;                          // pass 2 prefetch distance
+constexpr std::int64_t kCopyAhead = 4;  // pass 2 prefetch distance
 
 // Pass 2 of one chunk: copies from the packed records, writing out_offsets(b, e]. Substrings of
 // up to 16 (32) bytes move as one (two) unaligned 16-byte copies when 16 (32) bytes from the
@@ -615,17 +580,15 @@ void pass2_packed(std::int64_t b, std::int64_t e, std::int64_t* out, const std::
       std::uint8_t tmp[32];
       std::memcpy(tmp, chars + start, 32);
       std::memcpy(dst + at, tmp, 32);
-    } else if (kStream && n >= kStreamMin) {
-      copy_streaming(dst + at, chars + start, n);
+    } else if (kStream && n >= kStreamCopyBytes) {
+      copy_streaming(dst + at, chars + start, static_cast<std::size_t>(n));
     } else {
       copy_bytes(dst + at, chars + start, n);
     }
     at += n;
     out[i + 1] = at;
   }
-#if defined(__SSE2__)
-  if constexpr (kStream) _mm_sfence();  // the streamed bytes are visible before the join
-#endif
+  if constexpr (kStream) streaming_fence();  // the streamed bytes are visible before the join
 }
 
 template <class Index, bool kUtf8, bool kError>
@@ -664,7 +627,7 @@ core::SubstrResult run_packed(const core::SubstrPlan& plan, const core::SubstrAr
   if (!chunk_bases<kError>(state, base, result)) return result;
   std::uint8_t* out_chars = args.allocate_chars(result.total_bytes);
 
-  const bool stream = result.total_bytes >= kStreamTotal;
+  const bool stream = result.total_bytes >= kStreamOutputBytes;
   core::parallel_for_chunks(n, kMinChunk, [&](int c, std::int64_t b, std::int64_t e) {
     const std::int64_t at = base[static_cast<std::size_t>(c)];
     const std::int64_t end = base[static_cast<std::size_t>(c) + 1];
