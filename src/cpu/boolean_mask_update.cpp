@@ -195,8 +195,32 @@ __attribute__((target("avx512f"))) std::int64_t expand64_b8(std::uint64_t bits,
   return j;
 }
 
-bool has_avx512f() {
-  static const bool has = __builtin_cpu_supports("avx512f") != 0;
+// Bit k: byte k of p is nonzero; one compare where the portable mask_word folds eight words.
+__attribute__((target("avx512f,avx512bw"))) std::uint64_t mask_word_avx512(const std::uint8_t* p) {
+  const __m512i v = _mm512_loadu_si512(p);
+  return _mm512_test_epi8_mask(v, v);
+}
+
+__attribute__((target("avx512f,avx512bw,popcnt"))) std::int64_t count_true_avx512(
+    const std::uint8_t* p, std::int64_t count) {
+  std::int64_t n = 0;
+  std::int64_t k = 0;
+  for (; k + 64 <= count; k += 64) {
+    const __m512i v = _mm512_loadu_si512(p + k);
+    n += _mm_popcnt_u64(_mm512_test_epi8_mask(v, v));
+  }
+  if (k < count) {  // a masked load reads only the `count - k` bytes left
+    const __mmask64 left = (std::uint64_t{1} << (count - k)) - 1;
+    const __m512i v = _mm512_maskz_loadu_epi8(left, p + k);
+    n += _mm_popcnt_u64(_mm512_test_epi8_mask(v, v));
+  }
+  return n;
+}
+
+bool has_avx512() {
+  static const bool has = __builtin_cpu_supports("avx512f") != 0 &&
+                          __builtin_cpu_supports("avx512bw") != 0 &&
+                          __builtin_cpu_supports("popcnt") != 0;
   return has;
 }
 #endif
@@ -206,7 +230,7 @@ std::atomic<bool> g_simd_enabled{true};
 
 bool use_avx512() {
 #if defined(__x86_64__) && defined(__GNUC__)
-  return g_simd_enabled.load(std::memory_order_relaxed) && has_avx512f();
+  return g_simd_enabled.load(std::memory_order_relaxed) && has_avx512();
 #else
   return false;
 #endif
@@ -248,7 +272,8 @@ class Runner {
         update_pitch_(plan.layout.row_stride * static_cast<std::int64_t>(plan.element_size)),
         stream_(!in_place_ && plan.layout.outer * plan.layout.mask_size *
                                       static_cast<std::int64_t>(row_bytes_) >=
-                                  kStreamOutputBytes) {}
+                                  kStreamOutputBytes),
+        simd_(use_avx512()) {}
 
   // Pass 1: per-block prefix counts of the mask; returns n.
   std::int64_t count() {
@@ -259,7 +284,7 @@ class Runner {
       for (std::int64_t b = begin; b < end; ++b) {
         const std::int64_t first = b * kCountBlock;
         block_prefix_[static_cast<std::size_t>(b + 1)] =
-            count_true(mask_ + first, std::min(kCountBlock, m_size - first));
+            count_mask(mask_ + first, std::min(kCountBlock, m_size - first));
       }
     });
     for (std::int64_t b = 0; b < blocks; ++b) {
@@ -294,7 +319,22 @@ class Runner {
   std::int64_t count_before(std::int64_t m) const {
     const std::int64_t block = m / kCountBlock;
     return block_prefix_[static_cast<std::size_t>(block)] +
-           count_true(mask_ + block * kCountBlock, m - block * kCountBlock);
+           count_mask(mask_ + block * kCountBlock, m - block * kCountBlock);
+  }
+
+  std::int64_t count_mask(const std::uint8_t* p, std::int64_t count) const {
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (simd_) return count_true_avx512(p, count);
+#endif
+    return count_true(p, count);
+  }
+
+  // Bits of the 64 mask entries at p (bit k: entry k is true).
+  std::uint64_t mask_bits(const std::uint8_t* p) const {
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (simd_) return mask_word_avx512(p);
+#endif
+    return mask_word(p);
   }
 
   const std::byte* tensor_row(std::int64_t o, std::int64_t m) const {
@@ -385,7 +425,7 @@ class Runner {
     const std::byte* update_rows = updates_ + lead * static_cast<std::int64_t>(element_size_);
     const std::byte* t = tensor_row(o, m);
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (rows == 64 && rows_contiguous_ && use_avx512()) {
+    if (rows == 64 && rows_contiguous_ && simd_) {
       // A streamed output takes the block's whole lines with non-temporal stores.
       const bool aligned = (reinterpret_cast<std::uintptr_t>(d) & 63) == 0;
       if (stream_ && aligned) {
@@ -424,7 +464,7 @@ class Runner {
       const std::int64_t rows = std::min<std::int64_t>(64, end - m);
       const std::uint64_t full = rows == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << rows) - 1;
       const std::uint64_t bits =
-          rows == 64 ? mask_word(mask_ + m) : mask_word_partial(mask_ + m, rows);
+          rows == 64 ? mask_bits(mask_ + m) : mask_word_partial(mask_ + m, rows);
       if (bits == 0) continue;  // the whole block joins the pending tensor run
       if (bits == full) {
         copy_tensor_rows(o, pending, m);
@@ -473,6 +513,7 @@ class Runner {
   bool rows_contiguous_;
   std::int64_t update_pitch_;  // bytes between update rows j and j+1
   bool stream_;                // out of place into a large output: long runs stream
+  bool simd_;                  // AVX-512 paths (the CPU has them and tests did not turn them off)
   std::vector<std::int64_t> block_prefix_;
 };
 
@@ -480,7 +521,7 @@ class Runner {
 
 bool mask_update_simd_available() {
 #if defined(__x86_64__) && defined(__GNUC__)
-  return has_avx512f();
+  return has_avx512();
 #else
   return false;
 #endif
