@@ -163,7 +163,14 @@ struct MaskUpdateFusedFunctor {
   const Carrier* tensor;
   const Carrier* updates;
   Carrier* out;
+  // When set: n as the scan left it on the device, and the n the updates' shape requires; on a
+  // mismatch nothing is written (the host learns it after the pass, from the same n).
+  const Index* count = nullptr;
+  std::int64_t required_count = -1;
   TENSORBUF_HD Item load(std::int64_t e) const {
+    if (count != nullptr && static_cast<std::int64_t>(*count) != required_count) {
+      return {Carrier{}, false};
+    }
     std::int64_t o, m, t;
     mask_update_split(layout, e, o, m, t);
     // The tile word and the tile's scan entry are read together (independent reads).
@@ -194,9 +201,11 @@ inline constexpr int kMaskUpdateStagedItems = sizeof(Carrier) >= 16 ? 4 : 8;
 // caller picks int32 when M fits. Steps, all on the executor's side:
 //   1. (when the write or the check needs ranks) counts of the 8-byte mask tiles, exclusive
 //      scan over tiles + 1 entries: the last is n;
-//   2. if required_count >= 0: n read back to the host (the one host wait of the op);
-//      n != required_count -> nothing written, {false, n};
-//   3. one pass over the tensor's elements (fused copy + update, or masked writes in place).
+//   2. one pass over the tensor's elements (fused copy + update, or masked writes in place);
+//      if required_count >= 0 it reads n where the scan left it and writes nothing unless
+//      n == required_count, so the pass is queued right behind the scan;
+//   3. if required_count >= 0: n read back to the host (the one host wait of the op, after the
+//      pass); n != required_count -> {false, n}, nothing having been written.
 template <class Carrier, class Index, class Executor>
 core::MaskUpdateResult run_boolean_mask_update(Executor& ex, const core::MaskUpdateLayout& layout,
                                                std::int64_t required_count,
@@ -211,11 +220,9 @@ core::MaskUpdateResult run_boolean_mask_update(Executor& ex, const core::MaskUpd
     ex.for_each_index(tiles + 1, MaskTileCountFunctor<Index>{mask, m_size, tiles, tile_scan});
     ex.exclusive_scan(tile_scan, tile_scan, tiles + 1);
   }
-  if (required_count >= 0) {
-    const std::int64_t n =
-        m_size > 0 ? static_cast<std::int64_t>(ex.read_value(tile_scan + tiles)) : 0;
-    result.count = n;
-    if (n != required_count) {
+  if (required_count >= 0 && m_size == 0) {  // n = 0, known without the device
+    result.count = 0;
+    if (required_count != 0) {
       result.applied = false;
       return result;
     }
@@ -224,8 +231,17 @@ core::MaskUpdateResult run_boolean_mask_update(Executor& ex, const core::MaskUpd
   const std::int64_t elements = layout.outer * m_size * layout.inner;
   constexpr int kItems = kMaskUpdateStagedItems<Carrier>;
   const Carrier* copied = out == tensor ? nullptr : tensor;  // in place: masked elements only
-  ex.template for_each_index_staged<kItems>(
-      elements, MaskUpdateFusedFunctor<Carrier, Index>{layout, mask, ranks, copied, updates, out});
+  MaskUpdateFusedFunctor<Carrier, Index> pass{layout, mask, ranks, copied, updates, out};
+  const bool check = required_count >= 0 && m_size > 0;
+  if (check) {
+    pass.count = tile_scan + tiles;
+    pass.required_count = required_count;
+  }
+  ex.template for_each_index_staged<kItems>(elements, pass);
+  if (check) {
+    result.count = static_cast<std::int64_t>(ex.read_value(tile_scan + tiles));
+    result.applied = result.count == required_count;
+  }
   return result;
 }
 
