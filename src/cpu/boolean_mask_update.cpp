@@ -165,12 +165,8 @@ __attribute__((target("avx512f"))) std::int64_t expand64_b4(std::uint64_t bits,
   for (int q = 0; q < 4; ++q) {
     const auto k = static_cast<__mmask16>(bits >> (16 * q));
     const __m512i t = _mm512_loadu_si512(tensor + 64 * q);
-    const int c = count_bits(k);
-    // A masked load of the c updates used (no read past them), then the register expand: the
-    // memory form of the expand is slow on some CPUs.
-    const __m512i u = _mm512_maskz_loadu_epi32(static_cast<__mmask16>((1u << c) - 1), updates + 4 * j);
-    store_line<kStream>(out + 64 * q, _mm512_mask_expand_epi32(t, k, u));
-    j += c;
+    store_line<kStream>(out + 64 * q, _mm512_mask_expandloadu_epi32(t, k, updates + 4 * j));
+    j += count_bits(k);
   }
   return j;
 }
@@ -187,10 +183,8 @@ __attribute__((target("avx512f"))) std::int64_t expand64_b8(std::uint64_t bits,
   for (int q = 0; q < 8; ++q) {
     const auto k = static_cast<__mmask8>(bits >> (8 * q));
     const __m512i t = _mm512_loadu_si512(tensor + 64 * q);
-    const int c = count_bits(k);
-    const __m512i u = _mm512_maskz_loadu_epi64(static_cast<__mmask8>((1u << c) - 1), updates + 8 * j);
-    store_line<kStream>(out + 64 * q, _mm512_mask_expand_epi64(t, k, u));
-    j += c;
+    store_line<kStream>(out + 64 * q, _mm512_mask_expandloadu_epi64(t, k, updates + 8 * j));
+    j += count_bits(k);
   }
   return j;
 }
