@@ -22,10 +22,10 @@ CASES = {
     "scatter_nd_sub_f32_same_index": (MiB, 1, MiB, True),
 }
 
+# Issue 4's CPU targets are for the out-of-place cases ("ours out-of-place against the peer's
+# clone() + index_put_"); the in-place CPU cases are measured, not judged.
 TARGETS = {
-    ("scatter_nd_sub_f32_rows_in_place", "cpu"): {"ratio_to_limit": 0.6, "vs": {"torch": 4.0}},
     ("scatter_nd_sub_f32_rows", "cpu"): {"ratio_to_limit": 0.6, "vs": {"torch": 4.0}},
-    ("scatter_nd_sub_f32_elements_in_place", "cpu"): {"vs": {"torch": 3.0}},
     ("scatter_nd_sub_f32_elements", "cpu"): {"vs": {"torch": 3.0}},
     ("scatter_nd_sub_f32_elements_in_place", "cuda"): {"vs": {"torch": 3.0}},
     ("scatter_nd_sub_f32_rows", "cuda"): {"ratio_to_limit": 0.75},
