@@ -344,6 +344,7 @@ TENSORBUF_SUBSTR_SIMD_TARGET inline std::uint64_t block_starts(const std::uint8_
 // hardware sees short streams that each start with a miss.
 constexpr std::int64_t kScanAhead = 512;
 constexpr std::int64_t kScanPrefetchAhead = 4;  // elements
+constexpr std::int64_t kShortScanAhead = 1024;  // bytes
 
 // Start number k (0-based) among the starts in [from, size), 64 bytes per step; when there are
 // only m <= k of them, size, with *missing = k - m (0: k is the count, "one past the last").
@@ -420,7 +421,12 @@ struct Utf8SimdSlicer {
                                                                 std::int64_t first,
                                                                 std::int64_t size, std::int64_t p,
                                                                 std::int64_t l) const {
-    if (size < 64) return utf8_slice_avx512(chars + first, size, p, l);
+    if (size < 64) {
+      // With masked loads alone the loop waits on memory (as the mask update's expand-load
+      // did): fetch 1 KiB ahead. 4M short strings: 29-30 -> 23-25 ms in an interleaved A/B.
+      __builtin_prefetch(chars + first + kShortScanAhead);
+      return utf8_slice_avx512(chars + first, size, p, l);
+    }
     __builtin_prefetch(chars + offs[std::min(in_i + kPrefetchAhead, in_size)]);
     return utf8_slice_long(chars, first, size, p, l);
   }
