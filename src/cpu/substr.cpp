@@ -333,8 +333,12 @@ TENSORBUF_SUBSTR_SIMD_TARGET inline std::uint64_t block_starts(const std::uint8_
                                                                 std::int64_t size,
                                                                 std::int64_t at) {
   const std::int64_t left = size - at;
-  const std::uint64_t valid =
-      left >= 64 ? ~std::uint64_t{0} : _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(left));
+  if (left >= 64) {  // a plain load where the block is whole
+    const __m512i v = _mm512_loadu_si512(s + at);
+    const std::uint64_t starts = ~_mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-64));
+    return at == 0 ? starts | 1 : starts;
+  }
+  const std::uint64_t valid = _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(left));
   const __m512i v = _mm512_maskz_loadu_epi8(valid, s + at);
   const std::uint64_t starts = ~_mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-64)) & valid;
   return at == 0 ? starts | 1 : starts;
