@@ -176,14 +176,15 @@ double cached(std::map<std::int64_t, double>& cache, std::int64_t key, F&& measu
 /// kept for symmetry with cuda_d2d_limit_gbps), split over core::cpu_thread_count() threads by
 /// the library's own thread pool: the ceiling a memory-bound CPU op can reach. Median of
 /// several copies, measured in this process: once in quick mode, else again when the last
-/// measurement is older than 20 s, so that it follows the machine's load during a long run.
+/// measurement is older than 2 s (in practice: once per case, right after its timed loop), so
+/// that on a shared machine whose bandwidth drifts the ratio compares times taken together.
 inline double cpu_memcpy_limit_gbps(double /*traffic_bytes*/) {
   static std::mutex mutex;
   static double cached_rate = 0.0;
   static std::chrono::steady_clock::time_point measured_at;
   std::lock_guard lock(mutex);
   const auto now = std::chrono::steady_clock::now();
-  if (cached_rate > 0.0 && (quick_mode() || now - measured_at < std::chrono::seconds(20))) {
+  if (cached_rate > 0.0 && (quick_mode() || now - measured_at < std::chrono::seconds(2))) {
     return cached_rate;
   }
   constexpr std::int64_t copy_bytes = 64 * kMiB;
