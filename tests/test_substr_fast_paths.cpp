@@ -235,5 +235,24 @@ TEST(SubstrFastPaths, ManyStringsAgreeWithReference) {
   }
 }
 
+// Only empty strings: the chars buffer has no bytes, on both UTF-8 paths and the byte path.
+// (The fuzzer found the short UTF-8 path adding a prefetch offset to a null chars pointer; its
+// input is kept in tests/fuzz/corpus/substr as regression-null-chars-prefetch.)
+TEST(SubstrFastPaths, EmptyStringsWithoutChars) {
+  const StringTensor in = StringTensor::from_strings({"", "", ""}, Shape{3});
+  const TensorBuffer pos = TensorBuffer::create_fixed_size(Shape{}, DataType::kInt32);
+  const TensorBuffer len = TensorBuffer::create_fixed_size(Shape{}, DataType::kInt32);
+  for (bool simd : {true, false}) {
+    const ScopedSimd use(simd);
+    for (SubstrUnit unit : {SubstrUnit::kUtf8Char, SubstrUnit::kByte}) {
+      SubstrOptions options;
+      options.unit = unit;
+      const StringTensor out = substr(in, pos, len, options);
+      ASSERT_EQ(out.size(), 3);
+      for (std::int64_t i = 0; i < 3; ++i) EXPECT_EQ(out.at(i), "");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tensorbuf

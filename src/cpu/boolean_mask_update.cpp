@@ -21,6 +21,7 @@
 
 #include "core/parallel.hpp"
 #include "core/plan_boolean_mask_update.hpp"
+#include "cpu/prefetch.hpp"
 #include "cpu/streaming_copy.hpp"
 #include "kernels/boolean_mask_update.hpp"
 
@@ -139,7 +140,7 @@ std::int64_t select_rows(std::uint64_t bits, std::int64_t rows, const std::byte*
 // whose mask bit is set and keeps the tensor's element elsewhere. 64 rows of one element of
 // 4 (or 8) bytes, update rows consecutive from `updates` (row j first). Returns the next j.
 // kStream: `out` is 64-byte aligned and written with non-temporal stores. Both also prefetch
-// the tensor and update bytes a few blocks ahead (addresses only: prefetches never fault): the
+// the tensor and update bytes a few blocks ahead (cpu/prefetch.hpp: past the end is fine): the
 // hardware prefetcher alone leaves these loads waiting (issue 5, [2^26] f32 at d0.5 on the
 // 2-core VM: 33 -> 20 ms in an interleaved A/B).
 constexpr std::int64_t kExpandTensorAhead = 2048;
@@ -159,9 +160,9 @@ __attribute__((target("avx512f"))) std::int64_t expand64_b4(std::uint64_t bits,
                                                             const std::byte* tensor,
                                                             const std::byte* updates,
                                                             std::byte* out, std::int64_t j) {
-  for (int line = 0; line < 4; ++line) __builtin_prefetch(tensor + kExpandTensorAhead + 64 * line);
-  __builtin_prefetch(updates + 4 * j + kExpandUpdatesAhead);
-  __builtin_prefetch(updates + 4 * j + kExpandUpdatesAhead + 64);
+  for (int line = 0; line < 4; ++line) prefetch_at(tensor, kExpandTensorAhead + 64 * line);
+  prefetch_at(updates, 4 * j + kExpandUpdatesAhead);
+  prefetch_at(updates, 4 * j + kExpandUpdatesAhead + 64);
   for (int q = 0; q < 4; ++q) {
     const auto k = static_cast<__mmask16>(bits >> (16 * q));
     const __m512i t = _mm512_loadu_si512(tensor + 64 * q);
@@ -176,10 +177,8 @@ __attribute__((target("avx512f"))) std::int64_t expand64_b8(std::uint64_t bits,
                                                             const std::byte* tensor,
                                                             const std::byte* updates,
                                                             std::byte* out, std::int64_t j) {
-  for (int line = 0; line < 8; ++line) __builtin_prefetch(tensor + kExpandTensorAhead + 64 * line);
-  for (int line = 0; line < 4; ++line) {
-    __builtin_prefetch(updates + 8 * j + kExpandUpdatesAhead + 64 * line);
-  }
+  for (int line = 0; line < 8; ++line) prefetch_at(tensor, kExpandTensorAhead + 64 * line);
+  for (int line = 0; line < 4; ++line) prefetch_at(updates, 8 * j + kExpandUpdatesAhead + 64 * line);
   for (int q = 0; q < 8; ++q) {
     const auto k = static_cast<__mmask8>(bits >> (8 * q));
     const __m512i t = _mm512_loadu_si512(tensor + 64 * q);
