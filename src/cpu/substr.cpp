@@ -328,21 +328,17 @@ struct Utf8Slicer {
 };
 
 #if defined(TENSORBUF_SUBSTR_X86)
-// The character starts among bytes [at, min(at + 64, size)) of s as a bitmask (bit j: byte
-// at + j); a masked load reads nothing at or past size. Byte 0 of the string is always a start.
+// The character starts among bytes [lo, hi) of s (hi - lo <= 64) as a bitmask (bit j: byte
+// lo + j): a plain load for a whole block, else a masked load that reads nothing at or past
+// hi. Byte 0 of the string is always a start.
 TENSORBUF_SUBSTR_SIMD_TARGET inline std::uint64_t block_starts(const std::uint8_t* s,
-                                                                std::int64_t size,
-                                                                std::int64_t at) {
-  const std::int64_t left = size - at;
-  if (left >= 64) {  // a plain load where the block is whole
-    const __m512i v = _mm512_loadu_si512(s + at);
-    const std::uint64_t starts = ~_mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-64));
-    return at == 0 ? starts | 1 : starts;
-  }
-  const std::uint64_t valid = _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(left));
-  const __m512i v = _mm512_maskz_loadu_epi8(valid, s + at);
+                                                                std::int64_t lo, std::int64_t hi) {
+  const bool whole = hi - lo == 64;
+  const std::uint64_t valid =
+      whole ? ~std::uint64_t{0} : _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(hi - lo));
+  const __m512i v = whole ? _mm512_loadu_si512(s + lo) : _mm512_maskz_loadu_epi8(valid, s + lo);
   const std::uint64_t starts = ~_mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-64)) & valid;
-  return at == 0 ? starts | 1 : starts;
+  return lo == 0 ? starts | 1 : starts;
 }
 
 // Bytes a long scan prefetches ahead of itself: strings are scanned one after the other, so the
@@ -359,7 +355,7 @@ TENSORBUF_SUBSTR_SIMD_TARGET inline std::int64_t kth_start(const std::uint8_t* s
                                                             std::uint64_t* missing) {
   for (std::int64_t at = from; at < size; at += 64) {
     __builtin_prefetch(s + std::min(at + kScanAhead, size - 1));
-    const std::uint64_t starts = block_starts(s, size, at);
+    const std::uint64_t starts = block_starts(s, at, std::min(at + 64, size));
     const auto c = static_cast<std::uint64_t>(_mm_popcnt_u64(starts));
     if (k < c) {
       return at + static_cast<std::int64_t>(_tzcnt_u64(_pdep_u64(std::uint64_t{1} << k, starts)));
@@ -378,10 +374,7 @@ TENSORBUF_SUBSTR_SIMD_TARGET inline std::int64_t kth_start_from_end(const std::u
   for (std::int64_t hi = size; hi > 0;) {
     const std::int64_t lo = std::max<std::int64_t>(hi - 64, 0);
     __builtin_prefetch(s + std::max<std::int64_t>(lo - kScanAhead, 0));
-    const std::uint64_t valid = _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(hi - lo));
-    const __m512i v = _mm512_maskz_loadu_epi8(valid, s + lo);
-    std::uint64_t starts = ~_mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-64)) & valid;
-    if (lo == 0) starts |= 1;
+    const std::uint64_t starts = block_starts(s, lo, hi);
     const auto c = static_cast<std::uint64_t>(_mm_popcnt_u64(starts));
     if (k <= c) {
       return lo + static_cast<std::int64_t>(_tzcnt_u64(_pdep_u64(std::uint64_t{1} << (c - k), starts)));
