@@ -107,9 +107,10 @@ class CudaDeviceMemory final : public core::DeviceMemory {
     std::uint64_t reserved_before = 0;
     cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved_before);
     void* ptr = nullptr;
-    // Rounded up to whole 32-bit words: the atomics for 8- and 16-bit types (scatter_nd) work
-    // on the aligned word holding the element, which must lie inside the allocation.
-    const std::size_t rounded = (bytes + 3) & ~static_cast<std::size_t>(3);
+    // Rounded up to whole 64-bit words: the atomics for 8- and 16-bit types (scatter_nd) work
+    // on the aligned 32-bit word holding the element, and substr's lane form loads the aligned
+    // 64-bit words holding a string (kernels/substr.hpp), which must lie inside the allocation.
+    const std::size_t rounded = (bytes + 7) & ~static_cast<std::size_t>(7);
     TENSORBUF_CUDA_TRY(
         cudaMallocFromPoolAsync(&ptr, rounded, pool, static_cast<cudaStream_t>(stream)));
     std::uint64_t reserved_after = 0;

@@ -3,7 +3,8 @@
 // executor (executor.hpp) so that tests run it on the CPU through HostExecutor.
 //
 // Every function here reads only bytes [0, size) of the string it is given, whatever the
-// bytes are: UTF-8 is never decoded, only character starts are counted.
+// bytes are (UTF-8 is never decoded, only character starts are counted), except the device's
+// aligned word loads of the lane form (load_chars_word), which stay inside the allocation.
 #pragma once
 
 #include <cstdint>
@@ -102,6 +103,16 @@ TENSORBUF_HD inline std::int64_t count_starts(const std::uint8_t* s, std::int64_
   return count;
 }
 
+// The byte (0..7) of the r-th (1 <= r <= set bits) top bit set in `bits` (only top bits set),
+// little-endian, without a loop: byte j of `prefix` counts the set bits in bytes 0..j (at most
+// 8), and adding 0x80 - r sets its top bit exactly where that count >= r.
+TENSORBUF_HD inline int select_top_bit(std::uint64_t bits, std::int64_t r) {
+  const std::uint64_t prefix = (bits >> 7) * 0x0101010101010101ull;
+  const std::uint64_t reached =
+      (prefix + (0x80 - static_cast<std::uint64_t>(r)) * 0x0101010101010101ull) & kTopBits;
+  return lowest_set_bit(reached) / 8;
+}
+
 // The byte position of the k-th (k >= 1) character start among bytes [lo, hi) of s. When
 // there are fewer, returns hi; *found is the number of starts seen (k when found).
 TENSORBUF_HD inline std::int64_t nth_start(const std::uint8_t* s, std::int64_t lo, std::int64_t hi,
@@ -137,13 +148,8 @@ TENSORBUF_HD inline std::int64_t nth_start(const std::uint8_t* s, std::int64_t l
     const std::uint64_t starts = ~continuation_bits(word) & valid_top;  // top bit of each start
     const std::int64_t c = count_top_bits(starts);
     if (count + c >= k) {
-      // Select the r-th start without a loop: byte j of `prefix` counts the starts in bytes
-      // 0..j (at most 8), and adding 0x80 - r sets its top bit exactly where that count >= r.
-      const auto r = static_cast<std::uint64_t>(k - count);  // 1..8
-      const std::uint64_t prefix = (starts >> 7) * 0x0101010101010101ull;
-      const std::uint64_t reached = (prefix + (0x80 - r) * 0x0101010101010101ull) & kTopBits;
       *found = k;
-      return i + lowest_set_bit(reached) / 8;
+      return i + select_top_bit(starts, k - count);
     }
     count += c;
     i += valid;
@@ -228,61 +234,93 @@ TENSORBUF_HD inline bool utf8_range(const std::uint8_t* s, std::int64_t size, st
   return true;
 }
 
-// The lane-parallel form for long strings: a string is cut into kLanes slices, lane l
-// counting the starts of slice l; one thread then walks the counts and scans one slice.
+// The lane-parallel form for long UTF-8 strings: kLanes threads per string (a warp under the
+// CUDA executor's launch). The 8-byte words of the chars buffer that hold a string's bytes
+// (word w = bytes [8w, 8w + 8) from the buffer's start) are cut into kLanes runs of equal
+// length; lane l counts the character starts in run l, then, per output element, the lane
+// whose run holds the substring's first (last) character finds its byte.
 inline constexpr int kLanes = 32;
 
-TENSORBUF_HD inline std::int64_t slice_width(std::int64_t size) {
-  return size / kLanes + (size % kLanes != 0 ? 1 : 0);
-}
-
-TENSORBUF_HD inline void slice_bounds(std::int64_t size, int lane, std::int64_t* lo,
-                                      std::int64_t* hi) {
-  const std::int64_t w = slice_width(size);
-  const std::int64_t a = w * lane;
-  *lo = a < size ? a : size;
-  *hi = a + w < size ? a + w : size;
-}
-
-// Byte offset of character c (0 <= c) from the slice counts; size when c is the count.
-TENSORBUF_HD inline bool utf8_char_offset_sliced(const std::uint8_t* s, std::int64_t size,
-                                                 const std::int64_t* counts, std::int64_t c,
-                                                 std::int64_t* out) {
-  std::int64_t before = 0;
-  for (int lane = 0; lane < kLanes; ++lane) {
-    if (c < before + counts[lane]) {
-      std::int64_t lo = 0;
-      std::int64_t hi = 0;
-      slice_bounds(size, lane, &lo, &hi);
-      std::int64_t found = 0;
-      *out = nth_start(s, lo, hi, c - before + 1, &found);
-      return true;
-    }
-    before += counts[lane];
+// Word w of `chars` with its byte j in bits 8j..8j+7. Only its bytes inside [lo, hi) are
+// meaningful. The device loads the aligned word: device chars buffers start 8-byte aligned and
+// are padded to whole 8-byte words (cuda/device_memory.cpp), so the word of any byte of the
+// buffer lies inside the allocation. The host reads only the bytes inside [lo, hi) (a host
+// buffer has no padding) and leaves the others 0.
+TENSORBUF_HD inline std::uint64_t load_chars_word(const std::uint8_t* chars, std::int64_t w,
+                                                  std::int64_t lo, std::int64_t hi) {
+#if defined(__CUDA_ARCH__)
+  (void)lo;
+  (void)hi;
+  return *reinterpret_cast<const std::uint64_t*>(chars + 8 * w);
+#else
+  std::uint64_t word = 0;
+  const std::int64_t a = 8 * w > lo ? 8 * w : lo;
+  const std::int64_t b = 8 * w + 8 < hi ? 8 * w + 8 : hi;
+  for (std::int64_t at = a; at < b; ++at) {
+    word |= static_cast<std::uint64_t>(chars[at]) << (8 * (at - 8 * w));
   }
-  if (c == before) {
-    *out = size;
-    return true;
-  }
-  return false;
+  return word;
+#endif
 }
 
-// Rule 4 from slice counts (counts[0..kLanes) of this string).
-TENSORBUF_HD inline bool utf8_range_sliced(const std::uint8_t* s, std::int64_t size,
-                                           const std::int64_t* counts, std::int64_t pos,
-                                           std::int64_t len, ByteRange* out) {
-  std::int64_t nchars = 0;
-  for (int lane = 0; lane < kLanes; ++lane) nchars += counts[lane];
-  const std::int64_t p = pos < 0 ? nchars + pos : pos;
-  if (p < 0 || p > nchars) return false;
-  const std::int64_t q = (len < 0 || len >= nchars - p) ? nchars : p + len;
-  std::int64_t begin = 0;
-  std::int64_t end = 0;
-  if (!utf8_char_offset_sliced(s, size, counts, p, &begin)) return false;
-  if (!utf8_char_offset_sliced(s, size, counts, q, &end)) return false;
-  out->begin = begin;
-  out->end = end;
-  return true;
+// The top bit of each byte of word w that starts a character of the string at bytes
+// [first, end) of chars: its bytes outside 0x80..0xBF, and its byte 0 whatever it is (rule 4).
+// The word holds at least one byte of the string.
+TENSORBUF_HD inline std::uint64_t starts_in_word(const std::uint8_t* chars, std::int64_t w,
+                                                 std::int64_t first, std::int64_t end) {
+  const std::int64_t base = 8 * w;
+  std::uint64_t valid = kTopBits;
+  if (first > base) valid &= kTopBits << (8 * (first - base));   // first - base: 1..7
+  if (end < base + 8) valid &= kTopBits >> (8 * (base + 8 - end));  // 1..7
+  std::uint64_t starts = ~continuation_bits(load_chars_word(chars, w, first, end)) & valid;
+  if (first >= base) starts |= std::uint64_t{0x80} << (8 * (first - base));
+  return starts;
+}
+
+// The words [*w_lo, *w_hi) of lane `lane`'s run for the string at [first, end) (empty runs for
+// an empty string, and for the last lanes of a short one).
+TENSORBUF_HD inline void lane_words(std::int64_t first, std::int64_t end, int lane,
+                                    std::int64_t* w_lo, std::int64_t* w_hi) {
+  if (first >= end) {
+    *w_lo = 0;
+    *w_hi = 0;
+    return;
+  }
+  const std::int64_t w0 = first / 8;
+  const std::int64_t w1 = end / 8 + (end % 8 != 0 ? 1 : 0);
+  const std::int64_t per = (w1 - w0) / kLanes + ((w1 - w0) % kLanes != 0 ? 1 : 0);
+  const std::int64_t a = w0 + per * lane;
+  *w_lo = a < w1 ? a : w1;
+  *w_hi = a + per < w1 ? a + per : w1;
+}
+
+// The character starts in lane `lane`'s run of the string at [first, end) of chars.
+TENSORBUF_HD inline std::int64_t lane_count_starts(const std::uint8_t* chars, std::int64_t first,
+                                                   std::int64_t end, int lane) {
+  std::int64_t w_lo = 0;
+  std::int64_t w_hi = 0;
+  lane_words(first, end, lane, &w_lo, &w_hi);
+  std::int64_t count = 0;
+  for (std::int64_t w = w_lo; w < w_hi; ++w) {
+    count += count_top_bits(starts_in_word(chars, w, first, end));
+  }
+  return count;
+}
+
+// The byte (in chars) of the k-th (1 <= k <= lane_count_starts) character start in lane
+// `lane`'s run of the string at [first, end).
+TENSORBUF_HD inline std::int64_t lane_nth_start(const std::uint8_t* chars, std::int64_t first,
+                                                std::int64_t end, int lane, std::int64_t k) {
+  std::int64_t w_lo = 0;
+  std::int64_t w_hi = 0;
+  lane_words(first, end, lane, &w_lo, &w_hi);
+  for (std::int64_t w = w_lo; w < w_hi; ++w) {
+    const std::uint64_t starts = starts_in_word(chars, w, first, end);
+    const std::int64_t c = count_top_bits(starts);
+    if (k <= c) return 8 * w + select_top_bit(starts, k);
+    k -= c;
+  }
+  return end;  // not reached for a valid k
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -297,32 +335,26 @@ struct SubstrView {
   SubstrMap map;
 };
 
-// Per input string and lane: the character starts of that lane's slice.
+// Per input string and lane (kLanes consecutive threads per string): the character starts in
+// that lane's run.
 template <class Index>
-struct SliceCountFunctor {
+struct LaneCountFunctor {
   SubstrView<Index> view;
   std::int64_t* counts;  // in_size * kLanes
   TENSORBUF_HD void operator()(std::int64_t t) const {
     const std::int64_t string = t / kLanes;
     const int lane = static_cast<int>(t - string * kLanes);
-    const std::int64_t first = view.in_offsets[string];
-    const std::int64_t size = view.in_offsets[string + 1] - first;
-    std::int64_t lo = 0;
-    std::int64_t hi = 0;
-    slice_bounds(size, lane, &lo, &hi);
-    counts[t] = count_starts(view.in_chars + first, lo, hi);
+    counts[t] = lane_count_starts(view.in_chars, view.in_offsets[string],
+                                  view.in_offsets[string + 1], lane);
   }
 };
-
-enum class SubstrMode { kByte, kUtf8, kUtf8Sliced };
 
 // Per output element: its byte range -> begins[i] (absolute in the input chars) and sizes[i];
 // sizes[n] = 0 so that an exclusive scan over n + 1 leaves the total there. An out-of-range
 // element gets size 0 (kDrop's "") and, when kReport, lowers *first_bad to its index.
-template <class Index, SubstrMode kMode, bool kReport>
+template <class Index, bool kUtf8, bool kReport>
 struct SizesFunctor {
   SubstrView<Index> view;
-  const std::int64_t* counts;  // kUtf8Sliced only
   std::int64_t* begins;
   std::int64_t* sizes;
   std::int64_t* first_bad;
@@ -341,12 +373,10 @@ struct SizesFunctor {
     const auto len = static_cast<std::int64_t>(view.len[pos_i]);
     ByteRange r;
     bool ok = false;
-    if constexpr (kMode == SubstrMode::kByte) {
-      ok = byte_range(size, pos, len, &r);
-    } else if constexpr (kMode == SubstrMode::kUtf8) {
+    if constexpr (kUtf8) {
       ok = utf8_range(view.in_chars + first, size, pos, len, &r);
     } else {
-      ok = utf8_range_sliced(view.in_chars + first, size, counts + in_i * kLanes, pos, len, &r);
+      ok = byte_range(size, pos, len, &r);
     }
     if (!ok) {
       if constexpr (kReport) atomic_min_i64(first_bad, i);
@@ -356,6 +386,64 @@ struct SizesFunctor {
     }
     begins[i] = first + r.begin;
     sizes[i] = r.end - r.begin;
+  }
+};
+
+// Rule 4 per output element and lane (kLanes consecutive threads per element), from the lane
+// counts of the element's string (LaneCountFunctor): every lane reads the kLanes counts (the
+// character count and its run's first character); the lane whose run holds the substring's
+// first character writes begins[i] and adds -begin to sizes[i], the one holding its end adds
+// end, so sizes must be 0 beforehand (sizes[n] too). The string's end (character count)
+// belongs to the last lane. An out-of-range element is lane 0's: begins[i] = 0, and the report.
+template <class Index, bool kReport>
+struct LaneSizesFunctor {
+  SubstrView<Index> view;
+  const std::int64_t* counts;  // in_size * kLanes
+  std::int64_t* begins;
+  std::int64_t* sizes;
+  std::int64_t* first_bad;
+  TENSORBUF_HD void operator()(std::int64_t t) const {
+    const std::int64_t i = t / kLanes;
+    const int lane = static_cast<int>(t - i * kLanes);
+    std::int64_t in_i = 0;
+    std::int64_t pos_i = 0;
+    view.map.map(i, &in_i, &pos_i);
+    const std::int64_t* lane_counts = counts + in_i * kLanes;
+    std::int64_t before = 0;  // characters in the runs of lanes 0..lane-1
+    std::int64_t nchars = 0;
+    for (int l = 0; l < kLanes; ++l) {
+      if (l == lane) before = nchars;
+      nchars += lane_counts[l];
+    }
+    const auto pos = static_cast<std::int64_t>(view.pos[pos_i]);
+    const auto len = static_cast<std::int64_t>(view.len[pos_i]);
+    const std::int64_t p = pos < 0 ? nchars + pos : pos;  // nchars >= 0: no overflow
+    if (p < 0 || p > nchars) {
+      if (lane == 0) {
+        if constexpr (kReport) atomic_min_i64(first_bad, i);
+        begins[i] = 0;
+      }
+      return;
+    }
+    const std::int64_t q = (len < 0 || len >= nchars - p) ? nchars : p + len;
+    const std::int64_t first = view.in_offsets[in_i];
+    const std::int64_t end = view.in_offsets[in_i + 1];
+    const std::int64_t mine = lane_counts[lane];
+    const bool last = lane == kLanes - 1;
+    // The byte of character c when this lane's run holds it; -1 otherwise.
+    auto byte_of = [&](std::int64_t c) -> std::int64_t {
+      if (c >= before && c < before + mine) {
+        return lane_nth_start(view.in_chars, first, end, lane, c - before + 1);
+      }
+      return (c == nchars && last) ? end : -1;
+    };
+    const std::int64_t b = byte_of(p);
+    if (b >= 0) {
+      begins[i] = b;
+      atomic_add_i64(sizes + i, -b);
+    }
+    const std::int64_t e = byte_of(q);
+    if (e >= 0) atomic_add_i64(sizes + i, e);
   }
 };
 
@@ -468,32 +556,34 @@ SubstrDriverResult run_substr(Executor& ex, const SubstrView<Index>& view, std::
   std::int64_t* tail = ex.template scratch<std::int64_t>(2);
   if (report) ex.fill(tail + 1, kNoBadIndex, 1);
 
-  const bool sliced = utf8 && in_size > 0 && in_size <= INT64_MAX / kLanes &&
-                      in_chars_total / in_size >= config.lane_threshold;
-  std::int64_t* counts = nullptr;
-  if (sliced) {
-    counts = ex.template scratch<std::int64_t>(in_size * kLanes);
-    ex.for_each_index(in_size * kLanes, SliceCountFunctor<Index>{view, counts});
-  }
-  auto sizes_pass = [&](auto mode_tag, auto report_tag) {
-    constexpr SubstrMode kMode = decltype(mode_tag)::value;
-    constexpr bool kReport = decltype(report_tag)::value;
-    ex.for_each_index(
-        n + 1, SizesFunctor<Index, kMode, kReport>{view, counts, begins, out_offsets, tail + 1, n});
-  };
-  auto with_report = [&](auto mode_tag) {
+  const bool lanes = utf8 && in_size > 0 && in_size <= INT64_MAX / kLanes &&
+                     n <= INT64_MAX / kLanes && in_chars_total / in_size >= config.lane_threshold;
+  auto with_report = [&](auto pass) {
     if (report) {
-      sizes_pass(mode_tag, std::true_type{});
+      pass(std::true_type{});
     } else {
-      sizes_pass(mode_tag, std::false_type{});
+      pass(std::false_type{});
     }
   };
-  if (!utf8) {
-    with_report(std::integral_constant<SubstrMode, SubstrMode::kByte>{});
-  } else if (!sliced) {
-    with_report(std::integral_constant<SubstrMode, SubstrMode::kUtf8>{});
+  if (lanes) {
+    std::int64_t* counts = ex.template scratch<std::int64_t>(in_size * kLanes);
+    ex.for_each_index(in_size * kLanes, LaneCountFunctor<Index>{view, counts});
+    ex.fill(out_offsets, std::int64_t{0}, n + 1);
+    with_report([&](auto report_tag) {
+      ex.for_each_index(n * kLanes, LaneSizesFunctor<Index, decltype(report_tag)::value>{
+                                        view, counts, begins, out_offsets, tail + 1});
+    });
   } else {
-    with_report(std::integral_constant<SubstrMode, SubstrMode::kUtf8Sliced>{});
+    with_report([&](auto report_tag) {
+      constexpr bool kReport = decltype(report_tag)::value;
+      if (utf8) {
+        ex.for_each_index(n + 1, SizesFunctor<Index, true, kReport>{view, begins, out_offsets,
+                                                                    tail + 1, n});
+      } else {
+        ex.for_each_index(n + 1, SizesFunctor<Index, false, kReport>{view, begins, out_offsets,
+                                                                     tail + 1, n});
+      }
+    });
   }
   ex.exclusive_scan(out_offsets, out_offsets, n + 1);
 
