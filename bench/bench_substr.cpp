@@ -6,10 +6,16 @@
 //  elementwise: int32 pos and len per string (short: pos -6..6, len -1..12;
 //               long: pos -700..700, len -1..799).
 // Units byte and utf8. Strings/s are counted as "strings_per_second" (and per thread). Bytes:
-// what the op must move: input offsets, pos/len, the substrings read and written, the output
-// offsets written; the limit is the same-run memcpy (bench_support.hpp).
+// what the op must move: input offsets, pos/len, the input bytes it must read, the substrings
+// written, the output offsets written; the limit is the same-run memcpy (bench_support.hpp).
+// The input bytes it must read: the substring itself in byte units; in UTF-8 units, where
+// bytes do not say where characters are, every byte before the substring's end when pos >= 0
+// (characters counted from the front) and every byte from its start to the string's end when
+// pos < 0 (counted from the back) -- utf8_bytes_read below, written apart from the op.
 // Peers: bench/peers_cases/substr.py (same names, sizes and data: Python slicing, NumPy).
 #include <numeric>
+#include <string_view>
+#include <vector>
 
 #include "bench_support.hpp"
 
@@ -76,6 +82,33 @@ struct PosLen {
   TensorBuffer len;
 };
 
+// The input bytes a UTF-8 substr must read (see the top of the file), for in-range elements.
+double utf8_bytes_read(const StringTensor& in, const PosLen& pl, bool elementwise) {
+  const auto* pos = pl.pos.host<std::int32_t>();
+  const auto* len = pl.len.host<std::int32_t>();
+  double total = 0;
+  std::vector<std::int64_t> starts;  // byte of each character, then the size
+  for (std::int64_t i = 0; i < in.size(); ++i) {
+    const std::string_view s = in.at(i);
+    starts.clear();
+    for (std::size_t b = 0; b < s.size(); ++b) {
+      if (b == 0 || (static_cast<unsigned char>(s[b]) & 0xC0) != 0x80) {
+        starts.push_back(static_cast<std::int64_t>(b));
+      }
+    }
+    const auto nchars = static_cast<std::int64_t>(starts.size());
+    starts.push_back(static_cast<std::int64_t>(s.size()));
+    const std::int64_t p = pos[elementwise ? i : 0];
+    const std::int64_t l = len[elementwise ? i : 0];
+    const std::int64_t c = p < 0 ? nchars + p : p;
+    if (c < 0 || c > nchars) continue;
+    const std::int64_t end_char = (l < 0 || l >= nchars - c) ? nchars : c + l;
+    total += static_cast<double>(p >= 0 ? starts[static_cast<std::size_t>(end_char)]
+                                        : starts.back() - starts[static_cast<std::size_t>(c)]);
+  }
+  return total;
+}
+
 PosLen make_pos_len(const StringCase& c, bool elementwise) {
   const bool is_long = c.min_chars > 100;
   if (!elementwise) {
@@ -116,8 +149,10 @@ void substr_case(benchmark::State& state, const StringCase& c, bool elementwise,
     benchmark::ClobberMemory();
   }
   const double n = static_cast<double>(c.strings);
+  const double read = unit == SubstrUnit::kUtf8Char ? utf8_bytes_read(in, pl, elementwise)
+                                                    : static_cast<double>(out_chars);
   const double bytes =
-      8.0 * (n + 1) * 2 + (elementwise ? 8.0 * n : 8.0) + 2.0 * static_cast<double>(out_chars);
+      8.0 * (n + 1) * 2 + (elementwise ? 8.0 * n : 8.0) + read + static_cast<double>(out_chars);
   state.counters["strings_per_second"] =
       benchmark::Counter(n, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["strings_per_second_per_thread"] = benchmark::Counter(

@@ -13,7 +13,10 @@ Same strings as the C++ cases: string i has 7..21 (short) or 800..1020 (long) ch
 (bench::random_ints, seed 31); global character c is "é" when random_bits(32, c) % 8 == 0,
 else 'a' + bits % 26. pos/len as in the C++ file (seeds 33, 34). Bytes as the C++ case counts
 them: offsets in and out, pos/len, and the substrings read and written (set after the first
-run, like the C++ case does after its warm-up).
+run, like the C++ case does after its warm-up). The input bytes counted as read are the
+substrings in byte units; in UTF-8 units, the bytes any implementation must read to find the
+characters: every byte before the substring's end for pos >= 0, every byte from its start to the
+string's end for pos < 0 (_utf8_bytes_read; bench_substr.cpp counts the same).
 """
 from . import Case, MiB, random_bits, random_ints
 
@@ -27,6 +30,8 @@ TARGETS = {
     ("substr_short_utf8_elementwise", "cpu"): {"vs": {"python": 10.0}},
     ("substr_long_byte_scalar", "cpu"): {"ratio_to_limit": 0.5, "vs": {"python": 10.0}},
     ("substr_long_byte_elementwise", "cpu"): {"ratio_to_limit": 0.5, "vs": {"python": 10.0}},
+    ("substr_long_utf8_scalar", "cpu"): {"ratio_to_limit": 0.5, "vs": {"python": 10.0}},
+    ("substr_long_utf8_elementwise", "cpu"): {"ratio_to_limit": 0.5, "vs": {"python": 10.0}},
     ("substr_long_byte_scalar", "cuda"): {"ratio_to_limit": 0.5},
     ("substr_long_byte_elementwise", "cuda"): {"ratio_to_limit": 0.5},
     ("substr_long_utf8_scalar", "cuda"): {"ratio_to_limit": 0.5},
@@ -71,6 +76,33 @@ def _pos_len(size, elementwise):
             random_ints(n, -1, max_len, 34).tolist())
 
 
+def _utf8_bytes_read(strings, pos, length):
+    """Input bytes a UTF-8 substr must read (see the module doc); strings as bytes, pos and
+    length lists or scalars."""
+    n = len(strings)
+    pos = pos if isinstance(pos, list) else [pos] * n
+    length = length if isinstance(length, list) else [length] * n
+    total = 0
+    for s, p, ln in zip(strings, pos, length):
+        text = s.decode("utf-8", errors="surrogateescape")
+        nchars = len(text)
+        c = nchars + p if p < 0 else p
+        if c < 0 or c > nchars:
+            continue
+        end_char = nchars if ln < 0 or ln >= nchars - c else c + ln
+        if p >= 0:
+            total += len(text[:end_char].encode("utf-8", errors="surrogateescape"))
+        else:
+            total += len(text[c:].encode("utf-8", errors="surrogateescape"))
+    return total
+
+
+def _bytes(n, elementwise, unit, strings, pos, length, out_bytes):
+    """The case's byte count, as bench_substr.cpp counts it."""
+    read = _utf8_bytes_read(strings, pos, length) if unit == "utf8" else out_bytes
+    return 16.0 * (n + 1) + (8.0 * n if elementwise else 8.0) + read + out_bytes
+
+
 def _python_call(strings, pos, length, elementwise):
     if not elementwise:
         if length < 0:
@@ -99,15 +131,14 @@ def cases(ctx):
                 case = Case(name, "cpu", "python", 0.0, None)
 
                 def setup(case=case, size=size, n=n, elementwise=elementwise, unit=unit):
-                    strings = _strings(size)
-                    if unit == "utf8":
-                        strings = [s.decode("utf-8") for s in strings]
+                    raw = _strings(size)
+                    strings = [s.decode("utf-8") for s in raw] if unit == "utf8" else raw
                     pos, length = _pos_len(size, elementwise)
                     call = _python_call(strings, pos, length, elementwise)
                     result = call()
                     out_bytes = sum(len(r) if unit == "byte" else len(r.encode("utf-8"))
                                     for r in result)
-                    case.bytes = 16.0 * (n + 1) + (8.0 * n if elementwise else 8.0) + 2.0 * out_bytes
+                    case.bytes = _bytes(n, elementwise, unit, raw, pos, length, out_bytes)
                     return call
                 case.setup = setup
                 out.append(case)
@@ -143,7 +174,7 @@ def cases(ctx):
                 slice_ = pc.binary_slice if unit == "byte" else pc.utf8_slice_codeunits
                 call = lambda: slice_(arr, start=pos, stop=stop)
                 out_bytes = pc.sum(pc.binary_length(call())).as_py()
-                case.bytes = 16.0 * (n + 1) + 8.0 + 2.0 * out_bytes
+                case.bytes = _bytes(n, False, unit, _strings(size), pos, length, out_bytes)
                 return call
             case.setup = pyarrow_setup
             out.append(case)
