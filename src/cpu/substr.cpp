@@ -341,14 +341,61 @@ TENSORBUF_SUBSTR_SIMD_TARGET inline std::uint64_t block_starts(const std::uint8_
   return lo == 0 ? starts | 1 : starts;
 }
 
-// How far (bytes) pass 1 prefetches the chars of a contiguous chunk of long strings ahead of
+// Pass 1's prefetch for a contiguous chunk of long strings, kScanStreamAhead bytes ahead of
 // the element it scans. Each scan is a short stream (from the front, or back from the end)
-// that the hardware prefetcher does not follow; one software stream over all of the chunk's
-// bytes, each line fetched once, keeps them arriving in order. It also fetches the lines no
-// scan reads (about a third here): the 64K x 1 KiB per-element case still went from ~125 to
-// ~97 ns per string in an interleaved A/B (2026-12-01), where prefetching each element's own
-// range a few elements ahead (and 512 bytes ahead inside the scan) had stalled.
+// that the hardware prefetcher does not follow. By default one software stream runs over all
+// of the chunk's bytes, each line fetched once, although about a third of them are read by no
+// scan in the per-element bench case: it went from ~125 to ~97 ns per string in an interleaved
+// A/B (2026-12-01), where fetching each element's own range a few elements ahead (even with a
+// margin) stayed at ~120. When pos and len are scalars whose scan window (a character is at
+// most 4 bytes) spans at most a quarter of the chunk's average string, only each string's
+// window is fetched: the bench's scalar case (pos 16) went from ~4.4 to ~3.6 ms that way.
 constexpr std::int64_t kScanStreamAhead = 4096;
+
+class ScanPrefetch {
+ public:
+  ScanPrefetch(const std::int64_t* offs, const std::uint8_t* chars, std::int64_t b,
+               std::int64_t e, std::int64_t pos_stride, std::int64_t pos, std::int64_t len)
+      : offs_(offs), chars_(chars), e_(e), end_(offs[e]), fetched_(offs[b] & ~std::int64_t{63}),
+        next_(b) {
+    if (pos_stride != 0) return;
+    // Characters the scan may cover: pos (+ len) from the front, or -pos from the end.
+    const std::int64_t max_reach = (end_ - offs[b]) / (e - b) / 16;  // window <= average / 4
+    if (pos >= 0) {
+      if (pos > max_reach || (len > 0 && len > max_reach - pos)) return;
+      window_ = 4 * (pos + std::max<std::int64_t>(len, 0)) + 64;
+    } else {
+      if (pos < -max_reach) return;
+      window_ = 4 * -pos + 64;
+      from_end_ = true;
+    }
+  }
+  // Called with the byte offset of the element about to be scanned.
+  void advance(std::int64_t first) {
+    const std::int64_t target = std::min(first + kScanStreamAhead, end_);
+    if (window_ == 0) {
+      for (; fetched_ < target; fetched_ += 64) __builtin_prefetch(chars_ + fetched_);
+      return;
+    }
+    for (; next_ < e_ && offs_[next_] < target; ++next_) {
+      const std::int64_t lo = offs_[next_];
+      const std::int64_t hi = offs_[next_ + 1];
+      const std::int64_t a = from_end_ ? std::max(lo, hi - window_) : lo;
+      const std::int64_t z = from_end_ ? hi : std::min(hi, lo + window_);
+      for (std::int64_t at = a & ~std::int64_t{63}; at < z; at += 64) __builtin_prefetch(chars_ + at);
+    }
+  }
+
+ private:
+  const std::int64_t* offs_;
+  const std::uint8_t* chars_;
+  std::int64_t e_;
+  std::int64_t end_;
+  std::int64_t fetched_;  // stream: the lines before it are fetched
+  std::int64_t next_;     // window: the next element to fetch
+  std::int64_t window_ = 0;  // 0: stream; else bytes from the string's front (or end)
+  bool from_end_ = false;
+};
 constexpr std::int64_t kShortScanAhead = 1024;  // bytes
 
 // Start number k (0-based) among the starts in [from, size), 64 bytes per step; when there are
@@ -441,8 +488,7 @@ struct PackedArgs {
   std::int64_t* out;
 };
 
-// kScanPrefetch (contiguous maps; Utf8SimdSlicer): prefetch the chunk's chars kScanStreamAhead
-// bytes ahead of the element being scanned.
+// kScanPrefetch (contiguous maps; Utf8SimdSlicer): ScanPrefetch ahead of the scans.
 template <class Index, bool kError, bool kContiguous, class Slicer, bool kScanPrefetch = false>
 __attribute__((always_inline)) inline ChunkState pass1_packed(const SubstrMap& map,
                                                               std::int64_t b, std::int64_t e,
@@ -480,13 +526,10 @@ __attribute__((always_inline)) inline ChunkState pass1_packed(const SubstrMap& m
     // Consecutive strings (rank 1, input stride 1): each end offset is the next start.
     const std::int64_t pos_stride = map.pos_strides[0];
     std::int64_t first = offs[b];
-    std::int64_t fetched = first & ~std::int64_t{63};  // lines before it are prefetched
-    const std::int64_t chunk_end = offs[e];
+    ScanPrefetch prefetch(offs, chars, b, e, pos_stride, static_cast<std::int64_t>(ps[0]),
+                          static_cast<std::int64_t>(ls[0]));
     for (std::int64_t i = b; i < e; ++i) {
-      if constexpr (kScanPrefetch) {
-        const std::int64_t target = std::min(first + kScanStreamAhead, chunk_end);
-        for (; fetched < target; fetched += 64) __builtin_prefetch(chars + fetched);
-      }
+      if constexpr (kScanPrefetch) prefetch.advance(first);
       const std::int64_t next = offs[i + 1];
       if (!element(i, i, first, next - first, i * pos_stride)) break;
       first = next;
