@@ -226,7 +226,9 @@ TEST(SubstrKernels, ByteRangeRules) {
 // lane counts add up to the character count, and the lane owning character c finds its byte.
 TEST(SubstrKernels, LaneRunsAgreeWithScanningCount) {
   std::string pattern;
-  for (int i = 0; i < 800; ++i) pattern += (i % 3 == 0) ? "\xe2\x82\xac" : (i % 5 == 0 ? "\x80" : "q");
+  for (int i = 0; i < 800; ++i) {
+    pattern += (i % 3 == 0) ? "\xe2\x82\xac" : (i % 5 == 0 ? "\x80" : "q");
+  }
   for (std::int64_t size : {0, 1, 7, 8, 9, 63, 64, 65, 255, 256, 257, 300, 1000, 1029}) {
     for (std::int64_t first = 0; first < 10; ++first) {
       const std::string s = pattern.substr(0, static_cast<std::size_t>(size));
