@@ -6,6 +6,8 @@
 // flat output index (the full message as docs/substr.md formats it); kDrop gives "".
 // The chars buffer holds exactly the strings' bytes (no slack), so ASan catches a read past
 // the last string. TENSORBUF_FUZZ_BIG=1 adds rare inputs of 32768+ strings (several CPU chunks).
+// Valid calls also run the CUDA backend's driver on the CPU (kernels::HostExecutor), with one
+// thread per string and with kLanes per string, against the same reference.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -16,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "../test_substr_harness.hpp"
 #include "fuzz_input.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
@@ -258,6 +261,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const bool valid = !pos_bad_type && !len_other_type && pdims == ldims && odims.has_value();
   std::vector<std::string> expected;
   std::optional<std::string> expected_error;
+  std::int64_t expected_bad = -1;  // its index
   if (valid) {
     const std::int64_t n = count(*odims);
     for (std::int64_t i = 0; i < n && !expected_error; ++i) {
@@ -272,6 +276,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       } else {
         expected_error = "pos " + std::to_string(p) + " out of range for string " + py_repr(s) +
                          " at index " + std::to_string(i);
+        expected_bad = i;
       }
     }
   }
@@ -296,6 +301,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!valid) {
     if (!error) fail("an invalid call did not raise: " + what);
     return 0;
+  }
+  for (const std::int64_t lane_threshold : {std::int64_t{0}, std::numeric_limits<std::int64_t>::max()}) {
+    testing::DriverSettings settings;
+    settings.unit = options.unit;
+    settings.report = !drop;
+    settings.lane_threshold = lane_threshold;
+    settings.reverse = (flags2 >> 6) & 1;
+    const testing::DriverRun run = testing::run_driver(input, pos_t, len_t, settings);
+    const std::string form = lane_threshold == 0 ? "driver, lanes: " : "driver, threads: ";
+    if (run.first_bad != expected_bad) {
+      fail(form + "first bad " + std::to_string(run.first_bad) + ", expected " +
+           std::to_string(expected_bad) + ": " + what);
+    }
+    if (!expected_error && run.values != expected) fail(form + "result differs: " + what);
   }
   if (expected_error) {
     if (!error) fail("an out-of-range pos did not raise: " + what + "; expected " + *expected_error);
