@@ -2,7 +2,10 @@
 // implements NumPy's `out[(slice(None),)*axis + (mask,)] = updates` directly: the true mask
 // positions taken row-major, `updates` broadcast to the target shape by NumPy's rules.
 // InvalidArgumentError exactly when the reference says the call is invalid; results bitwise
-// equal; inputs never modified; an in-place tensor unchanged on error.
+// equal; inputs never modified; an in-place tensor unchanged on error. Calls that pass the
+// plan also run the CUDA backend's driver on the CPU (kernels::HostExecutor, widest carrier),
+// in place and out of place: the reference's result when valid, else nothing applied (the
+// count check) and an in-place tensor untouched.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -12,7 +15,10 @@
 #include <string>
 #include <vector>
 
+#include "core/plan_boolean_mask_update.hpp"
 #include "fuzz_input.hpp"
+#include "kernels/boolean_mask_update.hpp"
+#include "kernels/host_executor.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
 namespace {
@@ -289,6 +295,39 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   if (error && in_place && bytes_of(target_buffer) != tbytes) {
     fail("a failed in-place call changed the tensor: " + what);
+  }
+
+  // ---- the CUDA backend's driver on the CPU ----
+  std::optional<core::BooleanMaskUpdatePlan> plan;
+  try {
+    plan = core::plan_boolean_mask_update(tensor, mask, updates, options);
+  } catch (const InvalidArgumentError&) {
+  }
+  if (!plan) {
+    if (valid) fail("the plan rejected a valid call: " + what);
+    return 0;
+  }
+  for (const bool driver_in_place : {false, true}) {
+    // Out of place the output starts as garbage: every byte must be written.
+    Bytes out = driver_in_place ? tbytes : Bytes(tbytes.size(), 0xA5);
+    kernels::HostExecutor executor((flags2 >> 4) & 1);
+    const core::MaskUpdateResult result = kernels::run_boolean_mask_update_widened(
+        executor, plan->layout, plan->element_size, plan->required_count, mbytes.data(),
+        driver_in_place ? static_cast<const void*>(out.data()) : tbytes.data(), ubytes.data(),
+        out.data());
+    const std::string form = driver_in_place ? "driver in place: " : "driver: ";
+    if (!valid) {
+      if (result.applied) fail(form + "applied an invalid call: " + what);
+      if (driver_in_place && out != tbytes) fail(form + "changed the tensor on failure: " + what);
+      continue;
+    }
+    if (!result.applied) fail(form + "rejected a valid call: " + what);
+    Bytes x = expected;
+    if (type == DataType::kBool) {
+      for (auto& v : out) v = v != 0;
+      for (auto& v : x) v = v != 0;
+    }
+    if (out != x) fail(form + "result differs from the reference: " + what);
   }
   return 0;
 }
