@@ -398,6 +398,7 @@ class ScanPrefetch {
   std::int64_t window_ = 0;  // 0: stream; else bytes from the string's front (or end)
   bool from_end_ = false;
 };
+
 constexpr std::int64_t kShortScanAhead = 1024;  // bytes
 
 // Start number k (0-based) among the starts in [from, size), 64 bytes per step; when there are
@@ -476,6 +477,9 @@ struct Utf8SimdSlicer {
       prefetch_at(chars, first + kShortScanAhead);
       return utf8_slice_avx512(chars + first, size, p, l);
     }
+    // The head of the string kPrefetchAhead elements on. Next to ScanPrefetch (contiguous
+    // chunks) it reaches further ahead than the window does; dropping it there measured no
+    // gain (scalar case 2.7-3.3 -> 3.4-3.8 ms in one A/B round, even in the next).
     __builtin_prefetch(chars + offs[std::min(in_i + kPrefetchAhead, in_size)]);
     return utf8_slice_long(chars, first, size, p, l);
   }
