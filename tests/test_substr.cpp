@@ -6,24 +6,17 @@
 #include <vector>
 
 #include "support/devices.hpp"
+#include "support/substr_reference.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
 namespace tensorbuf {
 namespace {
 
-using Strings = std::vector<std::string>;
+using testing::Strings;
 
 TensorBuffer ints(const std::vector<std::int64_t>& values, const Shape& shape,
                   DataType type = DataType::kInt32) {
-  TensorBuffer out = TensorBuffer::create_fixed_size(shape, type);
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (type == DataType::kInt32) {
-      out.mutable_host<std::int32_t>()[i] = static_cast<std::int32_t>(values[i]);
-    } else {
-      out.mutable_host<std::int64_t>()[i] = values[i];
-    }
-  }
-  return out;
+  return testing::index_buffer(values, shape, type);
 }
 
 TensorBuffer scalar(std::int64_t v, DataType type = DataType::kInt32) {

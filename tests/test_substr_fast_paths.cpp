@@ -26,25 +26,6 @@ namespace {
 
 using Strings = std::vector<std::string>;
 
-// ---- the reference (spec rules 3-4) --------------------------------------------------------
-
-std::optional<std::string> reference_one(const std::string& s, std::int64_t pos, std::int64_t len,
-                                         bool utf8) {
-  std::vector<std::size_t> bounds;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const auto b = static_cast<unsigned char>(s[i]);
-    if (!utf8 || i == 0 || b < 0x80 || b > 0xBF) bounds.push_back(i);
-  }
-  bounds.push_back(s.size());
-  const auto units = static_cast<std::int64_t>(bounds.size()) - 1;
-  const std::int64_t p = pos < 0 ? units + pos : pos;
-  if (p < 0 || p > units) return std::nullopt;
-  const std::int64_t count = len < 0 ? units - p : std::min(len, units - p);
-  const std::size_t b = bounds[static_cast<std::size_t>(p)];
-  const std::size_t e = bounds[static_cast<std::size_t>(p + count)];
-  return s.substr(b, e - b);
-}
-
 // ---- inputs in caller memory of exactly their bytes ----------------------------------------
 
 // Keeps the chars alive (the tensor references them) and exactly sized: no slack after the
@@ -130,7 +111,7 @@ void check(const ExactStrings& in, const Strings& values, const std::vector<std:
   std::int64_t first_bad = -1;
   for (std::int64_t i = 0; i < n; ++i) {
     const std::string& s = values[values.size() == 1 ? 0 : static_cast<std::size_t>(i)];
-    const auto r = reference_one(s, pos[static_cast<std::size_t>(i)],
+    const auto r = testing::reference_substr(s, pos[static_cast<std::size_t>(i)],
                                  len[static_cast<std::size_t>(i)], mode.utf8);
     if (!r && first_bad < 0) first_bad = i;
     expected.push_back(r.value_or(""));

@@ -10,24 +10,10 @@
 #include "core/plan_substr.hpp"
 #include "kernels/host_executor.hpp"
 #include "kernels/substr.hpp"
+#include "support/substr_reference.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
 namespace tensorbuf::testing {
-
-using Strings = std::vector<std::string>;
-
-inline TensorBuffer index_buffer(const std::vector<std::int64_t>& values, const Shape& shape,
-                                 DataType type) {
-  TensorBuffer out = TensorBuffer::create_fixed_size(shape, type);
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (type == DataType::kInt32) {
-      out.mutable_host<std::int32_t>()[i] = static_cast<std::int32_t>(values[i]);
-    } else {
-      out.mutable_host<std::int64_t>()[i] = values[i];
-    }
-  }
-  return out;
-}
 
 struct DriverRun {
   Strings values;

@@ -31,35 +31,6 @@ int random_cases() {
 
 // ---- the reference ------------------------------------------------------------------------
 
-// Byte offsets of the characters of s (spec rule 4), plus s.size() at the end.
-std::vector<std::size_t> char_starts(const std::string& s) {
-  std::vector<std::size_t> starts;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const auto b = static_cast<unsigned char>(s[i]);
-    if (i == 0 || b < 0x80 || b > 0xBF) starts.push_back(i);
-  }
-  starts.push_back(s.size());
-  return starts;
-}
-
-// The substring, or nullopt when pos is out of range.
-std::optional<std::string> reference_one(const std::string& s, std::int64_t pos, std::int64_t len,
-                                         bool utf8) {
-  std::vector<std::size_t> bounds;
-  if (utf8) {
-    bounds = char_starts(s);
-  } else {
-    for (std::size_t i = 0; i <= s.size(); ++i) bounds.push_back(i);
-  }
-  const auto units = static_cast<std::int64_t>(bounds.size()) - 1;
-  const std::int64_t p = pos < 0 ? units + pos : pos;
-  if (p < 0 || p > units) return std::nullopt;
-  const std::int64_t count = len < 0 ? units - p : std::min(len, units - p);
-  const std::size_t b = bounds[static_cast<std::size_t>(p)];
-  const std::size_t e = bounds[static_cast<std::size_t>(p + count)];
-  return s.substr(b, e - b);
-}
-
 struct Reference {
   Shape shape;
   Strings values;          // kDrop result
@@ -96,7 +67,7 @@ Reference reference(const Strings& in, const Shape& in_shape, const std::vector<
     };
     const std::size_t i = operand_index(in_shape);
     const std::size_t j = operand_index(pos_shape);
-    const std::optional<std::string> r = reference_one(in[i], pos[j], len[j], utf8);
+    const std::optional<std::string> r = testing::reference_substr(in[i], pos[j], len[j], utf8);
     if (!r && ref.first_bad < 0) ref.first_bad = flat;
     ref.values.push_back(r.value_or(""));
   }
