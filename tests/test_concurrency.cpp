@@ -108,10 +108,25 @@ TEST(ConcurrencyTest, OpsOnSharedConstInputsFromManyThreads) {
   TensorBuffer len = TensorBuffer::create_fixed_size({}, DataType::kInt32);
   len.load_array(std::vector<std::int32_t>{3});
 
-  const std::vector<float> scattered = tensor_scatter_nd_sub(tensor, indices, updates).get_float_array();
+  const std::vector<float> scattered =
+      tensor_scatter_nd_sub(tensor, indices, updates).get_float_array();
   const std::vector<float> masked = boolean_mask_update(tensor, mask, scalar).get_float_array();
+  {  // The serial results themselves, from the inputs' definitions (scalar is 0).
+    std::vector<float> want_scattered(static_cast<std::size_t>(n));
+    std::vector<float> want_masked(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) {
+      want_scattered[static_cast<std::size_t>(i)] = static_cast<float>(i % 97);
+      want_masked[static_cast<std::size_t>(i)] = i % 3 == 0 ? 0.0f : static_cast<float>(i % 97);
+    }
+    for (std::int64_t i = 0; i < n / 2; ++i) {
+      want_scattered[static_cast<std::size_t>((i * 7919) % n)] -= static_cast<float>(i % 13);
+    }
+    ASSERT_EQ(scattered, want_scattered);
+    ASSERT_EQ(masked, want_masked);
+  }
   const std::vector<std::string> sliced =
       substr(strings, pos, len, {.unit = SubstrUnit::kUtf8Char}).to_strings();
+  ASSERT_EQ(sliced, (std::vector<std::string>{"ell", "orl", "\xc3\xa9ll"}));
 
   std::atomic<int> wrong{0};
   std::vector<std::thread> threads;

@@ -2,6 +2,8 @@
 // pool. Every test here skips where no GPU is usable (fails with TENSORBUF_REQUIRE_CUDA=1).
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/storage.hpp"
@@ -78,6 +80,51 @@ TEST_F(CUDASyncTest, CallerStreamWorkIsOrderedBeforeHostRead) {
   cudaStreamDestroy(stream);
 }
 
+// Each op with a caller's non-blocking stream (api.md: `stream` in every options struct), on
+// inputs the stream itself wrote last: results exact, read back after the stream's work.
+TEST_F(CUDASyncTest, OpsRunOnTheCallersStream) {
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  {
+    const Device cuda = Device::cuda();
+    // tensor = [3, 3, 3, 3], written by the caller's stream only (host copy stale).
+    TensorBuffer tensor = make({0, 0, 0, 0});
+    core::Storage& storage = tensor.storage();
+    void* d = storage.device_write(0, stream, /*keep_contents=*/false);
+    const float threes[4] = {3, 3, 3, 3};
+    ASSERT_EQ(cudaMemcpyAsync(d, threes, sizeof threes, cudaMemcpyHostToDevice, stream),
+              cudaSuccess);
+    storage.finish_device_use(stream);
+
+    TensorBuffer indices = TensorBuffer::create_fixed_size({2, 1}, DataType::kInt64);
+    indices.load_array(std::vector<std::int32_t>{1, 3});
+    TensorBuffer updates = make({10, 20});
+    const ScatterOptions scatter{.device = cuda, .stream = Stream{stream}};
+    EXPECT_EQ(tensor_scatter_nd_sub(tensor, indices, updates, scatter).get_float_array(),
+              (std::vector<float>{3, -7, 3, -17}));
+
+    TensorBuffer mask = TensorBuffer::create_fixed_size({4}, DataType::kBool);
+    mask.load_array(std::vector<std::int32_t>{1, 0, 0, 1});
+    const BooleanMaskUpdateOptions masked{.device = cuda, .stream = Stream{stream}};
+    EXPECT_EQ(boolean_mask_update(tensor, mask, make({5, 6}), masked).get_float_array(),
+              (std::vector<float>{5, 3, 3, 6}));
+    boolean_mask_update_in_place(tensor, mask, make({8}), masked);
+    EXPECT_EQ(tensor.get_float_array(), (std::vector<float>{8, 3, 3, 8}));
+
+    StringTensor in = StringTensor::from_strings({"Hello", "W\xc3\xb6rld"}, Shape{2});
+    TensorBuffer pos = TensorBuffer::create_fixed_size({}, DataType::kInt32);
+    pos.load_array(std::vector<std::int32_t>{1});
+    TensorBuffer len = TensorBuffer::create_fixed_size({}, DataType::kInt32);
+    len.load_array(std::vector<std::int32_t>{3});
+    const SubstrOptions sliced{
+        .device = cuda, .unit = SubstrUnit::kUtf8Char, .stream = Stream{stream}};
+    EXPECT_EQ(substr(in, pos, len, sliced).to_strings(),
+              (std::vector<std::string>{"ell", "\xc3\xb6rl"}));
+  }
+  ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  cudaStreamDestroy(stream);
+}
+
 TEST_F(CUDASyncTest, SteadyStateAllocatesNothing) {
   for (int round = 0; round < 2; ++round) {
     if (round == 1) reset_stats();
@@ -97,9 +144,9 @@ TEST_F(CUDASyncTest, LargeRoundTripIsExact) {
   b.overwrite_host<float>()[0] = -1;  // device copy now stale
   b.sync_to(Device::cuda());
   std::vector<float> back(v.size());
-  ASSERT_EQ(cudaMemcpy(back.data(), b.device<float>(), v.size() * sizeof(float),
-                       cudaMemcpyDeviceToHost),
-            cudaSuccess);
+  ASSERT_EQ(
+      cudaMemcpy(back.data(), b.device<float>(), v.size() * sizeof(float), cudaMemcpyDeviceToHost),
+      cudaSuccess);
   EXPECT_EQ(back[0], -1.0f);
   EXPECT_EQ(back[12345], 12345.0f);
 }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "support/error_text.hpp"
 #include "support/test_device_memory.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
@@ -102,51 +103,76 @@ TEST(StringTensor, FromBuffersAcceptsValidLayout) {
 }
 
 TEST(StringTensor, FromBuffersRejectsNonMonotonicOffsets) {
-  EXPECT_THROW(
-      StringTensor::from_buffers(int64_buffer({0, 6, 5, 10}), uint8_buffer("HelloWorld"), Shape{3}),
-      InvalidArgumentError);
+  EXPECT_EQ(testing::invalid_argument_text([] {
+              StringTensor::from_buffers(int64_buffer({0, 6, 5, 10}), uint8_buffer("HelloWorld"),
+                                         Shape{3});
+            }),
+            "StringTensor offsets must be non-decreasing, got 6 then 5 at index 2");
 }
 
 TEST(StringTensor, FromBuffersRejectsWrongOffsetCount) {
-  EXPECT_THROW(
-      StringTensor::from_buffers(int64_buffer({0, 5, 10}), uint8_buffer("HelloWorld"), Shape{3}),
-      InvalidArgumentError);
-  EXPECT_THROW(StringTensor::from_buffers(int64_buffer({0, 5, 5, 10, 10}),
-                                          uint8_buffer("HelloWorld"), Shape{3}),
-               InvalidArgumentError);
-  EXPECT_THROW(StringTensor::from_buffers(TensorBuffer::create_dynamic(DataType::kInt64),
-                                          uint8_buffer(""), Shape{0}),
-               InvalidArgumentError);
+  EXPECT_EQ(
+      testing::invalid_argument_text([] {
+        StringTensor::from_buffers(int64_buffer({0, 5, 10}), uint8_buffer("HelloWorld"), Shape{3});
+      }),
+      "StringTensor of shape [3] needs 3 + 1 offsets, got 3");
+  EXPECT_EQ(testing::invalid_argument_text([] {
+              StringTensor::from_buffers(int64_buffer({0, 5, 5, 10, 10}),
+                                         uint8_buffer("HelloWorld"), Shape{3});
+            }),
+            "StringTensor of shape [3] needs 3 + 1 offsets, got 5");
+  EXPECT_EQ(testing::invalid_argument_text([] {
+              StringTensor::from_buffers(TensorBuffer::create_dynamic(DataType::kInt64),
+                                         uint8_buffer(""), Shape{0});
+            }),
+            "StringTensor of shape [0] needs 0 + 1 offsets, got 0");
 }
 
 TEST(StringTensor, FromBuffersRejectsOffsetsNotStartingAtZero) {
-  EXPECT_THROW(
-      StringTensor::from_buffers(int64_buffer({1, 5, 5, 10}), uint8_buffer("HelloWorld"), Shape{3}),
-      InvalidArgumentError);
-  EXPECT_THROW(StringTensor::from_buffers(int64_buffer({-1, 5, 5, 10}), uint8_buffer("HelloWorld"),
-                                          Shape{3}),
-               InvalidArgumentError);
+  EXPECT_EQ(testing::invalid_argument_text([] {
+              StringTensor::from_buffers(int64_buffer({1, 5, 5, 10}), uint8_buffer("HelloWorld"),
+                                         Shape{3});
+            }),
+            "StringTensor offsets must start at 0, got 1");
+  EXPECT_EQ(testing::invalid_argument_text([] {
+              StringTensor::from_buffers(int64_buffer({-1, 5, 5, 10}), uint8_buffer("HelloWorld"),
+                                         Shape{3});
+            }),
+            "StringTensor offsets must start at 0, got -1");
 }
 
 TEST(StringTensor, FromBuffersRejectsLastOffsetNotCharsSize) {
-  EXPECT_THROW(
-      StringTensor::from_buffers(int64_buffer({0, 5, 5, 9}), uint8_buffer("HelloWorld"), Shape{3}),
-      InvalidArgumentError);
-  EXPECT_THROW(
-      StringTensor::from_buffers(int64_buffer({0, 5, 5, 11}), uint8_buffer("HelloWorld"), Shape{3}),
-      InvalidArgumentError);
+  EXPECT_EQ(testing::invalid_argument_text([] {
+              StringTensor::from_buffers(int64_buffer({0, 5, 5, 9}), uint8_buffer("HelloWorld"),
+                                         Shape{3});
+            }),
+            "the last StringTensor offset must equal the chars size 10, got 9");
+  EXPECT_EQ(testing::invalid_argument_text([] {
+              StringTensor::from_buffers(int64_buffer({0, 5, 5, 11}), uint8_buffer("HelloWorld"),
+                                         Shape{3});
+            }),
+            "the last StringTensor offset must equal the chars size 10, got 11");
 }
 
 TEST(StringTensor, FromBuffersRejectsWrongDtypes) {
-  TensorBuffer offsets32 = TensorBuffer::create_fixed_size(Shape{2}, DataType::kInt32);
-  EXPECT_THROW(StringTensor::from_buffers(std::move(offsets32), uint8_buffer(""), Shape{1}),
-               InvalidArgumentError);
-  TensorBuffer chars8 = TensorBuffer::create_fixed_size(Shape{0}, DataType::kInt8);
-  EXPECT_THROW(StringTensor::from_buffers(int64_buffer({0, 0}), std::move(chars8), Shape{1}),
-               InvalidArgumentError);
-  TensorBuffer chars_bool = TensorBuffer::create_fixed_size(Shape{0}, DataType::kBool);
-  EXPECT_THROW(StringTensor::from_buffers(int64_buffer({0, 0}), std::move(chars_bool), Shape{1}),
-               InvalidArgumentError);
+  EXPECT_EQ(testing::invalid_argument_text([] {
+              StringTensor::from_buffers(
+                  TensorBuffer::create_fixed_size(Shape{2}, DataType::kInt32), uint8_buffer(""),
+                  Shape{1});
+            }),
+            "StringTensor offsets must be int64, got int32");
+  EXPECT_EQ(testing::invalid_argument_text([] {
+              StringTensor::from_buffers(int64_buffer({0, 0}),
+                                         TensorBuffer::create_fixed_size(Shape{0}, DataType::kInt8),
+                                         Shape{1});
+            }),
+            "StringTensor chars must be uint8, got int8");
+  EXPECT_EQ(testing::invalid_argument_text([] {
+              StringTensor::from_buffers(int64_buffer({0, 0}),
+                                         TensorBuffer::create_fixed_size(Shape{0}, DataType::kBool),
+                                         Shape{1});
+            }),
+            "StringTensor chars must be uint8, got bool");
 }
 
 TEST(StringTensor, FromBuffersReferencingCallerBytes) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "support/devices.hpp"
+#include "support/error_text.hpp"
 #include "support/substr_reference.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
@@ -261,10 +262,16 @@ TEST_P(Substr, ExtremePosAndLenNeverOverflow) {
   EXPECT_EQ(substr(in, scalar(0, i64), scalar(INT64_MIN, i64), strict()).to_strings(),
             Strings{"Hello"});
   for (SubstrUnit u : {SubstrUnit::kByte, SubstrUnit::kUtf8Char}) {
-    EXPECT_THROW(substr(in, scalar(INT64_MAX, i64), scalar(1, i64), strict(u)),
-                 InvalidArgumentError);
-    EXPECT_THROW(substr(in, scalar(INT64_MIN, i64), scalar(1, i64), strict(u)),
-                 InvalidArgumentError);
+    // Rule 5: the message shows pos as the caller gave it.
+    EXPECT_EQ(testing::invalid_argument_text(
+                  [&] { substr(in, scalar(INT64_MAX, i64), scalar(1, i64), strict(u)); }),
+              "pos 9223372036854775807 out of range for string b'Hello' at index 0");
+    EXPECT_EQ(testing::invalid_argument_text(
+                  [&] { substr(in, scalar(INT64_MIN, i64), scalar(1, i64), strict(u)); }),
+              "pos -9223372036854775808 out of range for string b'Hello' at index 0");
+    EXPECT_EQ(testing::invalid_argument_text(
+                  [&] { substr(in, scalar(INT32_MIN), scalar(1), strict(u)); }),
+              "pos -2147483648 out of range for string b'Hello' at index 0");
     EXPECT_EQ(substr(in, scalar(2, i64), scalar(INT64_MAX, i64), strict(u)).to_strings(),
               Strings{"llo"});
   }
@@ -319,10 +326,12 @@ TEST_P(Substr, DtypeErrors) {
   StringTensor in = strings({"abc"}, Shape{});
   TensorBuffer f = TensorBuffer::create_fixed_size(Shape{}, DataType::kFloat32);
   TensorBuffer f2 = TensorBuffer::create_fixed_size(Shape{}, DataType::kFloat32);
-  EXPECT_THROW(substr(in, f, f2, opts()), InvalidArgumentError);
+  EXPECT_EQ(testing::invalid_argument_text([&] { substr(in, f, f2, opts()); }),
+            "pos must be int32 or int64, got: float32");
   TensorBuffer i16 = TensorBuffer::create_fixed_size(Shape{}, DataType::kInt16);
   TensorBuffer i16b = TensorBuffer::create_fixed_size(Shape{}, DataType::kInt16);
-  EXPECT_THROW(substr(in, i16, i16b, opts()), InvalidArgumentError);
+  EXPECT_EQ(testing::invalid_argument_text([&] { substr(in, i16, i16b, opts()); }),
+            "pos must be int32 or int64, got: int16");
   try {
     substr(in, scalar(0, DataType::kInt32), scalar(1, DataType::kInt64), opts());
     FAIL() << "expected InvalidArgumentError";

@@ -118,9 +118,14 @@ TEST_P(SubstrDriver, LongMultibyteStrings) {
   EXPECT_EQ(run.values[1], from7);
   EXPECT_EQ(run.values[2], last13);
   EXPECT_EQ(run.values[3], char_at(299));
+  // The 37-byte prefix holds 16 characters, the last a lone 0xF0 lead byte.
   EXPECT_EQ(run.values[4], s.substr(0, 37));
+  EXPECT_EQ(run.values[5], s.substr(16, 21));  // from character 7 (the emoji at byte 16)
+  EXPECT_EQ(run.values[6], s.substr(6, 14));   // characters 3..7
+  EXPECT_EQ(run.values[7], "");                // pos 299 of 16 characters dropped
   EXPECT_EQ(run.values[8], "");
   EXPECT_EQ(run.values[9], "");  // pos 7 of "" dropped
+  EXPECT_EQ(run.values[10], "");
   EXPECT_EQ(run.values[11], "");
 }
 

@@ -2,9 +2,9 @@
 // reference: the AVX-512 UTF-8 paths (when the CPU has them: one masked load for strings below
 // 64 bytes, 64-byte blocks above) and the portable path (forced with
 // cpu::set_substr_simd_enabled(false)), and the 16/32-byte copies of pass 2. Every string
-// length 0..72 and lengths around 64-byte block ends up to 300, multi-byte and invalid UTF-8, strings at both ends of a
-// chars buffer of exactly their bytes (caller memory, so ASan sees any read outside it), every
-// pos from -size-2 to size+2, both units, both policies, int32 and int64.
+// length 0..72 and lengths around 64-byte block ends up to 300, multi-byte and invalid UTF-8,
+// strings at both ends of a chars buffer of exactly their bytes (caller memory, so ASan sees any
+// read outside it), every pos from -size-2 to size+2, both units, both policies, int32 and int64.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -56,7 +56,6 @@ ExactStrings exact_strings(const Strings& values, const Shape& shape) {
   out.tensor = StringTensor::from_buffers(std::move(offsets), std::move(chars), shape);
   return out;
 }
-
 
 // ASCII, NUL, DEL, continuation bytes (0x80, 0xA9, 0xBF), lead bytes (0xC0, 0xC3, 0xE2, 0xF0)
 // and 0xFF: valid and invalid UTF-8.
@@ -112,7 +111,7 @@ void check(const ExactStrings& in, const Strings& values, const std::vector<std:
   for (std::int64_t i = 0; i < n; ++i) {
     const std::string& s = values[values.size() == 1 ? 0 : static_cast<std::size_t>(i)];
     const auto r = testing::reference_substr(s, pos[static_cast<std::size_t>(i)],
-                                 len[static_cast<std::size_t>(i)], mode.utf8);
+                                             len[static_cast<std::size_t>(i)], mode.utf8);
     if (!r && first_bad < 0) first_bad = i;
     expected.push_back(r.value_or(""));
   }
@@ -137,7 +136,12 @@ void check(const ExactStrings& in, const Strings& values, const std::vector<std:
     FAIL() << "expected InvalidArgumentError: " << label;
   } catch (const InvalidArgumentError& e) {
     const std::string message = e.what();
-    EXPECT_NE(message.find(" at index " + std::to_string(first_bad) + ""), std::string::npos)
+    const std::string pos_text =
+        "pos " + std::to_string(pos[static_cast<std::size_t>(first_bad)]) + " ";
+    const std::string suffix = " at index " + std::to_string(first_bad);
+    EXPECT_EQ(message.rfind(pos_text, 0), 0u) << label << ": " << message;
+    EXPECT_TRUE(message.size() >= suffix.size() &&
+                message.compare(message.size() - suffix.size(), suffix.size(), suffix) == 0)
         << label << ": " << message;
   }
 }
@@ -161,10 +165,10 @@ TEST(SubstrFastPaths, EveryLengthAloneInExactBuffer) {
       std::vector<std::int64_t> len;
       const auto s = static_cast<std::int64_t>(size);
       for (std::int64_t p = -s - 2; p <= s + 2; ++p) {
-        for (std::int64_t l : {std::int64_t{-2}, std::int64_t{-1}, std::int64_t{0},
-                               std::int64_t{1}, std::int64_t{2}, std::int64_t{3}, std::int64_t{7},
-                               std::int64_t{16}, std::int64_t{63}, std::int64_t{64},
-                               std::int64_t{65}, s - 1, s, s + 1, std::int64_t{1} << 30}) {
+        for (std::int64_t l :
+             {std::int64_t{-2}, std::int64_t{-1}, std::int64_t{0}, std::int64_t{1}, std::int64_t{2},
+              std::int64_t{3}, std::int64_t{7}, std::int64_t{16}, std::int64_t{63},
+              std::int64_t{64}, std::int64_t{65}, s - 1, s, s + 1, std::int64_t{1} << 30}) {
           pos.push_back(p);
           len.push_back(l);
         }
