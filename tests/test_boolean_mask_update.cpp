@@ -54,7 +54,7 @@ class BooleanMaskUpdate : public ::testing::TestWithParam<Device> {
     EXPECT_EQ(bytes(updates), updates_before);
   }
 
-  // Both forms raise InvalidArgumentError (whose text contains `message` when given); the
+  // Both forms raise InvalidArgumentError (whose text is exactly `message` when given); the
   // tensor of the in-place form is unchanged.
   void expect_invalid(const TensorBuffer& tensor, const TensorBuffer& mask,
                       const TensorBuffer& updates, const BooleanMaskUpdateOptions& opts,
@@ -69,7 +69,14 @@ class BooleanMaskUpdate : public ::testing::TestWithParam<Device> {
     }
     TensorBuffer target = tensor.clone();
     const std::vector<std::uint8_t> before = bytes(target);
-    EXPECT_THROW(boolean_mask_update_in_place(target, mask, updates, opts), InvalidArgumentError);
+    try {
+      boolean_mask_update_in_place(target, mask, updates, opts);
+      ADD_FAILURE() << "no error (in place)";
+    } catch (const InvalidArgumentError& e) {
+      if (!message.empty()) {
+        EXPECT_EQ(std::string(e.what()), message) << "(in place)";
+      }
+    }
     EXPECT_EQ(bytes(target), before);
   }
 };
@@ -116,7 +123,9 @@ TEST_P(BooleanMaskUpdate, B5_MaskShapeMismatch) {
 
 TEST_P(BooleanMaskUpdate, B6_AxisBeyondRank) {
   expect_invalid(make_f32({2, 3}, iota(6)), make_mask({3}, {1, 0, 1}), make_f32({}, {0}),
-                 options(2));
+                 options(2),
+                 "Axis 2 is out of range for a tensor of rank 2 and a mask of rank 1 (need 0 <= "
+                 "axis and axis + 1 <= 2).");
 }
 
 TEST_P(BooleanMaskUpdate, B7_Axis1UpdatesEveryLeadingSlice) {
@@ -161,7 +170,18 @@ TEST_P(BooleanMaskUpdate, B13_NoBroadcastExactTarget) {
 }
 
 TEST_P(BooleanMaskUpdate, B14_NegativeAxisBeforeStart) {
-  expect_invalid(make_f32({2, 3}, iota(6)), make_mask({2}, {1, 0}), make_f32({}, {0}), options(-3));
+  expect_invalid(make_f32({2, 3}, iota(6)), make_mask({2}, {1, 0}), make_f32({}, {0}), options(-3),
+                 "Axis -3 is out of range for a tensor of rank 2 and a mask of rank 1 (need 0 <= "
+                 "axis and axis + 1 <= 2).");
+  // Far out on either side; the message names the axis as the caller gave it.
+  expect_invalid(make_f32({2, 3}, iota(6)), make_mask({2}, {1, 0}), make_f32({}, {0}),
+                 options(-100),
+                 "Axis -100 is out of range for a tensor of rank 2 and a mask of rank 1 (need 0 <= "
+                 "axis and axis + 1 <= 2).");
+  expect_invalid(make_f32({2, 3}, iota(6)), make_mask({3}, {1, 0, 1}), make_f32({}, {0}),
+                 options(7),
+                 "Axis 7 is out of range for a tensor of rank 2 and a mask of rank 1 (need 0 <= "
+                 "axis and axis + 1 <= 2).");
 }
 
 TEST_P(BooleanMaskUpdate, B15_RowsRepeatedOverLeadingDim) {
@@ -193,13 +213,28 @@ TEST_P(BooleanMaskUpdate, Rule3_NegativeAxisCountsFromTheEnd) {
   const TensorBuffer t = make_f32({2, 2, 2}, iota(8));
   const TensorBuffer m = make_mask({2, 2}, {0, 1, 1, 0});
   expect_result(t, m, make_f32({2}, {-1, -2}), options(-2), {0, -1, -2, 3, 4, -1, -2, 7});
-  expect_invalid(t, m, make_f32({}, {0}), options(-1));
-  expect_invalid(t, m, make_f32({}, {0}), options(2));
-  expect_invalid(t, m, make_f32({}, {0}), options(-100));
+  // -1 -> 2: a rank-2 mask from dim 2 ends past the rank.
+  expect_invalid(t, m, make_f32({}, {0}), options(-1),
+                 "Axis -1 is out of range for a tensor of rank 3 and a mask of rank 2 (need 0 <= "
+                 "axis and axis + 2 <= 3).");
+  expect_invalid(t, m, make_f32({}, {0}), options(2),
+                 "Axis 2 is out of range for a tensor of rank 3 and a mask of rank 2 (need 0 <= "
+                 "axis and axis + 2 <= 3).");
+  expect_invalid(t, m, make_f32({}, {0}), options(-100),
+                 "Axis -100 is out of range for a tensor of rank 3 and a mask of rank 2 (need 0 <= "
+                 "axis and axis + 2 <= 3).");
+  // -3 -> 0, the first valid axis: the [2,2] mask covers dims 0..1.
+  expect_result(t, m, make_f32({}, {-9}), options(-3), {0, 1, -9, -9, -9, -9, 6, 7});
+  // -4 is one before it.
+  expect_invalid(t, m, make_f32({}, {0}), options(-4),
+                 "Axis -4 is out of range for a tensor of rank 3 and a mask of rank 2 (need 0 <= "
+                 "axis and axis + 2 <= 3).");
 }
 
 TEST_P(BooleanMaskUpdate, Rule3_ScalarTensorHasNoAxis) {
-  expect_invalid(make_f32({}, {1}), make_mask({1}, {1}), make_f32({}, {0}), options());
+  expect_invalid(make_f32({}, {1}), make_mask({1}, {1}), make_f32({}, {0}), options(),
+                 "Axis 0 is out of range for a tensor of rank 0 and a mask of rank 1 (need 0 <= "
+                 "axis and axis + 1 <= 0).");
 }
 
 TEST_P(BooleanMaskUpdate, Rule4_MaskShapeOfTwoDims) {
@@ -263,6 +298,106 @@ TEST_P(BooleanMaskUpdate, Rule7_NoTrueEntries) {
   expect_result(t, m, make_f32({2, 0}, {}), options(1, false), iota(6));
   expect_invalid(t, m, make_f32({2, 1}, {9, 9}), options(1, false));
   expect_invalid(t, m, make_f32({3}, {1, 2, 3}), options(1), "Incompatible shapes: [3] vs. [2,0]");
+}
+
+// docs/boolean_mask_update.md: the checks run in the order scalar mask, mask dtype, updates
+// dtype, axis, mask shape, updates shape. For each adjacent pair, inputs that break both raise
+// the earlier check's text; with the earlier fault removed, the same inputs raise the later one
+// (so they do break it).
+TEST_P(BooleanMaskUpdate, ChecksRunInTheDocumentedOrder) {
+  const TensorBuffer t = make_f32({2, 3}, iota(6));
+  const TensorBuffer scalar = make_f32({}, {0});
+  const TensorBuffer wrong_type_updates = make(DataType::kInt32, {}, {0});
+  const std::string axis5 =
+      "Axis 5 is out of range for a tensor of rank 2 and a mask of rank 1 (need 0 <= axis and "
+      "axis + 1 <= 2).";
+  // Scalar mask (of uint8) before mask dtype.
+  expect_invalid(t, make(DataType::kUInt8, {}, {1}), scalar, options(), "Mask cannot be a scalar.");
+  // Mask dtype before updates dtype.
+  expect_invalid(t, make(DataType::kUInt8, {2}, {1, 0}), wrong_type_updates, options(),
+                 "Mask must be of dtype bool, got uint8.");
+  expect_invalid(t, make(DataType::kUInt8, {2}, {1, 0}), scalar, options(),
+                 "Mask must be of dtype bool, got uint8.");
+  // Updates dtype before axis.
+  expect_invalid(t, make_mask({2}, {1, 0}), wrong_type_updates, options(5),
+                 "Updates dtype int32 does not match the tensor dtype float32.");
+  expect_invalid(t, make_mask({2}, {1, 0}), wrong_type_updates, options(),
+                 "Updates dtype int32 does not match the tensor dtype float32.");
+  // Axis before mask shape ([4] matches no dim of the tensor).
+  const TensorBuffer mask4 = make_mask({4}, {1, 0, 1, 0});
+  expect_invalid(t, mask4, scalar, options(5), axis5);
+  expect_invalid(t, make_mask({3}, {1, 0, 1}), scalar, options(5), axis5);
+  // Mask shape before updates shape ([7] broadcasts to no target of this tensor), both modes.
+  const TensorBuffer updates7 = make_f32({7}, iota(7));
+  const std::string mask_shape =
+      "Mask shape [4] is not compatible with the required mask shape: [3].";
+  expect_invalid(t, mask4, updates7, options(1), mask_shape);
+  expect_invalid(t, mask4, updates7, options(1, false), mask_shape);
+  expect_invalid(t, mask4, scalar, options(1), mask_shape);
+  expect_invalid(t, make_mask({3}, {1, 0, 1}), updates7, options(1),
+                 "Incompatible shapes: [7] vs. [2,2]");
+  // All six at once: the first.
+  expect_invalid(t, make(DataType::kUInt8, {}, {1}), make(DataType::kInt32, {7}, iota(7)),
+                 options(5), "Mask cannot be a scalar.");
+}
+
+// docs/boolean_mask_update.md "Merged broadcast dims": the broadcast map of `updates` keeps at
+// most 8 dims on each side of the mask dim after dropping size-1 target dims and merging
+// neighbours of the same kind (broadcast or not). Dims that alternate between broadcast and
+// not never merge, so 9 of them on one side (a rank-10 tensor) are rejected; 8 are fine, and so
+// are 9 that merge.
+TEST_P(BooleanMaskUpdate, MoreThanEightUnmergeableDimsOnOneSideAreRejected) {
+  const auto check_against_reference = [&](const std::vector<std::int64_t>& tshape,
+                                           const std::vector<int>& mask_values,
+                                           const std::vector<std::int64_t>& ushape, int axis) {
+    std::int64_t tsize = 1, usize = 1;
+    for (std::int64_t d : tshape) tsize *= d;
+    for (std::int64_t d : ushape) usize *= d;
+    const TensorBuffer tensor = make_f32(Shape(tshape), iota(static_cast<int>(tsize)));
+    std::vector<double> uv = iota(static_cast<int>(usize));
+    for (double& v : uv) v = -1 - v;
+    const TensorBuffer updates = make_f32(Shape(ushape), uv);
+    const std::int64_t k = static_cast<std::int64_t>(mask_values.size());
+    const TensorBuffer mask = make_mask(Shape({k}), mask_values);
+    const auto expected = testing::mask_update::reference(bytes(tensor), tshape, bytes(mask), {k},
+                                                          bytes(updates), ushape, 4, axis, true);
+    ASSERT_TRUE(expected.has_value());
+    EXPECT_EQ(bytes(boolean_mask_update(tensor, mask, updates, options(axis))), *expected);
+    TensorBuffer target = tensor.clone();
+    boolean_mask_update_in_place(target, mask, updates, options(axis));
+    EXPECT_EQ(bytes(target), *expected);
+  };
+  // 8 alternating leading dims and n = 2: at the limit.
+  check_against_reference({2, 2, 2, 2, 2, 2, 2, 2, 3}, {1, 0, 1}, {2, 1, 2, 1, 2, 1, 2, 1, 2}, 8);
+  // 9 leading dims that merge into one.
+  check_against_reference({2, 2, 2, 2, 2, 2, 2, 2, 2, 3}, {1, 0, 1}, {2, 2, 2, 2, 2, 2, 2, 2, 2, 1},
+                          9);
+  // 9 alternating leading dims.
+  const TensorBuffer lead9 = make_f32({2, 2, 2, 2, 2, 2, 2, 2, 2, 3}, iota(1536));
+  expect_invalid(lead9, make_mask({3}, {1, 0, 1}),
+                 make_f32({2, 1, 2, 1, 2, 1, 2, 1, 2, 1}, iota(32)), options(9),
+                 "Broadcasting updates of shape [2,1,2,1,2,1,2,1,2,1] over a tensor of shape "
+                 "[2,2,2,2,2,2,2,2,2,3] needs more than 8 dims on one side of the mask after "
+                 "merging.");
+  // 9 alternating trailing dims (mask at axis 0).
+  const TensorBuffer trail9 = make_f32({3, 2, 2, 2, 2, 2, 2, 2, 2, 2}, iota(1536));
+  expect_invalid(trail9, make_mask({3}, {0, 1, 1}),
+                 make_f32({1, 2, 1, 2, 1, 2, 1, 2, 1, 2}, iota(32)), options(0),
+                 "Broadcasting updates of shape [1,2,1,2,1,2,1,2,1,2] over a tensor of shape "
+                 "[3,2,2,2,2,2,2,2,2,2] needs more than 8 dims on one side of the mask after "
+                 "merging.");
+  // broadcast = false: the exact target has no broadcast dim, so it always merges.
+  std::vector<double> full(1024);
+  for (std::size_t i = 0; i < full.size(); ++i) full[i] = -1 - static_cast<double>(i);
+  const TensorBuffer exact = make_f32({2, 2, 2, 2, 2, 2, 2, 2, 2, 2}, full);
+  TensorBuffer target = lead9.clone();
+  boolean_mask_update_in_place(target, make_mask({3}, {1, 0, 1}), exact, options(9, false));
+  const std::vector<double> got = values(target);
+  for (std::size_t row = 0; row < 512; ++row) {
+    ASSERT_EQ(got[row * 3 + 0], full[row * 2 + 0]) << row;
+    ASSERT_EQ(got[row * 3 + 1], static_cast<double>(row * 3 + 1)) << row;
+    ASSERT_EQ(got[row * 3 + 2], full[row * 2 + 1]) << row;
+  }
 }
 
 TEST_P(BooleanMaskUpdate, EveryDtypeMovesBytes) {

@@ -131,9 +131,13 @@ TEST(BooleanMaskUpdateSimd, LargeOutputsThatStreamMatchReference) {
   }
 }
 
-TEST(BooleanMaskUpdateSimd, SwitchOnlyChoosesThePath) {
-  // Off, then on again: the default is on (where the CPU has the path).
-  { SimdSwitch off(false); }
+// The switch has no getter (core/plan_boolean_mask_update.hpp offers only the setter, and
+// mask_update_simd_available() reports the CPU, not the switch), and both paths give the same
+// bytes by design, so a switch left off cannot be detected here. What this checks: turning it
+// off and on leaves mask_update_simd_available() as it was, and a call in either state gives
+// the exact result.
+TEST(BooleanMaskUpdateSimd, TogglingKeepsAvailabilityAndExactResults) {
+  const bool available = cpu::mask_update_simd_available();
   const TensorBuffer t =
       from_bytes(DataType::kFloat32, Shape({4}), std::vector<std::uint8_t>(16, 1));
   const TensorBuffer m = from_bytes(DataType::kBool, Shape({4}), {0, 1, 0, 1});
@@ -142,6 +146,12 @@ TEST(BooleanMaskUpdateSimd, SwitchOnlyChoosesThePath) {
   std::vector<std::uint8_t> expected(16, 1);
   for (int i = 4; i < 8; ++i) expected[static_cast<std::size_t>(i)] = 9;
   for (int i = 12; i < 16; ++i) expected[static_cast<std::size_t>(i)] = 9;
+  {
+    SimdSwitch off(false);
+    EXPECT_EQ(cpu::mask_update_simd_available(), available);
+    EXPECT_EQ(bytes(boolean_mask_update(t, m, u)), expected);
+  }
+  EXPECT_EQ(cpu::mask_update_simd_available(), available);
   EXPECT_EQ(bytes(boolean_mask_update(t, m, u)), expected);
 }
 

@@ -125,6 +125,25 @@ void expect_error_line(const Result& r, const std::string& prefix) {
   EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "stderr: " << r.err;
 }
 
+// The whole of stderr is exactly `line` and a newline.
+void expect_error_exactly(const Result& r, const std::string& line) {
+  EXPECT_EQ(r.err, line + "\n");
+}
+
+// The .npy at `path` holds `dtype` and `shape` as NumPy reads them: the header's dict, and the
+// loaded tensor's dtype and shape.
+void expect_npy(const std::string& path, DataType dtype, const std::string& descr,
+                const Shape& shape, const std::string& npy_shape) {
+  const std::string header = read_text(path).substr(0, 128);
+  EXPECT_NE(header.find("{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + npy_shape +
+                        ", }"),
+            std::string::npos)
+      << header;
+  const TensorBuffer loaded = load_npy_tensor(path);
+  EXPECT_EQ(loaded.data_type(), dtype);
+  EXPECT_EQ(loaded.shape(), shape);
+}
+
 TEST_F(Cli, InfoPrintsVersionBuildAndWhyCudaIsOrIsNotUsable) {
   const Result r = run({"info"});
   EXPECT_EQ(r.status, 0) << r.err;
@@ -278,11 +297,13 @@ TEST_F(Cli, BooleanMaskUpdateWithAxisAndNoBroadcast) {
   Result r = run({"run", "boolean_mask_update", "--tensor", t, "--mask", m, "--updates",
                   save("u.npy", i32({7, 8, 9, 10}, {2, 2})), "--axis", "1", "--out", path("o.npy")});
   ASSERT_EQ(r.status, 0) << r.err;
+  expect_npy(path("o.npy"), DataType::kInt32, "<i4", Shape({2, 3}), "(2, 3)");
   EXPECT_EQ(load_npy_tensor(path("o.npy")).get_int_array(),
             (std::vector<std::int32_t>{7, 2, 8, 9, 5, 10}));
   r = run({"run", "boolean_mask_update", "--tensor", t, "--mask", m, "--updates",
            save("s.npy", i32({0}, {})), "--axis=-1", "--out", path("o2.npy")});
   ASSERT_EQ(r.status, 0) << r.err;
+  expect_npy(path("o2.npy"), DataType::kInt32, "<i4", Shape({2, 3}), "(2, 3)");
   EXPECT_EQ(load_npy_tensor(path("o2.npy")).get_int_array(),
             (std::vector<std::int32_t>{0, 2, 0, 0, 5, 0}));
   // B16: with --no-broadcast the [n]+trailing updates do not equal the target [2,2,2].
@@ -292,13 +313,41 @@ TEST_F(Cli, BooleanMaskUpdateWithAxisAndNoBroadcast) {
   r = run({"run", "boolean_mask_update", "--tensor", z, "--mask", m2, "--updates", u2, "--axis",
            "1", "--no-broadcast", "--out", path("o3.npy")});
   EXPECT_EQ(r.status, 2);
-  expect_error_line(r, "InvalidArgument: ");
+  expect_error_exactly(r,
+                       "InvalidArgument: Updates shape [2,2] is not equal to the target shape "
+                       "[2,2,2] (broadcast = false).");
   EXPECT_FALSE(fs::exists(path("o3.npy")));
   r = run({"run", "boolean_mask_update", "--tensor", z, "--mask", m2, "--updates", u2, "--axis",
            "1", "--out", path("o3.npy")});
   ASSERT_EQ(r.status, 0) << r.err;
+  expect_npy(path("o3.npy"), DataType::kInt32, "<i4", Shape({2, 3, 2}), "(2, 3, 2)");
   EXPECT_EQ(load_npy_tensor(path("o3.npy")).get_int_array(),
             (std::vector<std::int32_t>{0, 0, 1, 2, 3, 4, 0, 0, 1, 2, 3, 4}));
+  // float32 in, float32 out (not converted through int32).
+  r = run({"run", "boolean_mask_update", "--tensor", save("f.npy", f32({0.5f, 1.5f, 2.5f}, {3})),
+           "--mask", save("fm.npy", bools({0, 1, 0}, {3})), "--updates",
+           save("fu.npy", f32({-0.25f}, {})), "--out", path("o4.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_npy(path("o4.npy"), DataType::kFloat32, "<f4", Shape({3}), "(3,)");
+  EXPECT_EQ(load_npy_tensor(path("o4.npy")).get_float_array(),
+            (std::vector<float>{0.5f, -0.25f, 2.5f}));
+}
+
+TEST_F(Cli, BooleanMaskUpdateBadMaskIsExit2WithoutOutput) {
+  const std::string t = save("t.npy", i32({1, 2, 3}, {3}));
+  const std::string u = save("u.npy", i32({0}, {}));
+  // A mask that is not bool (int32 0/1).
+  Result r = run({"run", "boolean_mask_update", "--tensor", t, "--mask",
+                  save("m.npy", i32({1, 0, 1}, {3})), "--updates", u, "--out", path("o.npy")});
+  EXPECT_EQ(r.status, 2);
+  expect_error_exactly(r, "InvalidArgument: Mask must be of dtype bool, got int32.");
+  EXPECT_FALSE(fs::exists(path("o.npy")));
+  // A 0-d mask (B4).
+  r = run({"run", "boolean_mask_update", "--tensor", t, "--mask", save("s.npy", bools({1}, {})),
+           "--updates", u, "--out", path("o.npy")});
+  EXPECT_EQ(r.status, 2);
+  expect_error_exactly(r, "InvalidArgument: Mask cannot be a scalar.");
+  EXPECT_FALSE(fs::exists(path("o.npy")));
 }
 
 TEST_F(Cli, InputsInNumPysOtherFormatsAreRead) {
@@ -307,6 +356,8 @@ TEST_F(Cli, InputsInNumPysOtherFormatsAreRead) {
                         "--mask", save("m.npy", bools({0, 1, 0}, {3})), "--updates",
                         save("u.npy", i32({7}, {})), "--axis", "1", "--out", path("o.npy")});
   ASSERT_EQ(r.status, 0) << r.err;
+  // Written in the native (little-endian) order.
+  expect_npy(path("o.npy"), DataType::kInt32, "<i4", Shape({2, 3}), "(2, 3)");
   EXPECT_EQ(load_npy_tensor(path("o.npy")).get_int_array(),
             (std::vector<std::int32_t>{0, 7, -2, 3, 7, -100}));
 }
@@ -339,7 +390,21 @@ TEST_F(Cli, SubstrOutOfRangeIsExit2UnlessDropped) {
   const std::string l = save("l.npy", i32({1}, {}));
   Result r = run({"run", "substr", "--input", s, "--pos", p, "--len", l, "--out", path("o.npy")});
   EXPECT_EQ(r.status, 2);
-  expect_error_line(r, "InvalidArgument: pos 6 out of range for string b'Hello' at index 0");
+  expect_error_exactly(r, "InvalidArgument: pos 6 out of range for string b'Hello' at index 0");
+  EXPECT_FALSE(fs::exists(path("o.npy")));
+  // The policy asked for by name: the same error (spec/substr.md rule 5: pos as given).
+  r = run({"run", "substr", "--input", s, "--pos", p, "--len", l, "--out-of-bounds", "error",
+           "--out", path("o.npy")});
+  EXPECT_EQ(r.status, 2);
+  expect_error_exactly(r, "InvalidArgument: pos 6 out of range for string b'Hello' at index 0");
+  EXPECT_FALSE(fs::exists(path("o.npy")));
+  // A negative pos beyond the start, on the second element of the output.
+  const std::string s2 =
+      save("s2.npy", StringTensor::from_strings(std::vector<std::string>{"Hi", "Hello"}, {2}));
+  r = run({"run", "substr", "--input", s2, "--pos", save("pn.npy", i32({0, -6}, {2})), "--len",
+           save("l2.npy", i32({1, 1}, {2})), "--out-of-bounds", "error", "--out", path("o.npy")});
+  EXPECT_EQ(r.status, 2);
+  expect_error_exactly(r, "InvalidArgument: pos -6 out of range for string b'Hello' at index 1");
   EXPECT_FALSE(fs::exists(path("o.npy")));
   r = run({"run", "substr", "--input", s, "--pos", p, "--len", l, "--out-of-bounds", "drop",
            "--out", path("o.npy")});
