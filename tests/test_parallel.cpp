@@ -1,0 +1,94 @@
+// core::parallel_for_chunks, the CPU backends' thread pool: chunk ranges, exceptions, nested
+// calls, and many back-to-back jobs with and without gaps longer than the workers' polling (a
+// lost wake-up would hang here). ctest runs it twice: polling (default) and TENSORBUF_SPIN_US=0.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "core/parallel.hpp"
+
+namespace tensorbuf::core {
+namespace {
+
+TEST(ParallelFor, ChunksCoverTheRangeOnceInOrder) {
+  for (std::int64_t n :
+       {std::int64_t{1}, std::int64_t{7}, std::int64_t{1000}, std::int64_t{1} << 20}) {
+    for (std::int64_t min_chunk : {std::int64_t{1}, std::int64_t{64}, std::int64_t{1} << 14}) {
+      SCOPED_TRACE(::testing::Message() << "n " << n << " min_chunk " << min_chunk);
+      const int chunks = chunk_count(n, min_chunk);
+      ASSERT_GE(chunks, 1);
+      ASSERT_LE(chunks, cpu_thread_count());
+      std::unique_ptr<std::atomic<int>[]> hits(new std::atomic<int>[static_cast<std::size_t>(n)]);
+      for (std::int64_t i = 0; i < n; ++i) hits[static_cast<std::size_t>(i)] = 0;
+      std::vector<std::pair<std::int64_t, std::int64_t>> ranges(static_cast<std::size_t>(chunks),
+                                                                {-1, -1});
+      parallel_for_chunks(n, min_chunk, [&](int c, std::int64_t b, std::int64_t e) {
+        ranges[static_cast<std::size_t>(c)] = {b, e};
+        for (std::int64_t i = b; i < e; ++i) hits[static_cast<std::size_t>(i)]++;
+      });
+      std::int64_t next = 0;
+      for (const auto& [b, e] : ranges) {
+        EXPECT_EQ(b, next);
+        EXPECT_GE(e - b, std::min(n, min_chunk));
+        next = e;
+      }
+      EXPECT_EQ(next, n);
+      for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(hits[static_cast<std::size_t>(i)], 1) << i;
+    }
+  }
+}
+
+TEST(ParallelFor, EmptyRangeRunsNothing) {
+  int calls = 0;
+  parallel_for_chunks(0, 1, [&](int, std::int64_t, std::int64_t) { ++calls; });
+  EXPECT_EQ(calls, 0);
+  EXPECT_EQ(chunk_count(0, 1), 0);
+}
+
+TEST(ParallelFor, RethrowsAChunksExceptionAndStaysUsable) {
+  const int last = chunk_count(1 << 20, 1) - 1;  // a worker's chunk when there are several
+  EXPECT_THROW(parallel_for_chunks(1 << 20, 1,
+                                   [&](int c, std::int64_t, std::int64_t) {
+                                     if (c == last) throw std::runtime_error("chunk failed");
+                                   }),
+               std::runtime_error);
+  std::atomic<std::int64_t> sum{0};
+  parallel_for_chunks(1000, 1, [&](int, std::int64_t b, std::int64_t e) { sum += e - b; });
+  EXPECT_EQ(sum, 1000);
+}
+
+TEST(ParallelFor, NestedCallsRunSerially) {
+  std::atomic<int> inner_chunks{0};
+  std::atomic<std::int64_t> inner_elements{0};
+  parallel_for_chunks(1 << 16, 1, [&](int, std::int64_t, std::int64_t) {
+    parallel_for_chunks(1 << 16, 1, [&](int c, std::int64_t b, std::int64_t e) {
+      EXPECT_EQ(c, 0);
+      inner_chunks++;
+      inner_elements += e - b;
+    });
+  });
+  const int outer = chunk_count(1 << 16, 1);
+  EXPECT_EQ(inner_chunks, outer);
+  EXPECT_EQ(inner_elements, std::int64_t{outer} << 16);
+}
+
+TEST(ParallelFor, ManyBackToBackJobsAllFinish) {
+  // Gaps of 0 (workers still polling) and of 1 ms (workers asleep) between jobs.
+  const int chunks = chunk_count(1 << 20, 1);
+  for (int job = 0; job < 20000; ++job) {
+    std::atomic<int> ran{0};
+    parallel_for_chunks(1 << 20, 1, [&](int, std::int64_t, std::int64_t) { ran++; });
+    ASSERT_EQ(ran, chunks) << "job " << job;
+    if (job % 2000 == 1999) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+}  // namespace
+}  // namespace tensorbuf::core
