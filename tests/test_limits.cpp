@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "core/plan_substr.hpp"
+#include "support/error_text.hpp"
 #include "test_boolean_mask_update_helpers.hpp"
 #include "test_scatter_nd_driver_support.hpp"
 #include "test_scatter_nd_support.hpp"
 #include "test_substr_harness.hpp"
-#include "support/error_text.hpp"
 
 namespace tensorbuf {
 namespace {
@@ -212,6 +212,34 @@ StringTensor big_strings() {
   return StringTensor::from_buffers(
       testing::index_buffer({0, kFirst, kTotal}, Shape{3}, DataType::kInt64),
       TensorBuffer::create_uninitialized(Shape{kTotal}, DataType::kUInt8), Shape{2});
+}
+
+// Rule 2: broadcast operands are never materialised. One 16 MiB string against 65536 positions:
+// a materialised input would take 1 TiB; the op takes the one string by a 0 stride, and its
+// output is 65536 bytes. (UTF-8 positions stay below 1024: each scans up to its position.)
+TEST(Limits, SubstrNeverMaterialisesABroadcastInput) {
+  const std::int64_t size = std::int64_t{16} << 20;
+  const std::int64_t n = std::int64_t{1} << 16;
+  std::string big(static_cast<std::size_t>(size), 'a');
+  for (std::int64_t i = 0; i < size; i += 256) big[static_cast<std::size_t>(i)] = 'b';
+  const StringTensor in = StringTensor::from_strings({big}, Shape{1});
+  big.clear();
+  const TensorBuffer len = testing::index_buffer(
+      std::vector<std::int64_t>(static_cast<std::size_t>(n), 1), Shape{n}, DataType::kInt64);
+  for (SubstrUnit unit : {SubstrUnit::kByte, SubstrUnit::kUtf8Char}) {
+    const bool bytes = unit == SubstrUnit::kByte;
+    std::vector<std::int64_t> pos(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) {
+      pos[static_cast<std::size_t>(i)] = bytes ? i * 256 : i % 1024;
+    }
+    const StringTensor out =
+        substr(in, testing::index_buffer(pos, Shape{n}, DataType::kInt64), len, {.unit = unit});
+    ASSERT_EQ(out.shape(), Shape{n});
+    ASSERT_EQ(out.num_chars(), n);
+    for (std::int64_t i : {std::int64_t{0}, std::int64_t{1}, std::int64_t{256}, n - 1}) {
+      EXPECT_EQ(out.at(i), pos[static_cast<std::size_t>(i)] % 256 == 0 ? "b" : "a") << i;
+    }
+  }
 }
 
 TEST(Limits, StringTensorOffsetsPast2To31) {
