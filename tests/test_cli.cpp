@@ -185,18 +185,19 @@ TEST_F(Cli, UsageErrorsAreInvalidArgumentExit2) {
       {{"run", "substr", "--bogus", "x"}, "InvalidArgument: unknown flag '--bogus'"},
       {{"run", "tensor_scatter_nd_sub", "--tensor", t, "--indices", t, "--updates", t},
        "InvalidArgument: missing flag '--out'"},
-      {{"run", "tensor_scatter_nd_sub", "--tensor"}, "InvalidArgument: flag '--tensor' needs a value"},
-      {{"run", "boolean_mask_update", "--tensor", t, "--mask", t, "--updates", t, "--axis",
-        "one", "--out", path("o.npy")},
+      {{"run", "tensor_scatter_nd_sub", "--tensor"},
+       "InvalidArgument: flag '--tensor' needs a value"},
+      {{"run", "boolean_mask_update", "--tensor", t, "--mask", t, "--updates", t, "--axis", "one",
+        "--out", path("o.npy")},
        "InvalidArgument: --axis must be an integer"},
       {{"run", "substr", "--input", t, "--pos", t, "--len", t, "--unit", "rune", "--out",
         path("o.npy")},
        "InvalidArgument: --unit must be byte or utf8_char"},
-      {{"run", "substr", "--input", t, "--pos", t, "--len", t, "--out-of-bounds", "wrap",
-        "--out", path("o.npy")},
+      {{"run", "substr", "--input", t, "--pos", t, "--len", t, "--out-of-bounds", "wrap", "--out",
+        path("o.npy")},
        "InvalidArgument: --out-of-bounds must be"},
-      {{"run", "tensor_scatter_nd_add", "--tensor", t, "--indices", t, "--updates", t,
-        "--device", "tpu", "--out", path("o.npy")},
+      {{"run", "tensor_scatter_nd_add", "--tensor", t, "--indices", t, "--updates", t, "--device",
+        "tpu", "--out", path("o.npy")},
        "InvalidArgument: --device must be cpu or cuda"},
       {{"bench", "--device", "gpu"}, "InvalidArgument: --device must be cpu, cuda or all"},
       {{"info", "extra"}, "InvalidArgument: unexpected argument 'extra'"},
@@ -237,8 +238,9 @@ TEST_F(Cli, ExamplesOnlyFiltersById) {
 }
 
 TEST_F(Cli, ScatterSubWritesTheResult) {
-  const Result r = run({"run", "tensor_scatter_nd_sub", "--tensor", save("t.npy", i32({1, 1, 1, 1, 1, 1, 1, 1}, {8})),
-                        "--indices", save("i.npy", i32({4, 3, 1, 7}, {4, 1})), "--updates",
+  const Result r = run({"run", "tensor_scatter_nd_sub", "--tensor",
+                        save("t.npy", i32({1, 1, 1, 1, 1, 1, 1, 1}, {8})), "--indices",
+                        save("i.npy", i32({4, 3, 1, 7}, {4, 1})), "--updates",
                         save("u.npy", i32({9, 10, 11, 12}, {4})), "--out", path("o.npy")});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(r.err.empty());
@@ -283,9 +285,10 @@ TEST_F(Cli, ScatterOutOfBoundsIsExit2WithoutOutputUnlessDropped) {
 
 TEST_F(Cli, FailureKeepsAnExistingOutputFile) {
   std::ofstream(path("o.npy")) << "previous";
-  const Result r = run({"run", "tensor_scatter_nd_sub", "--tensor", save("t.npy", i32({1, 2, 3, 4}, {4})),
-                        "--indices", save("i.npy", i32({1, 2}, {1, 2})), "--updates",
-                        save("u.npy", i32({5}, {1})), "--out", path("o.npy")});
+  const Result r =
+      run({"run", "tensor_scatter_nd_sub", "--tensor", save("t.npy", i32({1, 2, 3, 4}, {4})),
+           "--indices", save("i.npy", i32({1, 2}, {1, 2})), "--updates",
+           save("u.npy", i32({5}, {1})), "--out", path("o.npy")});
   EXPECT_EQ(r.status, 2);
   expect_error_line(r, "InvalidArgument: ");
   EXPECT_EQ(read_text(path("o.npy")), "previous");
@@ -294,8 +297,9 @@ TEST_F(Cli, FailureKeepsAnExistingOutputFile) {
 TEST_F(Cli, BooleanMaskUpdateWithAxisAndNoBroadcast) {
   const std::string t = save("t.npy", i32({1, 2, 3, 4, 5, 6}, {2, 3}));
   const std::string m = save("m.npy", bools({1, 0, 1}, {3}));
-  Result r = run({"run", "boolean_mask_update", "--tensor", t, "--mask", m, "--updates",
-                  save("u.npy", i32({7, 8, 9, 10}, {2, 2})), "--axis", "1", "--out", path("o.npy")});
+  Result r =
+      run({"run", "boolean_mask_update", "--tensor", t, "--mask", m, "--updates",
+           save("u.npy", i32({7, 8, 9, 10}, {2, 2})), "--axis", "1", "--out", path("o.npy")});
   ASSERT_EQ(r.status, 0) << r.err;
   expect_npy(path("o.npy"), DataType::kInt32, "<i4", Shape({2, 3}), "(2, 3)");
   EXPECT_EQ(load_npy_tensor(path("o.npy")).get_int_array(),
@@ -363,7 +367,8 @@ TEST_F(Cli, InputsInNumPysOtherFormatsAreRead) {
 }
 
 TEST_F(Cli, SubstrBytesAndUtf8) {
-  const std::string s = save("s.npy", StringTensor::from_strings(std::vector<std::string>{"Hello", "World"}, {2}));
+  const std::string s =
+      save("s.npy", StringTensor::from_strings(std::vector<std::string>{"Hello", "World"}, {2}));
   Result r = run({"run", "substr", "--input", s, "--pos", save("p.npy", i32({1}, {})), "--len",
                   save("l.npy", i32({3}, {})), "--out", path("o.npy")});
   ASSERT_EQ(r.status, 0) << r.err;
@@ -371,11 +376,12 @@ TEST_F(Cli, SubstrBytesAndUtf8) {
   // The output is dtype S, as NumPy reads it.
   EXPECT_NE(read_text(path("o.npy")).find("'descr': '|S3'"), std::string::npos);
 
-  const std::string he = save("he.npy", StringTensor::from_strings(std::vector<std::string>{"H\xc3\xa9llo"}, {}));
+  const std::string he =
+      save("he.npy", StringTensor::from_strings(std::vector<std::string>{"H\xc3\xa9llo"}, {}));
   const std::string p1 = save("p1.npy", i32({1}, {}));
   const std::string l2 = save("l2.npy", i32({2}, {}));
-  r = run({"run", "substr", "--input", he, "--pos", p1, "--len", l2, "--unit", "utf8_char",
-           "--out", path("u.npy")});
+  r = run({"run", "substr", "--input", he, "--pos", p1, "--len", l2, "--unit", "utf8_char", "--out",
+           path("u.npy")});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(load_npy_strings(path("u.npy")).to_strings(), std::vector<std::string>{"\xc3\xa9l"});
   r = run({"run", "substr", "--input", he, "--pos", p1, "--len", l2, "--unit", "byte", "--out",
@@ -385,7 +391,8 @@ TEST_F(Cli, SubstrBytesAndUtf8) {
 }
 
 TEST_F(Cli, SubstrOutOfRangeIsExit2UnlessDropped) {
-  const std::string s = save("s.npy", StringTensor::from_strings(std::vector<std::string>{"Hello"}, {}));
+  const std::string s =
+      save("s.npy", StringTensor::from_strings(std::vector<std::string>{"Hello"}, {}));
   const std::string p = save("p.npy", i32({6}, {}));
   const std::string l = save("l.npy", i32({1}, {}));
   Result r = run({"run", "substr", "--input", s, "--pos", p, "--len", l, "--out", path("o.npy")});
@@ -414,7 +421,8 @@ TEST_F(Cli, SubstrOutOfRangeIsExit2UnlessDropped) {
 
 TEST_F(Cli, SubstrOfANumericArrayIsInvalid) {
   const std::string t = save("t.npy", i32({1}, {}));
-  const Result r = run({"run", "substr", "--input", t, "--pos", t, "--len", t, "--out", path("o.npy")});
+  const Result r =
+      run({"run", "substr", "--input", t, "--pos", t, "--len", t, "--out", path("o.npy")});
   EXPECT_EQ(r.status, 2);
   expect_error_line(r, "InvalidArgument: npy: expected a byte-string (S) array");
   EXPECT_FALSE(fs::exists(path("o.npy")));
@@ -426,13 +434,16 @@ TEST_F(Cli, BadInputFilesAreExit2WithoutOutput) {
   const std::string i = save("i.npy", i32({0}, {1, 1}));
   const std::string u = save("u.npy", f32({1}, {1}));
   for (const char* bad :
-       {"fortran.npy", "transposed_i4.npy", "object.npy", "unicode.npy", "structured.npy",
-        "complex.npy", "uint32.npy", "bf16_bits_u2.npy", "truncated.npy", "truncated_header.npy",
-        "truncated_preamble.npy", "lying_shape.npy", "huge_dims.npy", "huge_bytes.npy",
-        "huge_dim_digits.npy", "huge_strings.npy", "huge_itemsize.npy", "negative_dim.npy",
-        "non_ascii.npy", "unterminated.npy", "unterminated_string.npy", "missing_key.npy",
-        "extra_key.npy", "shape_not_tuple.npy", "not_a_dict.npy", "header_length_lies.npy",
-        "v2_header_length_lies.npy", "bad_version.npy", "bad_magic.npy", "does_not_exist.npy"}) {
+       {"fortran.npy",          "transposed_i4.npy",      "object.npy",
+        "unicode.npy",          "structured.npy",         "complex.npy",
+        "uint32.npy",           "bf16_bits_u2.npy",       "truncated.npy",
+        "truncated_header.npy", "truncated_preamble.npy", "lying_shape.npy",
+        "huge_dims.npy",        "huge_bytes.npy",         "huge_dim_digits.npy",
+        "huge_strings.npy",     "huge_itemsize.npy",      "negative_dim.npy",
+        "non_ascii.npy",        "unterminated.npy",       "unterminated_string.npy",
+        "missing_key.npy",      "extra_key.npy",          "shape_not_tuple.npy",
+        "not_a_dict.npy",       "header_length_lies.npy", "v2_header_length_lies.npy",
+        "bad_version.npy",      "bad_magic.npy",          "does_not_exist.npy"}) {
     const Result r = run({"run", "tensor_scatter_nd_sub", "--tensor", fixture(bad).string(),
                           "--indices", i, "--updates", u, "--out", path("o.npy")});
     EXPECT_EQ(r.status, 2) << bad << ": " << r.err;
@@ -445,8 +456,8 @@ TEST_F(Cli, UnwritableOutputIsReportedWithoutAPartialFile) {
   const std::string t = save("t.npy", i32({1, 2}, {2}));
   const std::string i = save("i.npy", i32({0}, {1, 1}));
   const std::string u = save("u.npy", i32({1}, {1}));
-  const Result r = run({"run", "tensor_scatter_nd_add", "--tensor", t, "--indices", i,
-                        "--updates", u, "--out", path("missing/o.npy")});
+  const Result r = run({"run", "tensor_scatter_nd_add", "--tensor", t, "--indices", i, "--updates",
+                        u, "--out", path("missing/o.npy")});
   EXPECT_EQ(r.status, 2);
   expect_error_line(r, "InvalidArgument: npy: cannot create");
   EXPECT_FALSE(fs::exists(path("missing")));
@@ -457,13 +468,14 @@ TEST_F(Cli, CudaWhereUnusableIsUnavailableExit1) {
   const std::string t = save("t.npy", i32({1, 2}, {2}));
   const std::string i = save("i.npy", i32({0}, {1, 1}));
   const std::string u = save("u.npy", i32({1}, {1}));
-  const Result r = run({"run", "tensor_scatter_nd_add", "--tensor", t, "--indices", i,
-                        "--updates", u, "--device", "cuda", "--out", path("o.npy")});
+  const Result r = run({"run", "tensor_scatter_nd_add", "--tensor", t, "--indices", i, "--updates",
+                        u, "--device", "cuda", "--out", path("o.npy")});
   EXPECT_EQ(r.status, 1);
   expect_error_line(r, "Unavailable: ");
   EXPECT_FALSE(fs::exists(path("o.npy")));
 }
 
+// Each op through the CLI on CUDA, with exact results (skips where CUDA is unusable).
 TEST_F(Cli, RunOnCUDAMatchesTheCPU) {
   if (!cuda_available()) {
     if (const char* env = std::getenv("TENSORBUF_REQUIRE_CUDA"); env && std::string(env) == "1") {
@@ -474,10 +486,30 @@ TEST_F(Cli, RunOnCUDAMatchesTheCPU) {
   const std::string t = save("t.npy", i32({5, 5, 5}, {3}));
   const std::string i = save("i.npy", i32({0, 2, 0}, {3, 1}));
   const std::string u = save("u.npy", i32({1, 9, 3}, {3}));
-  const Result r = run({"run", "tensor_scatter_nd_add", "--tensor", t, "--indices", i,
-                        "--updates", u, "--device", "cuda", "--out", path("o.npy")});
+  Result r = run({"run", "tensor_scatter_nd_add", "--tensor", t, "--indices", i, "--updates", u,
+                  "--device", "cuda", "--out", path("o.npy")});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(load_npy_tensor(path("o.npy")).get_int_array(), (std::vector<std::int32_t>{9, 5, 14}));
+
+  r = run({"run", "boolean_mask_update", "--tensor", t, "--mask",
+           save("m.npy", bools({1, 0, 1}, {3})), "--updates", save("mu.npy", i32({7}, {})),
+           "--device", "cuda", "--out", path("om.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(load_npy_tensor(path("om.npy")).get_int_array(), (std::vector<std::int32_t>{7, 5, 7}));
+
+  const std::string s = save(
+      "s.npy", StringTensor::from_strings(std::vector<std::string>{"Hello", "W\xc3\xb6rld"}, {2}));
+  r = run({"run", "substr", "--input", s, "--pos", save("p.npy", i32({1}, {})), "--len",
+           save("l.npy", i32({3}, {})), "--unit", "utf8_char", "--device", "cuda", "--out",
+           path("os.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(load_npy_strings(path("os.npy")).to_strings(),
+            (std::vector<std::string>{"ell", "\xc3\xb6rl"}));
+  // CUDA's default policy drops an out-of-range element (an empty string), as TensorFlow does.
+  r = run({"run", "substr", "--input", s, "--pos", save("p9.npy", i32({9}, {})), "--len",
+           save("l1.npy", i32({1}, {})), "--device", "cuda", "--out", path("od.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(load_npy_strings(path("od.npy")).to_strings(), (std::vector<std::string>{"", ""}));
 }
 
 TEST_F(Cli, BenchQuickWritesJson) {
@@ -488,8 +520,8 @@ TEST_F(Cli, BenchQuickWritesJson) {
   EXPECT_NE(r.out.find("load_array_f32_to_u8"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("ratio"), std::string::npos);
   const std::string json = read_text(path("bench.json"));
-  for (const char* key : {"\"case\": \"load_array_f32_to_u8\"", "\"device\": \"cpu\"", "\"bytes\": ",
-                          "\"seconds\": ", "\"gbps\": ", "\"ratio_to_limit\": "}) {
+  for (const char* key : {"\"case\": \"load_array_f32_to_u8\"", "\"device\": \"cpu\"",
+                          "\"bytes\": ", "\"seconds\": ", "\"gbps\": ", "\"ratio_to_limit\": "}) {
     EXPECT_NE(json.find(key), std::string::npos) << key << " in " << json;
   }
   EXPECT_EQ(json.front(), '[');
