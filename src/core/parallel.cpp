@@ -18,7 +18,7 @@ thread_local bool t_inside_parallel = false;
 // How long a worker polls for the next job, and the caller for the end of its job, before
 // sleeping on a condition variable: TENSORBUF_SPIN_US if set (0: sleep at once), else 200 us.
 // Waking a sleeping thread costs a few us when its core is busy, but on a virtual machine whose
-// idle vCPU was halted it cost ~80 us (2026-12-01, 2-vCPU VM) -- once per parallel region, and
+// idle vCPU was halted it cost ~70 us (2026-12-01, 2-vCPU VM) -- once per parallel region, and
 // an op runs two or three of them back to back.
 std::chrono::microseconds spin_before_sleep() {
   static const std::chrono::microseconds spin = [] {
