@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -327,20 +328,6 @@ struct Utf8Slicer {
   }
 };
 
-#if defined(TENSORBUF_SUBSTR_X86)
-// The character starts among bytes [lo, hi) of s (hi - lo <= 64) as a bitmask (bit j: byte
-// lo + j): a plain load for a whole block, else a masked load that reads nothing at or past
-// hi. Byte 0 of the string is always a start.
-TENSORBUF_SUBSTR_SIMD_TARGET inline std::uint64_t block_starts(const std::uint8_t* s,
-                                                                std::int64_t lo, std::int64_t hi) {
-  const bool whole = hi - lo == 64;
-  const std::uint64_t valid =
-      whole ? ~std::uint64_t{0} : _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(hi - lo));
-  const __m512i v = whole ? _mm512_loadu_si512(s + lo) : _mm512_maskz_loadu_epi8(valid, s + lo);
-  const std::uint64_t starts = ~_mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-64)) & valid;
-  return lo == 0 ? starts | 1 : starts;
-}
-
 // Pass 1's prefetch for a contiguous chunk of long strings, kScanStreamAhead bytes ahead of
 // the element it scans. Each scan is a short stream (from the front, or back from the end)
 // that the hardware prefetcher does not follow. By default one software stream runs over all
@@ -398,6 +385,27 @@ class ScanPrefetch {
   std::int64_t window_ = 0;  // 0: stream; else bytes from the string's front (or end)
   bool from_end_ = false;
 };
+
+// The stand-in where pass 1 does not prefetch (constructs and advances as nothing).
+struct NoScanPrefetch {
+  NoScanPrefetch(const std::int64_t*, const std::uint8_t*, std::int64_t, std::int64_t,
+                 std::int64_t, std::int64_t, std::int64_t) {}
+  void advance(std::int64_t) {}
+};
+
+#if defined(TENSORBUF_SUBSTR_X86)
+// The character starts among bytes [lo, hi) of s (hi - lo <= 64) as a bitmask (bit j: byte
+// lo + j): a plain load for a whole block, else a masked load that reads nothing at or past
+// hi. Byte 0 of the string is always a start.
+TENSORBUF_SUBSTR_SIMD_TARGET inline std::uint64_t block_starts(const std::uint8_t* s,
+                                                                std::int64_t lo, std::int64_t hi) {
+  const bool whole = hi - lo == 64;
+  const std::uint64_t valid =
+      whole ? ~std::uint64_t{0} : _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(hi - lo));
+  const __m512i v = whole ? _mm512_loadu_si512(s + lo) : _mm512_maskz_loadu_epi8(valid, s + lo);
+  const std::uint64_t starts = ~_mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-64)) & valid;
+  return lo == 0 ? starts | 1 : starts;
+}
 
 constexpr std::int64_t kShortScanAhead = 1024;  // bytes
 
@@ -532,10 +540,11 @@ __attribute__((always_inline)) inline ChunkState pass1_packed(const SubstrMap& m
     // Consecutive strings (rank 1, input stride 1): each end offset is the next start.
     const std::int64_t pos_stride = map.pos_strides[0];
     std::int64_t first = offs[b];
-    ScanPrefetch prefetch(offs, chars, b, e, pos_stride, static_cast<std::int64_t>(ps[0]),
-                          static_cast<std::int64_t>(ls[0]));
+    std::conditional_t<kScanPrefetch, ScanPrefetch, NoScanPrefetch> prefetch(
+        offs, chars, b, e, pos_stride, static_cast<std::int64_t>(ps[0]),
+        static_cast<std::int64_t>(ls[0]));
     for (std::int64_t i = b; i < e; ++i) {
-      if constexpr (kScanPrefetch) prefetch.advance(first);
+      prefetch.advance(first);
       const std::int64_t next = offs[i + 1];
       if (!element(i, i, first, next - first, i * pos_stride)) break;
       first = next;
