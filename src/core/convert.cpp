@@ -3,7 +3,8 @@
 #include <cstdint>
 #include <cstring>
 
-#if defined(__SSE2__)
+#include "core/isa.hpp"
+#if defined(TENSORBUF_ISA_SSE2)
 #include <emmintrin.h>
 #endif
 
@@ -30,7 +31,7 @@ constexpr std::int64_t kStreamingElements = std::int64_t{1} << 20;
 
 void float_to_uint8(const float* src, std::uint8_t* dst, std::int64_t begin, std::int64_t end) {
   std::int64_t i = begin;
-#if defined(__SSE2__)
+#if defined(TENSORBUF_ISA_SSE2)
   if (end - begin >= kStreamingElements) {
     for (; i < end && reinterpret_cast<std::uintptr_t>(dst + i) % 16 != 0; ++i) {
       dst[i] = float_to_uint8_element(src[i]);

@@ -10,6 +10,8 @@
 #include <thread>
 #include <vector>
 
+#include "core/isa.hpp"
+
 namespace tensorbuf::core {
 namespace {
 
@@ -31,7 +33,7 @@ std::chrono::microseconds spin_before_sleep() {
 }
 
 inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(TENSORBUF_ISA_X86_PAUSE)
   __builtin_ia32_pause();
 #endif
 }

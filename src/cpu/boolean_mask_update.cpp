@@ -15,7 +15,8 @@
 #include <cstring>
 #include <vector>
 
-#if defined(__x86_64__) && defined(__GNUC__)
+#include "core/isa.hpp"
+#if defined(TENSORBUF_ISA_X86_64)
 #include <immintrin.h>
 #endif
 
@@ -135,7 +136,7 @@ std::int64_t select_rows(std::uint64_t bits, std::int64_t rows, const std::byte*
   return j;
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(TENSORBUF_ISA_X86_64)
 // AVX-512 has the op's own instruction: an expand-load puts consecutive updates into the lanes
 // whose mask bit is set and keeps the tensor's element elsewhere. 64 rows of one element of
 // 4 (or 8) bytes, update rows consecutive from `updates` (row j first). Returns the next j.
@@ -222,7 +223,7 @@ bool has_avx512() {
 std::atomic<bool> g_simd_enabled{true};
 
 bool use_avx512() {
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(TENSORBUF_ISA_X86_64)
   return g_simd_enabled.load(std::memory_order_relaxed) && has_avx512();
 #else
   return false;
@@ -316,7 +317,7 @@ class Runner {
   }
 
   std::int64_t count_mask(const std::uint8_t* p, std::int64_t count) const {
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(TENSORBUF_ISA_X86_64)
     if (simd_) return count_true_avx512(p, count);
 #endif
     return count_true(p, count);
@@ -324,7 +325,7 @@ class Runner {
 
   // Bits of the 64 mask entries at p (bit k: entry k is true).
   std::uint64_t mask_bits(const std::uint8_t* p) const {
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(TENSORBUF_ISA_X86_64)
     if (simd_) return mask_word_avx512(p);
 #endif
     return mask_word(p);
@@ -417,7 +418,7 @@ class Runner {
     std::byte* d = out_row(o, m);
     const std::byte* update_rows = updates_ + lead * static_cast<std::int64_t>(element_size_);
     const std::byte* t = tensor_row(o, m);
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(TENSORBUF_ISA_X86_64)
     if (rows == 64 && rows_contiguous_ && simd_) {
       // A streamed output takes the block's whole lines with non-temporal stores.
       const bool aligned = (reinterpret_cast<std::uintptr_t>(d) & 63) == 0;
@@ -513,7 +514,7 @@ class Runner {
 }  // namespace
 
 bool mask_update_simd_available() {
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(TENSORBUF_ISA_X86_64)
   return has_avx512();
 #else
   return false;

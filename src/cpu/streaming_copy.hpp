@@ -6,7 +6,8 @@
 #include <cstdint>
 #include <cstring>
 
-#if defined(__SSE2__)
+#include "core/isa.hpp"
+#if defined(TENSORBUF_ISA_SSE2)
 #include <emmintrin.h>
 #endif
 
@@ -26,7 +27,7 @@ inline constexpr std::int64_t kStreamCopyBytes = 256;
 inline void copy_streaming(void* dst_bytes, const void* src_bytes, std::size_t n) {
   auto* dst = static_cast<std::uint8_t*>(dst_bytes);
   const auto* src = static_cast<const std::uint8_t*>(src_bytes);
-#if defined(__SSE2__)
+#if defined(TENSORBUF_ISA_SSE2)
   const std::size_t head = (64 - (reinterpret_cast<std::uintptr_t>(dst) & 63)) & 63;
   if (head >= n) {
     std::memcpy(dst, src, n);
@@ -53,7 +54,7 @@ inline void copy_streaming(void* dst_bytes, const void* src_bytes, std::size_t n
 /// Orders this thread's streamed stores before its later stores (and so before the join of a
 /// parallel_for that others then read after).
 inline void streaming_fence() {
-#if defined(__SSE2__)
+#if defined(TENSORBUF_ISA_SSE2)
   _mm_sfence();
 #endif
 }

@@ -6,9 +6,9 @@
 #include <type_traits>
 #include <vector>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include "core/isa.hpp"
+#if defined(TENSORBUF_ISA_X86_64)
 #include <immintrin.h>
-#define TENSORBUF_SUBSTR_X86 1
 #endif
 
 #include "core/dtype_dispatch.hpp"
@@ -64,7 +64,7 @@ inline Slice byte_slice(std::int64_t size, std::int64_t pos, std::int64_t len) {
                static_cast<std::int64_t>(pick(p <= usize, pick(ulen < rem, ulen, rem), ~0ull))};
 }
 
-#if defined(TENSORBUF_SUBSTR_X86)
+#if defined(TENSORBUF_ISA_X86_64)
 #define TENSORBUF_SUBSTR_SIMD_ATTRS target("avx512f,avx512bw,bmi,bmi2,popcnt")
 #define TENSORBUF_SUBSTR_SIMD_TARGET __attribute__((TENSORBUF_SUBSTR_SIMD_ATTRS, always_inline))
 
@@ -96,7 +96,7 @@ TENSORBUF_SUBSTR_SIMD_TARGET inline Slice utf8_slice_avx512(const std::uint8_t* 
 #endif
 
 bool cpu_has_simd() {
-#if defined(TENSORBUF_SUBSTR_X86)
+#if defined(TENSORBUF_ISA_X86_64)
   static const bool has = __builtin_cpu_supports("avx512f") != 0 &&
                           __builtin_cpu_supports("avx512bw") != 0 &&
                           __builtin_cpu_supports("bmi2") != 0 &&
@@ -393,7 +393,7 @@ struct NoScanPrefetch {
   void advance(std::int64_t) {}
 };
 
-#if defined(TENSORBUF_SUBSTR_X86)
+#if defined(TENSORBUF_ISA_X86_64)
 // The character starts among bytes [lo, hi) of s (hi - lo <= 64) as a bitmask (bit j: byte
 // lo + j): a plain load for a whole block, else a masked load that reads nothing at or past
 // hi. Byte 0 of the string is always a start.
@@ -570,7 +570,7 @@ ChunkState pass1_portable(const SubstrMap& map, std::int64_t b, std::int64_t e,
   return pass1_packed<Index, kError, false>(map, b, e, a, slicer);
 }
 
-#if defined(TENSORBUF_SUBSTR_X86)
+#if defined(TENSORBUF_ISA_X86_64)
 template <class Index, bool kError, bool kContiguous, bool kScanPrefetch = false>
 __attribute__((TENSORBUF_SUBSTR_SIMD_ATTRS, flatten)) ChunkState pass1_simd_loop(
     const SubstrMap& map, std::int64_t b, std::int64_t e, const PackedArgs& a,
@@ -648,7 +648,7 @@ core::SubstrResult run_packed(const core::SubstrPlan& plan, const core::SubstrAr
   core::parallel_for_chunks(n, kMinChunk, [&](int c, std::int64_t b, std::int64_t e) {
     ChunkState st;
     if constexpr (kUtf8) {
-#if defined(TENSORBUF_SUBSTR_X86)
+#if defined(TENSORBUF_ISA_X86_64)
       if (simd) {
         st = pass1_simd<Index, kError>(plan.map, b, e, a,
                                        Utf8SimdSlicer{args.in_offsets, plan.in_size});
