@@ -138,11 +138,8 @@ void check(const ExactStrings& in, const Strings& values, const std::vector<std:
     const std::string message = e.what();
     const std::string pos_text =
         "pos " + std::to_string(pos[static_cast<std::size_t>(first_bad)]) + " ";
-    const std::string suffix = " at index " + std::to_string(first_bad);
     EXPECT_EQ(message.rfind(pos_text, 0), 0u) << label << ": " << message;
-    EXPECT_TRUE(message.size() >= suffix.size() &&
-                message.compare(message.size() - suffix.size(), suffix.size(), suffix) == 0)
-        << label << ": " << message;
+    EXPECT_TRUE(testing::names_element(message, first_bad)) << label << ": " << message;
   }
 }
 

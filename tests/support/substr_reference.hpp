@@ -53,4 +53,12 @@ inline std::optional<std::string> reference_substr(const std::string& s, std::in
   return s.substr(b, e - b);
 }
 
+// Whether an out-of-range message names output element `index` the way substr's do: it ends
+// with " at index <index>".
+inline bool names_element(const std::string& message, std::int64_t index) {
+  const std::string suffix = " at index " + std::to_string(index);
+  return message.size() >= suffix.size() &&
+         message.compare(message.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
 }  // namespace tensorbuf::testing
