@@ -1,6 +1,7 @@
 // substr on the CPU: two passes over contiguous chunks of the output (ranges and chunk sums,
 // then chunk bases, one output allocation and the copy), on core::parallel_for.
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstring>
 #include <type_traits>
@@ -26,6 +27,7 @@ using kernels::SubstrMap;
 
 constexpr std::int64_t kMinChunk = 1 << 14;
 constexpr std::int64_t kPrefetchAhead = 8;
+constexpr std::int64_t kShortScanAhead = 1024;  // bytes: short strings' prefetch distance
 
 std::atomic<bool> g_simd_enabled{true};
 
@@ -317,11 +319,93 @@ inline Slice utf8_slice_portable(const std::uint8_t* chars, std::int64_t first,
   return Slice{r.begin, r.end - r.begin};
 }
 
+// Portable bit tricks for the short-string path below (no PDEP/TZCNT/POPCNT needed).
+// One bit per byte from the top bits of a word (little-endian: bit j = byte j): the 8 flags
+// land in distinct bits of the top byte of the product, without carries.
+inline std::uint64_t gather_top_bits(std::uint64_t top_bits) {
+  return ((top_bits >> 7) * 0x0102040810204080ull) >> 56;
+}
+
+// The set-bit count of each byte of x, in that byte.
+inline std::uint64_t byte_counts(std::uint64_t x) {
+  x -= (x >> 1) & 0x5555555555555555ull;
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  return (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+}
+
+// kSelectInByte[b][r]: the bit of the r-th (0-based) set bit of byte b; 8 when there is none.
+constexpr auto kSelectInByte = [] {
+  std::array<std::array<std::uint8_t, 8>, 256> table{};
+  for (int b = 0; b < 256; ++b) {
+    for (int r = 0; r < 8; ++r) table[b][r] = 8;
+    int r = 0;
+    for (int bit = 0; bit < 8; ++bit) {
+      if ((b >> bit) & 1) table[b][r++] = static_cast<std::uint8_t>(bit);
+    }
+  }
+  return table;
+}();
+
+// The bit of the k-th (0-based, k < 64) set bit of x, given prefix = the byte-wise prefix
+// counts of x (byte j: set bits in bytes 0..j, at most 64); meaningless (but defined) when x
+// has k or fewer. The byte comes from comparing all prefix counts at once (the select_top_bit
+// trick of kernels/substr.hpp), the bit from a table.
+inline std::int64_t select_bit(std::uint64_t x, std::uint64_t prefix, std::uint64_t k) {
+  const std::uint64_t reached =
+      (prefix + (0x80 - (k + 1)) * 0x0101010101010101ull) & 0x8080808080808080ull;
+  const int byte = reached == 0 ? 7 : __builtin_ctzll(reached) / 8;
+  const std::uint64_t before = byte == 0 ? 0 : (prefix >> (8 * byte - 8)) & 0xffu;
+  const auto bits = static_cast<std::size_t>((x >> (8 * byte)) & 0xffu);
+  return 8 * byte + kSelectInByte[bits][(k - before) & 7];
+}
+
+// The character-start flags of the kWords words from s, one bit per byte (bit j: byte j).
+template <int kWords>
+inline std::uint64_t start_bits(const std::uint8_t* s) {
+  std::uint64_t starts = 0;
+  for (int w = 0; w < kWords; ++w) {
+    const std::uint64_t x = kernels::load_u64(s + 8 * w);
+    starts |= gather_top_bits(~kernels::continuation_bits(x) & 0x8080808080808080ull) << (8 * w);
+  }
+  return starts;
+}
+
+// Rule 4 for a string of fewer than 64 bytes whose next 64 bytes all lie in the chars buffer,
+// without branches on the data, as utf8_slice_avx512 does with masked loads: word loads (four
+// below 32 bytes, else eight; the bytes past the string are masked off, so they never affect
+// the result), the character starts as a bitmask plus a sentinel bit at `size`, and the count
+// and the k-th start from its byte-wise prefix counts. Little-endian only (the bit order).
+inline Slice utf8_slice_short_swar(const std::uint8_t* s, std::int64_t size, std::int64_t pos,
+                                   std::int64_t len) {
+  const std::uint64_t bit_size = std::uint64_t{1} << size;  // size < 64
+  const std::uint64_t valid = bit_size - 1;
+  const std::uint64_t flags = size < 32 ? start_bits<4>(s) : start_bits<8>(s);
+  const std::uint64_t marked = (flags & valid) | (valid & 1) | bit_size;  // byte 0 starts one
+  const std::uint64_t prefix = byte_counts(marked) * 0x0101010101010101ull;
+  const std::uint64_t chars = (prefix >> 56) - 1;  // all starts, less the sentinel
+  const auto ulen = static_cast<std::uint64_t>(len);
+  const std::uint64_t p =
+      static_cast<std::uint64_t>(pos) + (chars & static_cast<std::uint64_t>(pos >> 63));
+  const std::uint64_t rem = chars - p;
+  const std::uint64_t q = p + pick(ulen < rem, ulen, rem);
+  const std::int64_t b = select_bit(marked, prefix, p & 63);
+  const std::int64_t e = select_bit(marked, prefix, q & 63);
+  return Slice{b, static_cast<std::int64_t>(
+                      pick(p <= chars, static_cast<std::uint64_t>(e - b), ~0ull))};
+}
+
 struct Utf8Slicer {
   const std::int64_t* offs;
   std::int64_t in_size;
+  std::int64_t readable;  // bytes of the chars buffer (reads stay below)
   Slice operator()(const std::uint8_t* chars, std::int64_t in_i, std::int64_t first,
                    std::int64_t size, std::int64_t p, std::int64_t l) const {
+    if constexpr (kernels::kLittleEndian) {
+      if (size < 64 && first + 64 <= readable) {
+        prefetch_at(chars, first + kShortScanAhead);
+        return utf8_slice_short_swar(chars + first, size, p, l);
+      }
+    }
     // Long strings: each element's first bytes are a fresh cache miss; fetch ahead.
     __builtin_prefetch(chars + offs[std::min(in_i + kPrefetchAhead, in_size)]);
     return utf8_slice_portable(chars, first, size, p, l);
@@ -406,8 +490,6 @@ TENSORBUF_SUBSTR_SIMD_TARGET inline std::uint64_t block_starts(const std::uint8_
   const std::uint64_t starts = ~_mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-64)) & valid;
   return lo == 0 ? starts | 1 : starts;
 }
-
-constexpr std::int64_t kShortScanAhead = 1024;  // bytes
 
 // Start number k (0-based) among the starts in [from, size), 64 bytes per step; when there are
 // only m <= k of them, size, with *missing = k - m (0: k is the count, "one past the last").
@@ -563,11 +645,22 @@ inline bool contiguous(const SubstrMap& map) {
   return map.rank == 1 && map.input_strides[0] == 1;
 }
 
+// Whether pass 1 of a contiguous chunk prefetches ahead of its scans: UTF-8 chunks of long
+// strings (64+ bytes on average).
+inline bool long_scan_chunk(const PackedArgs& a, std::int64_t b, std::int64_t e) {
+  return a.offs[e] - a.offs[b] >= 64 * (e - b);
+}
+
 template <class Index, bool kError, class Slicer>
 ChunkState pass1_portable(const SubstrMap& map, std::int64_t b, std::int64_t e,
                           const PackedArgs& a, Slicer slicer) {
-  if (contiguous(map)) return pass1_packed<Index, kError, true>(map, b, e, a, slicer);
-  return pass1_packed<Index, kError, false>(map, b, e, a, slicer);
+  if (!contiguous(map)) return pass1_packed<Index, kError, false>(map, b, e, a, slicer);
+  if constexpr (std::is_same_v<Slicer, Utf8Slicer>) {
+    if (long_scan_chunk(a, b, e)) {
+      return pass1_packed<Index, kError, true, Slicer, true>(map, b, e, a, slicer);
+    }
+  }
+  return pass1_packed<Index, kError, true>(map, b, e, a, slicer);
 }
 
 #if defined(TENSORBUF_ISA_X86_64)
@@ -583,8 +676,7 @@ template <class Index, bool kError>
 ChunkState pass1_simd(const SubstrMap& map, std::int64_t b, std::int64_t e, const PackedArgs& a,
                       Utf8SimdSlicer slicer) {
   if (!contiguous(map)) return pass1_simd_loop<Index, kError, false>(map, b, e, a, slicer);
-  // Chunks of long strings (64+ bytes on average) prefetch their scans.
-  if (a.offs[e] - a.offs[b] >= 64 * (e - b)) {
+  if (long_scan_chunk(a, b, e)) {
     return pass1_simd_loop<Index, kError, true, true>(map, b, e, a, slicer);
   }
   return pass1_simd_loop<Index, kError, true>(map, b, e, a, slicer);
@@ -656,7 +748,7 @@ core::SubstrResult run_packed(const core::SubstrPlan& plan, const core::SubstrAr
 #endif
       {
         st = pass1_portable<Index, kError>(plan.map, b, e, a,
-                                           Utf8Slicer{args.in_offsets, plan.in_size});
+                                           Utf8Slicer{args.in_offsets, plan.in_size, in_total});
       }
     } else {
       st = pass1_portable<Index, kError>(plan.map, b, e, a, ByteSlicer{});
