@@ -194,6 +194,31 @@ TEST(SubstrKernels, NthStartFindsEachStart) {
   }
 }
 
+TEST(SubstrKernels, NthStartFromEndFindsEachStartOfEveryPrefix) {
+  // Every prefix of a mixed string (lengths across the word and 32-byte block steps), every k
+  // from 1 to two past the start count, against a byte loop.
+  const std::string piece =
+      "\x80\xbf"
+      "ab\xc3\xa9\xe2\x82\xac"
+      "cdefghijk\xf0\x9f\x98\x80z\xbf\xbf\xbf";
+  std::string s;
+  for (int r = 0; r < 6; ++r) s += piece + std::string(static_cast<std::size_t>(r * 7), 'q');
+  for (std::size_t size = 0; size <= s.size(); ++size) {
+    std::vector<std::int64_t> starts;
+    for (std::size_t i = 0; i < size; ++i) {
+      const auto b = static_cast<unsigned char>(s[i]);
+      if (i == 0 || b < 0x80 || b > 0xBF) starts.push_back(static_cast<std::int64_t>(i));
+    }
+    for (std::size_t k = 1; k <= starts.size() + 2; ++k) {
+      const std::int64_t want = k <= starts.size() ? starts[starts.size() - k] : -1;
+      ASSERT_EQ(kernels::nth_start_from_end(bytes(s), static_cast<std::int64_t>(size),
+                                            static_cast<std::int64_t>(k)),
+                want)
+          << "size " << size << ", k " << k;
+    }
+  }
+}
+
 TEST(SubstrKernels, ShortAsciiCheckSeesEveryByte) {
   for (std::size_t n = 0; n <= 40; ++n) {
     const std::string ascii(n, 'a');

@@ -164,6 +164,38 @@ TENSORBUF_HD inline std::int64_t nth_start(const std::uint8_t* s, std::int64_t l
   return hi;
 }
 
+// The byte position of the k-th (k >= 1) character start counted back from the end of s (1:
+// the last start), or -1 when s has fewer than k. Reads only the bytes from that start to the
+// end: 32 bytes per step while a block cannot hold it, then words, then (for the first bytes
+// of s) single bytes.
+TENSORBUF_HD inline std::int64_t nth_start_from_end(const std::uint8_t* s, std::int64_t size,
+                                                    std::int64_t k) {
+  std::int64_t count = 0;
+  std::int64_t hi = size;
+  // Blocks and words that end at hi and do not reach byte 0 (always a start, counted below).
+  while (hi - 32 >= 1 && count + 32 < k) {
+    const std::uint64_t sum = (continuation_bits(load_u64(s + hi - 32)) >> 7) +
+                              (continuation_bits(load_u64(s + hi - 24)) >> 7) +
+                              (continuation_bits(load_u64(s + hi - 16)) >> 7) +
+                              (continuation_bits(load_u64(s + hi - 8)) >> 7);
+    count += 32 - static_cast<std::int64_t>((sum * 0x0101010101010101ull) >> 56);
+    hi -= 32;
+  }
+  while (kLittleEndian && hi - 8 >= 1) {
+    const std::uint64_t starts = ~continuation_bits(load_u64(s + hi - 8)) & kTopBits;
+    const std::int64_t c = count_top_bits(starts);
+    if (count + c >= k) {  // the (k - count)-th from the word's top = this one from its bottom
+      return hi - 8 + select_top_bit(starts, c - (k - count) + 1);
+    }
+    count += c;
+    hi -= 8;
+  }
+  for (std::int64_t i = hi - 1; i >= 0; --i) {
+    if ((i == 0 || !is_continuation(s[i])) && ++count == k) return i;
+  }
+  return -1;
+}
+
 // Rule 3 (BYTE). False when pos is out of range.
 TENSORBUF_HD inline bool byte_range(std::int64_t size, std::int64_t pos, std::int64_t len,
                                     ByteRange* out) {
@@ -222,13 +254,17 @@ TENSORBUF_HD inline bool is_short_ascii(const std::uint8_t* s, std::int64_t size
 TENSORBUF_HD inline bool utf8_range(const std::uint8_t* s, std::int64_t size, std::int64_t pos,
                                     std::int64_t len, ByteRange* out) {
   if (is_short_ascii(s, size)) return byte_range(size, pos, len, out);
-  std::int64_t p = pos;
-  if (pos < 0) {
-    p = count_starts(s, 0, size) + pos;
-    if (p < 0) return false;
-  }
   std::int64_t begin = 0;
-  if (!utf8_char_offset(s, size, p, &begin)) return false;
+  if (pos < 0) {
+    // The (-pos)-th start from the end (-pos as unsigned: no overflow for INT64_MIN; never
+    // more characters than bytes), read back from the end rather than counted from the front.
+    const std::uint64_t back = std::uint64_t{0} - static_cast<std::uint64_t>(pos);
+    if (back > static_cast<std::uint64_t>(size)) return false;
+    begin = nth_start_from_end(s, size, static_cast<std::int64_t>(back));
+    if (begin < 0) return false;
+  } else if (!utf8_char_offset(s, size, pos, &begin)) {
+    return false;
+  }
   out->begin = begin;
   out->end = utf8_advance(s, size, begin, len);
   return true;
