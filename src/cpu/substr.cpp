@@ -390,8 +390,8 @@ inline Slice utf8_slice_short_swar(const std::uint8_t* s, std::int64_t size, std
   const std::uint64_t q = p + pick(ulen < rem, ulen, rem);
   const std::int64_t b = select_bit(marked, prefix, p & 63);
   const std::int64_t e = select_bit(marked, prefix, q & 63);
-  return Slice{b, static_cast<std::int64_t>(
-                      pick(p <= chars, static_cast<std::uint64_t>(e - b), ~0ull))};
+  return Slice{
+      b, static_cast<std::int64_t>(pick(p <= chars, static_cast<std::uint64_t>(e - b), ~0ull))};
 }
 
 struct Utf8Slicer {
@@ -641,9 +641,7 @@ __attribute__((always_inline)) inline ChunkState pass1_packed(const SubstrMap& m
   }
 }
 
-inline bool contiguous(const SubstrMap& map) {
-  return map.rank == 1 && map.input_strides[0] == 1;
-}
+inline bool contiguous(const SubstrMap& map) { return map.rank == 1 && map.input_strides[0] == 1; }
 
 // Whether pass 1 of a contiguous chunk prefetches ahead of its scans: UTF-8 chunks of long
 // strings (64+ bytes on average).
@@ -652,8 +650,8 @@ inline bool long_scan_chunk(const PackedArgs& a, std::int64_t b, std::int64_t e)
 }
 
 template <class Index, bool kError, class Slicer>
-ChunkState pass1_portable(const SubstrMap& map, std::int64_t b, std::int64_t e,
-                          const PackedArgs& a, Slicer slicer) {
+ChunkState pass1_portable(const SubstrMap& map, std::int64_t b, std::int64_t e, const PackedArgs& a,
+                          Slicer slicer) {
   if (!contiguous(map)) return pass1_packed<Index, kError, false>(map, b, e, a, slicer);
   if constexpr (std::is_same_v<Slicer, Utf8Slicer>) {
     if (long_scan_chunk(a, b, e)) {
