@@ -15,3 +15,7 @@
 #if !defined(TENSORBUF_PORTABLE) && (defined(__x86_64__) || defined(__i386__))
 #define TENSORBUF_ISA_X86_PAUSE 1  // the spin-wait hint
 #endif
+
+#if !defined(TENSORBUF_PORTABLE) && defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
+#define TENSORBUF_ISA_ARM64_YIELD 1  // the spin-wait hint (as Linux's cpu_relax on arm64)
+#endif

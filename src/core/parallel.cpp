@@ -35,6 +35,8 @@ std::chrono::microseconds spin_before_sleep() {
 inline void cpu_relax() {
 #if defined(TENSORBUF_ISA_X86_PAUSE)
   __builtin_ia32_pause();
+#elif defined(TENSORBUF_ISA_ARM64_YIELD)
+  __asm__ __volatile__("yield" ::: "memory");
 #endif
 }
 
