@@ -11,15 +11,7 @@ cd "$(dirname "$0")/.."
 build=${1:-build/aarch64}
 sysroot=/usr/aarch64-linux-gnu
 
-need=()
-for p in g++-aarch64-linux-gnu qemu-user libgtest-dev; do
-  dpkg -s "$p" > /dev/null 2>&1 || need+=("$p")
-done
-if [ ${#need[@]} -gt 0 ]; then
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq "${need[@]}"
-fi
+scripts/install_deps.sh g++-aarch64-linux-gnu qemu-user
 
 cross=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_SYSTEM_NAME=Linux
        -DCMAKE_SYSTEM_PROCESSOR=aarch64 -DCMAKE_CXX_COMPILER=aarch64-linux-gnu-g++

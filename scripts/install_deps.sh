@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs the Debian packages tensorbuf's build, tests and CI need (idempotent; run as root).
-# nvcc (CUDA 13) is expected from the machine's CUDA toolkit; without it the CPU library builds.
+# Installs the Debian packages tensorbuf's build, tests and CI need, and any named as arguments
+# (idempotent; run as root). nvcc (CUDA 13) is expected from the machine's CUDA toolkit; without
+# it the CPU library builds.
 set -euo pipefail
-packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev python3 clang libclang-rt-14-dev)
+packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev python3 clang libclang-rt-14-dev "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" > /dev/null 2>&1 || missing+=("$p")
