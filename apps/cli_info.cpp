@@ -1,11 +1,28 @@
 // `tensorbuf info`: version, build options, devices, and why CUDA is or is not usable.
 #include <iostream>
+#include <string>
 #include <thread>
 
 #include "cli.hpp"
 #include "core/parallel.hpp"
+#include "core/plan_boolean_mask_update.hpp"
+#include "core/plan_substr.hpp"
 
 namespace tensorbuf::cli {
+namespace {
+
+// Which CPU code the ops run here: the AVX-512 paths need the CPU's support and an x86 build
+// without TENSORBUF_PORTABLE; elsewhere the portable twins run (docs/substr.md).
+std::string cpu_paths() {
+  const bool substr_simd = cpu::substr_simd_available();
+  const bool mask_simd = cpu::mask_update_simd_available();
+  if (substr_simd && mask_simd) return "AVX-512 (substr UTF-8 scans, boolean_mask_update)";
+  if (substr_simd) return "AVX-512 (substr UTF-8 scans), portable boolean_mask_update";
+  if (mask_simd) return "AVX-512 (boolean_mask_update), portable substr UTF-8 scans";
+  return "portable (no AVX-512BW/BMI2 here, or a TENSORBUF_PORTABLE build)";
+}
+
+}  // namespace
 
 int info_command(const std::vector<std::string>& args) {
   const Args flags(args, {}, "tensorbuf info");
@@ -24,7 +41,8 @@ int info_command(const std::vector<std::string>& args) {
 #endif
             << "devices:\n"
             << "  cpu: " << core::cpu_thread_count() << " worker thread(s) of "
-            << std::thread::hardware_concurrency() << " hardware threads (TENSORBUF_NUM_THREADS)\n";
+            << std::thread::hardware_concurrency() << " hardware threads (TENSORBUF_NUM_THREADS)\n"
+            << "  cpu paths: " << cpu_paths() << "\n";
   const int cuda_devices = cuda_device_count();
   for (int i = 0; i < cuda_devices; ++i) std::cout << "  " << Device::cuda(i).to_string() << "\n";
   std::cout << "CUDA: " << (cuda_available() ? "usable" : "not usable") << " ("
