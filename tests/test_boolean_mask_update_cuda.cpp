@@ -22,6 +22,7 @@ using testing::mask_update::bytes;
 using testing::mask_update::from_bytes;
 using testing::mask_update::make_f32;
 using testing::mask_update::make_mask;
+using testing::mask_update::random_bytes;
 using testing::mask_update::reference;
 
 class BooleanMaskUpdateDevice : public ::testing::TestWithParam<Device> {
@@ -35,12 +36,6 @@ class BooleanMaskUpdateDevice : public ::testing::TestWithParam<Device> {
     return o;
   }
 };
-
-std::vector<std::uint8_t> random_bytes(std::mt19937_64& rng, std::size_t n) {
-  std::vector<std::uint8_t> v(n);
-  for (auto& b : v) b = static_cast<std::uint8_t>(rng());
-  return v;
-}
 
 std::vector<std::uint8_t> random_mask(std::mt19937_64& rng, std::size_t n, double density) {
   std::vector<std::uint8_t> v(n);

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
+#include <random>
 #include <vector>
 
 #include "tensorbuf/tensorbuf.hpp"
@@ -109,6 +110,13 @@ inline std::vector<double> values(const TensorBuffer& buffer) {
     }
   }
   return out;
+}
+
+// n random bytes (any values: the op moves bytes).
+inline std::vector<std::uint8_t> random_bytes(std::mt19937_64& rng, std::size_t n) {
+  std::vector<std::uint8_t> v(n);
+  for (auto& b : v) b = static_cast<std::uint8_t>(rng());
+  return v;
 }
 
 inline std::vector<std::uint8_t> bytes(const TensorBuffer& buffer) {

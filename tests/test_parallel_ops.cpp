@@ -15,10 +15,12 @@
 
 #include "support/substr_reference.hpp"
 #include "tensorbuf/tensorbuf.hpp"
+#include "test_boolean_mask_update_helpers.hpp"
 
 namespace tensorbuf {
 namespace {
 
+namespace mask_update = testing::mask_update;
 using testing::index_buffer;
 using testing::reference_substr;
 
@@ -50,140 +52,103 @@ std::vector<std::string> random_strings(std::size_t count, int min_len, int max_
   return out;
 }
 
-struct SubstrExpectation {
-  std::vector<std::string> values;
-  std::int64_t first_bad = -1;
-};
-
-// Output element i uses string inputs[i % inputs.size()] (the test's broadcast forms repeat the
-// input along a leading dim) and pos/len element i.
-SubstrExpectation expected_substr(const std::vector<std::string>& inputs,
-                                  const std::vector<std::int64_t>& pos,
-                                  const std::vector<std::int64_t>& len, bool utf8) {
-  SubstrExpectation e;
-  e.values.resize(pos.size());
-  for (std::size_t i = 0; i < pos.size(); ++i) {
-    const std::optional<std::string> r =
-        reference_substr(inputs[i % inputs.size()], pos[i], len[i], utf8);
-    if (r) {
-      e.values[i] = *r;
-    } else if (e.first_bad < 0) {
-      e.first_bad = static_cast<std::int64_t>(i);
-    }
-  }
-  return e;
+// `count` values drawn uniformly from [lo, hi].
+std::vector<std::int64_t> random_values(std::size_t count, std::int64_t lo, std::int64_t hi,
+                                        std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<std::int64_t> pick(lo, hi);
+  std::vector<std::int64_t> out(count);
+  for (auto& v : out) v = pick(rng);
+  return out;
 }
 
-void expect_substr(const StringTensor& in, const TensorBuffer& pos, const TensorBuffer& len,
-                   const SubstrExpectation& want, bool utf8) {
-  SubstrOptions options{.device = Device::cpu(),
-                        .unit = utf8 ? SubstrUnit::kUtf8Char : SubstrUnit::kByte,
-                        .out_of_bounds = OutOfBoundsPolicy::kDrop};
-  ASSERT_EQ(substr(in, pos, len, options).to_strings(), want.values);
-  options.out_of_bounds = OutOfBoundsPolicy::kError;
-  if (want.first_bad < 0) {
-    ASSERT_EQ(substr(in, pos, len, options).to_strings(), want.values);
-    return;
-  }
-  try {
-    substr(in, pos, len, options);
-    FAIL() << "expected an out-of-range error at index " << want.first_bad;
-  } catch (const InvalidArgumentError& e) {
-    ASSERT_TRUE(testing::names_element(e.what(), want.first_bad)) << e.what();
+// substr of `in` with pos/len of `pos_shape` (values per element, or one value for a scalar
+// shape) against the reference, both units, both policies. Output element i uses string
+// i % strings.size() (the broadcast forms here repeat the input along a leading dim) and
+// pos/len element i (or the scalar).
+void expect_substr(const std::vector<std::string>& strings, const StringTensor& in,
+                   const std::vector<std::int64_t>& pos, const std::vector<std::int64_t>& len,
+                   const Shape& pos_shape, DataType type, const Shape& out_shape,
+                   std::size_t out_count) {
+  const TensorBuffer pos_buffer = index_buffer(pos, pos_shape, type);
+  const TensorBuffer len_buffer = index_buffer(len, pos_shape, type);
+  for (bool utf8 : {false, true}) {
+    SCOPED_TRACE(utf8 ? "utf8" : "byte");
+    std::vector<std::string> values(out_count);
+    std::int64_t first_bad = -1;
+    for (std::size_t i = 0; i < out_count; ++i) {
+      const std::size_t k = pos.size() == 1 ? 0 : i;
+      const std::optional<std::string> r =
+          reference_substr(strings[i % strings.size()], pos[k], len[k], utf8);
+      if (r) {
+        values[i] = *r;
+      } else if (first_bad < 0) {
+        first_bad = static_cast<std::int64_t>(i);
+      }
+    }
+    ASSERT_NO_FATAL_FAILURE(testing::expect_substr_both_policies(
+        in, pos_buffer, len_buffer, Device::cpu(), utf8, out_shape, values, first_bad));
   }
 }
 
 // 80K strings: five chunks of the CPU backend's 16K-element minimum.
-constexpr std::size_t kManyStrings = 80000;
+constexpr std::int64_t kManyStrings = 80000;
 
 TEST(ParallelOps, SubstrShortStringsPerElementAcrossChunks) {
   const std::vector<std::string> strings = random_strings(kManyStrings, 0, 40, 1);
   const StringTensor in = StringTensor::from_strings(strings, {kManyStrings});
-  std::mt19937_64 rng(2);
-  std::uniform_int_distribution<std::int64_t> pick(-45, 45);
-  std::vector<std::int64_t> pos(kManyStrings), len(kManyStrings);
-  for (std::size_t i = 0; i < kManyStrings; ++i) {
-    pos[i] = pick(rng);
-    len[i] = pick(rng);
-  }
-  for (bool utf8 : {false, true}) {
-    SCOPED_TRACE(utf8 ? "utf8" : "byte");
-    expect_substr(in, index_buffer(pos, {kManyStrings}, DataType::kInt64),
-                  index_buffer(len, {kManyStrings}, DataType::kInt64),
-                  expected_substr(strings, pos, len, utf8), utf8);
-  }
+  expect_substr(strings, in, random_values(kManyStrings, -45, 45, 2),
+                random_values(kManyStrings, -45, 45, 3), {kManyStrings}, DataType::kInt64,
+                {kManyStrings}, kManyStrings);
 }
 
 TEST(ParallelOps, SubstrFirstBadElementInALaterChunk) {
   const std::vector<std::string> strings = random_strings(kManyStrings, 1, 20, 3);
   const StringTensor in = StringTensor::from_strings(strings, {kManyStrings});
-  std::vector<std::int64_t> pos(kManyStrings, 0), len(kManyStrings, 3);
-  pos[70001] = 1000;   // out of range in the last chunks...
-  pos[50003] = -1000;  // ...and, first in row order, in a middle one
-  for (bool utf8 : {false, true}) {
-    SCOPED_TRACE(utf8 ? "utf8" : "byte");
-    const SubstrExpectation want = expected_substr(strings, pos, len, utf8);
-    ASSERT_EQ(want.first_bad, 50003);
-    expect_substr(in, index_buffer(pos, {kManyStrings}, DataType::kInt32),
-                  index_buffer(len, {kManyStrings}, DataType::kInt32), want, utf8);
+  std::vector<std::int64_t> pos(kManyStrings, 0);
+  const std::vector<std::int64_t> len(kManyStrings, 3);
+  pos[70001] = 1000;                 // out of range in the last chunks...
+  pos[50003] = -1000;                // ...and, first in row order, in a middle one
+  for (bool utf8 : {false, true}) {  // the only bad elements, so the first is 50003
+    for (std::int64_t i = 0; i < kManyStrings; ++i) {
+      const auto at = static_cast<std::size_t>(i);
+      ASSERT_EQ(reference_substr(strings[at], pos[at], len[at], utf8).has_value(),
+                i != 50003 && i != 70001);
+    }
   }
+  expect_substr(strings, in, pos, len, {kManyStrings}, DataType::kInt32, {kManyStrings},
+                kManyStrings);
 }
 
 TEST(ParallelOps, SubstrLongStringsScalarAndPerElement) {
   // 36K strings of ~550 bytes, 18 MiB in all: the prefetching scans and, with scalar pos/len,
   // the streamed copies (outputs of 16 MiB+, 512+ bytes per element), in two or three chunks.
-  const std::size_t count = 36000;
+  const std::int64_t count = 36000;
   const std::vector<std::string> strings = random_strings(count, 460, 640, 4);
-  const StringTensor in = StringTensor::from_strings(strings, {static_cast<std::int64_t>(count)});
-  for (bool utf8 : {false, true}) {
-    SCOPED_TRACE(utf8 ? "utf8" : "byte");
-    for (std::int64_t p : {std::int64_t{3}, std::int64_t{-500}}) {
-      const std::vector<std::int64_t> pos(count, p), len(count, -1);
-      expect_substr(in, index_buffer({p}, {}, DataType::kInt64),
-                    index_buffer({-1}, {}, DataType::kInt64),
-                    expected_substr(strings, pos, len, utf8), utf8);
-    }
-    std::mt19937_64 rng(5);
-    std::uniform_int_distribution<std::int64_t> pick(-600, 600);
-    std::vector<std::int64_t> pos(count), len(count);
-    for (std::size_t i = 0; i < count; ++i) {
-      pos[i] = pick(rng);
-      len[i] = pick(rng);
-    }
-    expect_substr(in, index_buffer(pos, {static_cast<std::int64_t>(count)}, DataType::kInt64),
-                  index_buffer(len, {static_cast<std::int64_t>(count)}, DataType::kInt64),
-                  expected_substr(strings, pos, len, utf8), utf8);
+  const StringTensor in = StringTensor::from_strings(strings, {count});
+  for (std::int64_t p : {std::int64_t{3}, std::int64_t{-500}}) {
+    SCOPED_TRACE("scalar pos " + std::to_string(p));
+    expect_substr(strings, in, {p}, {-1}, {}, DataType::kInt64, {count}, count);
   }
+  expect_substr(strings, in, random_values(count, -600, 600, 5), random_values(count, -600, 600, 6),
+                {count}, DataType::kInt64, {count}, count);
 }
 
 TEST(ParallelOps, SubstrBroadcastInputAcrossChunks) {
   // Input [40000] against pos/len [2, 40000]: the non-contiguous element walk, chunk borders
   // falling inside a row.
-  const std::size_t n = kManyStrings / 2;
+  const std::int64_t n = kManyStrings / 2;
   const std::vector<std::string> strings = random_strings(n, 0, 30, 6);
-  const StringTensor in = StringTensor::from_strings(strings, {static_cast<std::int64_t>(n)});
-  std::mt19937_64 rng(7);
-  std::uniform_int_distribution<std::int64_t> pick(-32, 32);
-  std::vector<std::int64_t> pos(2 * n), len(2 * n);
-  for (std::size_t i = 0; i < 2 * n; ++i) {
-    pos[i] = pick(rng);
-    len[i] = pick(rng);
-  }
-  const Shape shape{2, static_cast<std::int64_t>(n)};
-  for (bool utf8 : {false, true}) {
-    SCOPED_TRACE(utf8 ? "utf8" : "byte");
-    expect_substr(in, index_buffer(pos, shape, DataType::kInt64),
-                  index_buffer(len, shape, DataType::kInt64),
-                  expected_substr(strings, pos, len, utf8), utf8);
-  }
+  const StringTensor in = StringTensor::from_strings(strings, {n});
+  expect_substr(strings, in, random_values(2 * n, -32, 32, 7), random_values(2 * n, -32, 32, 8),
+                {2, n}, DataType::kInt64, {2, n}, 2 * n);
 }
 
 // ---- boolean_mask_update ----------------------------------------------------------------------
 
 // A mask of `rows` entries at `density`, with long all-true and all-false stretches mixed in
 // (the CPU backend copies runs whole).
-std::vector<std::uint8_t> random_mask(std::int64_t rows, double density, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
+std::vector<std::uint8_t> random_mask(std::mt19937_64& rng, std::int64_t rows, double density) {
   std::bernoulli_distribution bit(density);
   std::vector<std::uint8_t> mask(static_cast<std::size_t>(rows));
   for (std::int64_t r = 0; r < rows;) {
@@ -194,24 +159,6 @@ std::vector<std::uint8_t> random_mask(std::int64_t rows, double density, std::ui
     }
   }
   return mask;
-}
-
-TensorBuffer bytes_buffer(const Shape& shape, DataType type, const std::vector<std::uint8_t>& b) {
-  TensorBuffer out = TensorBuffer::create_fixed_size(shape, type);
-  if (!b.empty()) std::memcpy(out.overwrite_host_bytes(), b.data(), b.size());
-  return out;
-}
-
-std::vector<std::uint8_t> bytes_of(const TensorBuffer& t) {
-  const auto* p = static_cast<const std::uint8_t*>(t.host_bytes());
-  return {p, p + t.size_bytes()};
-}
-
-std::vector<std::uint8_t> random_bytes(std::size_t n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<std::uint8_t> out(n);
-  for (auto& b : out) b = static_cast<std::uint8_t>(rng());
-  return out;
 }
 
 enum class UpdatesForm { kRows, kOneRow, kScalar };
@@ -226,18 +173,17 @@ TEST(ParallelOps, BooleanMaskUpdateRowsAcrossChunks) {
     DataType type;
     std::size_t esize;
   };
-  int seed = 10;
+  std::mt19937_64 rng(10);
   for (const Layout& layout : {Layout{(1 << 19) + 12345, 1, DataType::kFloat32, 4},
                                Layout{(1 << 19) + 12345, 3, DataType::kUInt8, 1},
                                Layout{(1 << 17) + 777, 8, DataType::kFloat32, 4}}) {
     const std::int64_t rows = layout.rows;
     const std::size_t row_bytes = static_cast<std::size_t>(layout.inner) * layout.esize;
     const Shape shape = layout.inner == 1 ? Shape{rows} : Shape{rows, layout.inner};
-    const std::vector<std::uint8_t> tensor_bytes = random_bytes(
-        static_cast<std::size_t>(rows) * row_bytes, static_cast<std::uint64_t>(++seed));
+    const std::vector<std::uint8_t> tensor_bytes =
+        mask_update::random_bytes(rng, static_cast<std::size_t>(rows) * row_bytes);
     for (double density : {0.01, 0.5, 0.99}) {
-      const std::vector<std::uint8_t> mask =
-          random_mask(rows, density, static_cast<std::uint64_t>(++seed));
+      const std::vector<std::uint8_t> mask = random_mask(rng, rows, density);
       std::int64_t n = 0;
       for (std::uint8_t m : mask) n += m;
       for (UpdatesForm form : {UpdatesForm::kRows, UpdatesForm::kOneRow, UpdatesForm::kScalar}) {
@@ -259,9 +205,8 @@ TEST(ParallelOps, BooleanMaskUpdateRowsAcrossChunks) {
           ushape = Shape{};
           elem_stride = 0;
         }
-        const std::vector<std::uint8_t> ubytes =
-            random_bytes(form == UpdatesForm::kScalar ? layout.esize : update_rows * row_bytes,
-                         static_cast<std::uint64_t>(++seed));
+        const std::vector<std::uint8_t> ubytes = mask_update::random_bytes(
+            rng, form == UpdatesForm::kScalar ? layout.esize : update_rows * row_bytes);
         std::vector<std::uint8_t> want = tensor_bytes;
         std::size_t j = 0;
         for (std::int64_t r = 0; r < rows; ++r) {
@@ -274,14 +219,14 @@ TEST(ParallelOps, BooleanMaskUpdateRowsAcrossChunks) {
           }
           ++j;
         }
-        const TensorBuffer tensor = bytes_buffer(shape, layout.type, tensor_bytes);
-        const TensorBuffer mask_buffer = bytes_buffer({rows}, DataType::kBool, mask);
-        const TensorBuffer updates = bytes_buffer(ushape, layout.type, ubytes);
-        ASSERT_EQ(bytes_of(boolean_mask_update(tensor, mask_buffer, updates)), want);
-        ASSERT_EQ(bytes_of(tensor), tensor_bytes) << "input modified";
+        const TensorBuffer tensor = mask_update::from_bytes(layout.type, shape, tensor_bytes);
+        const TensorBuffer mask_buffer = mask_update::from_bytes(DataType::kBool, {rows}, mask);
+        const TensorBuffer updates = mask_update::from_bytes(layout.type, ushape, ubytes);
+        ASSERT_EQ(mask_update::bytes(boolean_mask_update(tensor, mask_buffer, updates)), want);
+        ASSERT_EQ(mask_update::bytes(tensor), tensor_bytes) << "input modified";
         TensorBuffer target = tensor.clone();
         boolean_mask_update_in_place(target, mask_buffer, updates);
-        ASSERT_EQ(bytes_of(target), want);
+        ASSERT_EQ(mask_update::bytes(target), want);
       }
     }
   }

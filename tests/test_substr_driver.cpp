@@ -156,6 +156,17 @@ TEST(SubstrKernels, CountStartsMatchesByteLoopOnEveryByteValue) {
   }
 }
 
+// The byte positions of the character starts among the first `size` bytes of s (byte 0 and
+// every byte outside 0x80..0xBF), by a byte loop.
+std::vector<std::int64_t> start_positions(const std::string& s, std::size_t size) {
+  std::vector<std::int64_t> starts;
+  for (std::size_t i = 0; i < size; ++i) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    if (i == 0 || b < 0x80 || b > 0xBF) starts.push_back(static_cast<std::int64_t>(i));
+  }
+  return starts;
+}
+
 TEST(SubstrKernels, NthStartFindsEachStart) {
   const std::string piece =
       "\x80\xbf"
@@ -164,11 +175,7 @@ TEST(SubstrKernels, NthStartFindsEachStart) {
   std::string repeated;
   for (int r = 0; r < 9; ++r) repeated += piece + std::string(static_cast<std::size_t>(r * 5), 'q');
   for (const std::string& s : {piece, repeated}) {
-    std::vector<std::int64_t> starts;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      const auto b = static_cast<unsigned char>(s[i]);
-      if (i == 0 || b < 0x80 || b > 0xBF) starts.push_back(static_cast<std::int64_t>(i));
-    }
+    const std::vector<std::int64_t> starts = start_positions(s, s.size());
     const auto size = static_cast<std::int64_t>(s.size());
     for (std::size_t k = 1; k <= starts.size() + 2; ++k) {
       std::int64_t found = -1;
@@ -204,11 +211,7 @@ TEST(SubstrKernels, NthStartFromEndFindsEachStartOfEveryPrefix) {
   std::string s;
   for (int r = 0; r < 6; ++r) s += piece + std::string(static_cast<std::size_t>(r * 7), 'q');
   for (std::size_t size = 0; size <= s.size(); ++size) {
-    std::vector<std::int64_t> starts;
-    for (std::size_t i = 0; i < size; ++i) {
-      const auto b = static_cast<unsigned char>(s[i]);
-      if (i == 0 || b < 0x80 || b > 0xBF) starts.push_back(static_cast<std::int64_t>(i));
-    }
+    const std::vector<std::int64_t> starts = start_positions(s, size);
     for (std::size_t k = 1; k <= starts.size() + 2; ++k) {
       const std::int64_t want = k <= starts.size() ? starts[starts.size() - k] : -1;
       ASSERT_EQ(kernels::nth_start_from_end(bytes(s), static_cast<std::int64_t>(size),

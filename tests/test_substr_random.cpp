@@ -194,23 +194,8 @@ TEST_P(SubstrRandom, MatchesReferenceBothPolicies) {
     StringTensor in = StringTensor::from_strings(c.strings, c.in_shape);
     TensorBuffer pos = testing::index_buffer(c.pos, c.pos_shape, c.type);
     TensorBuffer len = testing::index_buffer(c.len, c.pos_shape, c.type);
-    SubstrOptions options{.device = GetParam(),
-                          .unit = c.utf8 ? SubstrUnit::kUtf8Char : SubstrUnit::kByte,
-                          .out_of_bounds = OutOfBoundsPolicy::kDrop};
-    StringTensor dropped = substr(in, pos, len, options);
-    ASSERT_EQ(dropped.shape(), ref.shape);
-    ASSERT_EQ(dropped.to_strings(), ref.values);
-    options.out_of_bounds = OutOfBoundsPolicy::kError;
-    if (ref.first_bad < 0) {
-      ASSERT_EQ(substr(in, pos, len, options).to_strings(), ref.values);
-    } else {
-      try {
-        substr(in, pos, len, options);
-        FAIL() << "expected an out-of-range error at " << ref.first_bad;
-      } catch (const InvalidArgumentError& e) {
-        ASSERT_TRUE(testing::names_element(e.what(), ref.first_bad)) << e.what();
-      }
-    }
+    ASSERT_NO_FATAL_FAILURE(testing::expect_substr_both_policies(
+        in, pos, len, GetParam(), c.utf8, ref.shape, ref.values, ref.first_bad));
   }
 }
 
