@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "support/substr_reference.hpp"
+#include "support/substr_both_policies.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 #include "test_boolean_mask_update_helpers.hpp"
 

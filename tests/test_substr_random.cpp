@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "support/devices.hpp"
+#include "support/substr_both_policies.hpp"
 #include "test_substr_harness.hpp"
 
 namespace tensorbuf {
