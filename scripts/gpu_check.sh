@@ -7,8 +7,9 @@
 #   3. the CUDA tests under compute-sanitizer memcheck, all executables at once;
 #   4. the GPU time of each kernel (Nsight Compute, scripts/gpu_kernel_times.sh) of the cases
 #      in $KERNEL_CASES (default: those missing their H200 targets; KERNEL_CASES= skips it).
-# Uses the build in $BUILD (default build/default, e.g. carried from a CPU machine together with
-# libbenchmark in $BUILD/carried_libs), else configures and builds one here.
+# Uses the build in $BUILD (default build/default); when it is missing, the archive that
+# scripts/gpu_pack.sh made on a CPU machine (.gpu/build.tar.xz, carried), else configures and
+# builds one here (minutes of device time).
 # Results: $OUT/summary.txt and $OUT/logs.tar.gz (refreshed after every step, so a run cut short
 # still returns what it did). The device tool returns at most 8 files, hence the archive.
 set -uo pipefail
@@ -27,6 +28,15 @@ export LD_LIBRARY_PATH="$root/$BUILD/carried_libs${LD_LIBRARY_PATH:+:$LD_LIBRARY
 nvidia-smi > "$LOGS/nvidia-smi.txt" 2>&1
 log "GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
 
+if [ ! -x "$BUILD/apps/tensorbuf" ] && [ -f .gpu/build.tar.xz ]; then
+  tar xJf .gpu/build.tar.xz
+  # The test executables find their data under the root they were built in.
+  packed_root=$(cat "$BUILD/carried_root.txt" 2>/dev/null || echo "$root")
+  if [ "$packed_root" != "$root" ] && [ ! -e "$packed_root" ]; then
+    mkdir -p "$(dirname "$packed_root")" && ln -s "$root" "$packed_root"
+  fi
+  log "unpacked .gpu/build.tar.xz (built in $packed_root)"
+fi
 if [ ! -x "$BUILD/apps/tensorbuf" ]; then
   log "no carried build: configuring $BUILD here"
   cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release > "$LOGS/configure.log" 2>&1
