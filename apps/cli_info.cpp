@@ -4,9 +4,7 @@
 #include <thread>
 
 #include "cli.hpp"
-#include "core/parallel.hpp"
-#include "core/plan_boolean_mask_update.hpp"
-#include "core/plan_substr.hpp"
+#include "tensorbuf/runtime.hpp"
 
 namespace tensorbuf::cli {
 namespace {
@@ -14,8 +12,9 @@ namespace {
 // Which CPU code the ops run here: the AVX-512 paths need the CPU's support and an x86 build
 // without TENSORBUF_PORTABLE; elsewhere the portable twins run (docs/substr.md).
 std::string cpu_paths() {
-  const bool substr_simd = cpu::substr_simd_available();
-  const bool mask_simd = cpu::mask_update_simd_available();
+  const CpuCodePaths paths = cpu_code_paths();
+  const bool substr_simd = paths.substr_avx512;
+  const bool mask_simd = paths.mask_update_avx512;
   if (substr_simd && mask_simd) return "AVX-512 (substr UTF-8 scans, boolean_mask_update)";
   if (substr_simd) return "AVX-512 (substr UTF-8 scans), portable boolean_mask_update";
   if (mask_simd) return "AVX-512 (boolean_mask_update), portable substr UTF-8 scans";
@@ -40,7 +39,7 @@ int info_command(const std::vector<std::string>& args) {
             << "benchmarks: not built (Google Benchmark missing or TENSORBUF_BUILD_BENCH=OFF)\n"
 #endif
             << "devices:\n"
-            << "  cpu: " << core::cpu_thread_count() << " worker thread(s) of "
+            << "  cpu: " << cpu_thread_count() << " worker thread(s) of "
             << std::thread::hardware_concurrency() << " hardware threads (TENSORBUF_NUM_THREADS)\n"
             << "  cpu paths: " << cpu_paths() << "\n";
   const int cuda_devices = cuda_device_count();

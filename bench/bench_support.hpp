@@ -54,10 +54,10 @@
 
 /// Registers `function` as the case "case_name/device" with the settings every case shares
 /// (real time, since the work is multithreaded or on the GPU; milliseconds).
-#define TENSORBUF_BENCHMARK(function, case_name, device)                           \
-  BENCHMARK(function)                                                              \
-      ->Name(std::string(case_name) + "/" + (device))                              \
-      ->UseRealTime()                                                              \
+#define TENSORBUF_BENCHMARK(function, case_name, device) \
+  BENCHMARK(function)                                    \
+      ->Name(std::string(case_name) + "/" + (device))    \
+      ->UseRealTime()                                    \
       ->Unit(benchmark::kMillisecond)
 
 namespace tensorbuf::bench {
@@ -88,8 +88,7 @@ inline std::uint64_t random_bits(std::uint64_t seed, std::int64_t i) {
 }
 
 /// n floats uniform in [lo, hi): lo + (hi - lo) * (bits >> 40) * 2^-24, computed in double.
-inline std::vector<float> random_floats(std::int64_t n, double lo, double hi,
-                                        std::uint64_t seed) {
+inline std::vector<float> random_floats(std::int64_t n, double lo, double hi, std::uint64_t seed) {
   std::vector<float> out(static_cast<std::size_t>(n));
   core::parallel_for(n, 1 << 16, [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t i = begin; i < end; ++i) {
@@ -229,11 +228,7 @@ inline bool skip_without_cuda(benchmark::State& state) {
 
 /// Blocks until the work enqueued so far on the library's stream of `device` finished.
 inline void cuda_synchronize(int device = 0) {
-  core::DeviceMemory* memory = core::device_memory();
-  if (memory == nullptr) return;
-  core::EventHandle event = memory->record_event(nullptr, device, memory->default_stream(device));
-  memory->host_wait(event);
-  memory->destroy_event(event);
+  if (cuda_unusable_reason().empty()) synchronize(Device::cuda(device));
 }
 
 /// Traffic rate (2 x copied bytes per second, GB/s) of a device-to-device copy of
@@ -276,7 +271,7 @@ inline void report(benchmark::State& state, double bytes_per_iteration, double l
                           static_cast<std::int64_t>(state.iterations()));
   state.counters["bytes"] = benchmark::Counter(bytes_per_iteration);
   state.counters["limit_gbps"] = benchmark::Counter(limit_gbps);
-  state.counters["threads"] = benchmark::Counter(core::cpu_thread_count());
+  state.counters["threads"] = benchmark::Counter(cpu_thread_count());
 }
 
 }  // namespace tensorbuf::bench

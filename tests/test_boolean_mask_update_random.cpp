@@ -153,23 +153,24 @@ BooleanMaskUpdateOptions options_of(const Case& c) {
 }
 
 template <class Carrier>
-core::MaskUpdateResult run_driver(kernels::HostExecutor& ex,
-                                  const core::BooleanMaskUpdatePlan& plan, const Case& c,
-                                  std::vector<std::uint8_t>& out, bool in_place) {
+core::BooleanMaskUpdateResult run_driver(kernels::HostExecutor& ex,
+                                         const core::BooleanMaskUpdatePlan& plan, const Case& c,
+                                         std::vector<std::uint8_t>& out, bool in_place) {
   const auto* tensor = reinterpret_cast<const Carrier*>(in_place ? out.data() : c.tensor.data());
   const auto* updates = reinterpret_cast<const Carrier*>(c.updates.data());
   auto* o = reinterpret_cast<Carrier*>(out.data());
   if (plan.layout.mask_size % 2 == 0) {  // both scan index types
-    return kernels::run_boolean_mask_update<Carrier, std::int32_t>(
+    return kernels::run_boolean_mask_update_carrier<Carrier, std::int32_t>(
         ex, plan.layout, plan.required_count, c.mask.data(), tensor, updates, o);
   }
-  return kernels::run_boolean_mask_update<Carrier, std::int64_t>(
+  return kernels::run_boolean_mask_update_carrier<Carrier, std::int64_t>(
       ex, plan.layout, plan.required_count, c.mask.data(), tensor, updates, o);
 }
 
 // The driver with the element's own carrier, both scan index types.
-core::MaskUpdateResult run_narrow(kernels::HostExecutor& ex, const core::BooleanMaskUpdatePlan& plan,
-                                  const Case& c, std::vector<std::uint8_t>& out, bool in_place) {
+core::BooleanMaskUpdateResult run_narrow(kernels::HostExecutor& ex,
+                                         const core::BooleanMaskUpdatePlan& plan, const Case& c,
+                                         std::vector<std::uint8_t>& out, bool in_place) {
   switch (type_size(c.dtype)) {
     case 1:
       return run_driver<std::uint8_t>(ex, plan, c, out, in_place);
@@ -199,12 +200,14 @@ std::optional<std::vector<std::uint8_t>> driver_result(const Case& c, bool in_pl
   std::vector<std::uint8_t> out =
       in_place ? c.tensor : std::vector<std::uint8_t>(c.tensor.size(), 0xA5);
   kernels::HostExecutor ex(reverse);
-  core::MaskUpdateResult result;
+  core::BooleanMaskUpdateResult result;
   if (widened) {
-    const void* tensor = in_place ? out.data() : c.tensor.data();
-    result = kernels::run_boolean_mask_update_widened(ex, plan.layout, plan.element_size,
-                                                      plan.required_count, c.mask.data(), tensor,
-                                                      c.updates.data(), out.data());
+    core::BooleanMaskUpdateBuffers buffers;
+    buffers.tensor = in_place ? out.data() : c.tensor.data();
+    buffers.mask = c.mask.data();
+    buffers.updates = c.updates.data();
+    buffers.out = out.data();
+    result = kernels::run_boolean_mask_update(ex, plan, buffers);
   } else {
     result = run_narrow(ex, plan, c, out, in_place);
   }
@@ -271,7 +274,6 @@ TEST(BooleanMaskUpdateRandom, CudaDriverOnHostExecutorMatchesReference) {
     }
   }
 }
-
 
 // [2, 3, 8] float32 tensor, 1-D mask on axis 1, updates [2, n, 8] (row stride 8, lead stride
 // 8 * n): the widest carrier is 4 floats when the pointers allow 16 bytes.

@@ -1,6 +1,6 @@
 // boolean_mask_update on the CPU, both dispatch branches: the AVX-512 expand-load path (mixed
 // 64-row blocks of 4- and 8-byte rows out of place; only on CPUs that have it) and the portable
-// path (forced with cpu::set_mask_update_simd_enabled(false)), against the serial reference, for
+// path (forced with cpu::set_simd_enabled(false)), against the serial reference, for
 // every element size and rows of 1 to 64 bytes (and one odd size), with masks whose density
 // changes along the rows (blocks all false, all true, mixed) and thread chunks that start
 // mid-row (axis 1, outer 3) and off the 64-row grid; outputs large enough to stream too.
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/plan_boolean_mask_update.hpp"
+#include "cpu/cpu_features.hpp"
 #include "cpu/streaming_copy.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 #include "test_boolean_mask_update_helpers.hpp"
@@ -25,10 +26,10 @@ using testing::mask_update::from_bytes;
 // Restores the default (SIMD on) whatever the test does.
 class SimdSwitch {
  public:
-  explicit SimdSwitch(bool enabled) { cpu::set_mask_update_simd_enabled(enabled); }
+  explicit SimdSwitch(bool enabled) { cpu::set_simd_enabled(enabled); }
   SimdSwitch(const SimdSwitch&) = delete;
   SimdSwitch& operator=(const SimdSwitch&) = delete;
-  ~SimdSwitch() { cpu::set_mask_update_simd_enabled(true); }
+  ~SimdSwitch() { cpu::set_simd_enabled(true); }
 };
 
 struct Lcg {
@@ -86,7 +87,7 @@ void check_both_paths(std::size_t es, std::int64_t inner, std::uint64_t seed,
   options.device = Device::cpu();
   options.axis = 1;
   for (bool simd : {true, false}) {
-    if (simd && !cpu::mask_update_simd_available()) continue;
+    if (simd && !cpu::detected_cpu_features().avx512bw) continue;
     SCOPED_TRACE(simd ? "AVX-512 path" : "portable path");
     SimdSwitch use(simd);
     EXPECT_EQ(bytes(boolean_mask_update(t, m, u, options)), *expected);
@@ -122,8 +123,8 @@ TEST(BooleanMaskUpdateSimd, EveryElementSizeAndRowSizeMatchesReferenceOnBothPath
 // expand of an aligned 64-row block stores its lines non-temporally.
 TEST(BooleanMaskUpdateSimd, LargeOutputsThatStreamMatchReference) {
   std::uint64_t seed = 70;
-  for (const auto& [es, inner] : std::vector<std::pair<std::size_t, std::int64_t>>{
-           {4, 1}, {8, 1}, {4, 8}, {1, 3}}) {
+  for (const auto& [es, inner] :
+       std::vector<std::pair<std::size_t, std::int64_t>>{{4, 1}, {8, 1}, {4, 8}, {1, 3}}) {
     SCOPED_TRACE("element size " + std::to_string(es) + " inner " + std::to_string(inner));
     const std::int64_t row_bytes = static_cast<std::int64_t>(es) * inner;
     const std::int64_t m_size = (cpu::kStreamOutputBytes / (3 * row_bytes) + 64) | 1;
@@ -132,12 +133,12 @@ TEST(BooleanMaskUpdateSimd, LargeOutputsThatStreamMatchReference) {
 }
 
 // The switch has no getter (core/plan_boolean_mask_update.hpp offers only the setter, and
-// mask_update_simd_available() reports the CPU, not the switch), and both paths give the same
+// detected_cpu_features().avx512bw reports the CPU, not the switch), and both paths give the same
 // bytes by design, so a switch left off cannot be detected here. What this checks: turning it
-// off and on leaves mask_update_simd_available() as it was, and a call in either state gives
+// off and on leaves detected_cpu_features().avx512bw as it was, and a call in either state gives
 // the exact result.
 TEST(BooleanMaskUpdateSimd, TogglingKeepsAvailabilityAndExactResults) {
-  const bool available = cpu::mask_update_simd_available();
+  const bool available = cpu::detected_cpu_features().avx512bw;
   const TensorBuffer t =
       from_bytes(DataType::kFloat32, Shape({4}), std::vector<std::uint8_t>(16, 1));
   const TensorBuffer m = from_bytes(DataType::kBool, Shape({4}), {0, 1, 0, 1});
@@ -148,10 +149,10 @@ TEST(BooleanMaskUpdateSimd, TogglingKeepsAvailabilityAndExactResults) {
   for (int i = 12; i < 16; ++i) expected[static_cast<std::size_t>(i)] = 9;
   {
     SimdSwitch off(false);
-    EXPECT_EQ(cpu::mask_update_simd_available(), available);
+    EXPECT_EQ(cpu::detected_cpu_features().avx512bw, available);
     EXPECT_EQ(bytes(boolean_mask_update(t, m, u)), expected);
   }
-  EXPECT_EQ(cpu::mask_update_simd_available(), available);
+  EXPECT_EQ(cpu::detected_cpu_features().avx512bw, available);
   EXPECT_EQ(bytes(boolean_mask_update(t, m, u)), expected);
 }
 

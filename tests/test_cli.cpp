@@ -13,8 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/plan_boolean_mask_update.hpp"
-#include "core/plan_substr.hpp"
+#include "cpu/cpu_features.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
 #ifndef TENSORBUF_CLI_PATH
@@ -154,8 +153,9 @@ TEST_F(Cli, InfoPrintsVersionBuildAndWhyCudaIsOrIsNotUsable) {
   EXPECT_NE(r.out.find("CUDA: "), std::string::npos);
   EXPECT_NE(r.out.find(cuda_availability_reason()), std::string::npos);
   // Which CPU code runs: the AVX-512 paths where this CPU and build have them, else portable.
-  const bool substr_simd = cpu::substr_simd_available();
-  const bool mask_simd = cpu::mask_update_simd_available();
+  const cpu::CpuFeatures& features = cpu::detected_cpu_features();
+  const bool substr_simd = features.avx512bw && features.bmi2;
+  const bool mask_simd = features.avx512bw;
   std::string paths = "  cpu paths: AVX-512 (";  // one fast path only: which one is named
   if (substr_simd && mask_simd) {
     paths = "  cpu paths: AVX-512 (substr UTF-8 scans, boolean_mask_update)\n";

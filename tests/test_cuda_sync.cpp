@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/buffer_access.hpp"
 #include "core/storage.hpp"
 #include "support/devices.hpp"
 #include "tensorbuf/tensorbuf.hpp"
@@ -69,7 +70,7 @@ TEST_F(CUDASyncTest, CallerStreamWorkIsOrderedBeforeHostRead) {
     // The buffer frees its device memory in order on the last stream that used it, so it
     // must be gone before that stream is destroyed (docs/tensor_buffer.md).
     TensorBuffer b = TensorBuffer::create_fixed_size({1 << 20}, DataType::kUInt8);
-    core::Storage& s = b.storage();
+    core::Storage& s = core::BufferAccess::storage(b);
     void* d = s.device_write(0, stream, /*keep_contents=*/false);
     ASSERT_EQ(cudaMemsetAsync(d, 7, 1 << 20, stream), cudaSuccess);
     s.finish_device_use(stream);
@@ -89,7 +90,7 @@ TEST_F(CUDASyncTest, OpsRunOnTheCallersStream) {
     const Device cuda = Device::cuda();
     // tensor = [3, 3, 3, 3], written by the caller's stream only (host copy stale).
     TensorBuffer tensor = make({0, 0, 0, 0});
-    core::Storage& storage = tensor.storage();
+    core::Storage& storage = core::BufferAccess::storage(tensor);
     void* d = storage.device_write(0, stream, /*keep_contents=*/false);
     const float threes[4] = {3, 3, 3, 3};
     ASSERT_EQ(cudaMemcpyAsync(d, threes, sizeof threes, cudaMemcpyHostToDevice, stream),

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/plan_boolean_mask_update.hpp"
 #include "kernels/boolean_mask_update.hpp"
 #include "test_boolean_mask_update_helpers.hpp"
 #include "test_scatter_nd_driver_support.hpp"
@@ -116,7 +117,7 @@ TEST(DriverFaultInjection, ScatterEveryScratchAllocation) {
             kernels::HostExecutor executor;
             executor.fail_scratch(k);
             const core::ScatterNdResult r = sc::run_driver(executor, plan, buffers);
-            EXPECT_EQ(r.first_bad_row, -1);
+            EXPECT_EQ(r.first_bad_index, -1);
             return executor.fault_points();
           };
           const int points = inject_scratch_failures(name, attempt, [&](int k) {
@@ -162,10 +163,11 @@ int mask_workload(const char* name, const TensorBuffer& tensor, const TensorBuff
     const auto* t = in_place ? o : static_cast<const std::uint32_t*>(tensor.host_bytes());
     kernels::HostExecutor executor;
     executor.fail_scratch(k);
-    const core::MaskUpdateResult r = kernels::run_boolean_mask_update<std::uint32_t, Index>(
-        executor, plan.layout, plan.required_count,
-        static_cast<const std::uint8_t*>(mask.host_bytes()), t,
-        static_cast<const std::uint32_t*>(updates.host_bytes()), o);
+    const core::BooleanMaskUpdateResult r =
+        kernels::run_boolean_mask_update_carrier<std::uint32_t, Index>(
+            executor, plan.layout, plan.required_count,
+            static_cast<const std::uint8_t*>(mask.host_bytes()), t,
+            static_cast<const std::uint32_t*>(updates.host_bytes()), o);
     EXPECT_TRUE(r.applied);
     return executor.fault_points();
   };

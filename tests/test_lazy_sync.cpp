@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/buffer_access.hpp"
 #include "core/dispatch.hpp"
 #include "core/storage.hpp"
 #include "support/test_device_memory.hpp"
@@ -223,7 +224,8 @@ TEST(DispatchTest, PolicyDefaultsFollowTheDevice) {
             OutOfBoundsPolicy::kError);
   EXPECT_EQ(core::resolve_policy(OutOfBoundsPolicy::kDeviceDefault, Device::cuda()),
             OutOfBoundsPolicy::kDrop);
-  EXPECT_EQ(core::resolve_policy(OutOfBoundsPolicy::kDrop, Device::cpu()), OutOfBoundsPolicy::kDrop);
+  EXPECT_EQ(core::resolve_policy(OutOfBoundsPolicy::kDrop, Device::cpu()),
+            OutOfBoundsPolicy::kDrop);
   EXPECT_EQ(core::resolve_policy(OutOfBoundsPolicy::kError, Device::cuda()),
             OutOfBoundsPolicy::kError);
 }
@@ -241,7 +243,7 @@ TEST(DispatchTest, AskingForUnavailableCudaRaisesWithReason) {
 
 TEST_F(LazySyncTest, StorageStreamsWaitOnTheLastUseOfAnotherStream) {
   TensorBuffer b = make({1});
-  core::Storage& s = b.storage();
+  core::Storage& s = core::BufferAccess::storage(b);
   int other_stream = 0;
   s.device_read(0, memory_->default_stream(0));
   s.finish_device_use(memory_->default_stream(0));

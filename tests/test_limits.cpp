@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/plan_substr.hpp"
+#include "core/substr_backends.hpp"
 #include "support/error_text.hpp"
 #include "test_boolean_mask_update_helpers.hpp"
 #include "test_scatter_nd_driver_support.hpp"
@@ -285,21 +286,27 @@ TEST(Limits, SubstrPlanAndBackendsPast2To31Bytes) {
   const std::vector<std::int64_t> scanned = {0, kFirst, kTotal, kTotal + 1, kTotal + 1};
   for (bool report : {true, false}) {
     SCOPED_TRACE(report ? "kError" : "kDrop");
-    // The CUDA backend's driver (byte unit: reads offsets, pos and len only).
-    kernels::HostExecutor executor;
-    kernels::SubstrView<std::int64_t> view;
-    view.in_offsets = s.input.offsets().host<std::int64_t>();
-    view.pos = s.pos.host<std::int64_t>();
-    view.len = s.len.host<std::int64_t>();
-    view.map = s.plan.map;
+    // The CUDA backend's driver (byte unit: reads offsets, pos and len only), then the CPU
+    // backend, on the same plan and buffers.
+    core::SubstrPlan plan = s.plan;
+    plan.policy = report ? OutOfBoundsPolicy::kError : OutOfBoundsPolicy::kDrop;
+    core::SubstrBuffers buffers;
+    buffers.in_offsets = s.input.offsets().host<std::int64_t>();
+    buffers.pos = s.pos.host<std::int64_t>();
+    buffers.len = s.len.host<std::int64_t>();
     std::vector<std::int64_t> offsets(5, -7);
+    buffers.out_offsets = offsets.data();
+    const core::AllocateChars stop_at_allocation = [](std::int64_t total) -> std::uint8_t* {
+      throw StopAtAllocation{total};
+    };
+    kernels::HostExecutor executor;
     try {
-      const kernels::SubstrDriverResult r = kernels::run_substr(
-          executor, view, s.plan.out_size, s.plan.in_size, s.plan.in_chars, false, report,
-          offsets.data(),
-          [](std::int64_t total) -> std::uint8_t* { throw StopAtAllocation{total}; });
+      const core::SubstrResult r =
+          kernels::run_substr<std::int64_t>(executor, plan, buffers, stop_at_allocation);
       EXPECT_TRUE(report);
       EXPECT_EQ(r.first_bad_index, 3);
+      EXPECT_EQ(r.bad_input_index, 1);
+      EXPECT_EQ(r.bad_pos, kFirst - 1);
       EXPECT_EQ(r.total_bytes, kTotal + 1);
     } catch (const StopAtAllocation& stop) {
       EXPECT_FALSE(report);
@@ -307,22 +314,14 @@ TEST(Limits, SubstrPlanAndBackendsPast2To31Bytes) {
     }
     EXPECT_EQ(offsets, scanned);
 
-    // The CPU backend.
-    core::SubstrPlan plan = s.plan;
-    plan.policy = report ? OutOfBoundsPolicy::kError : OutOfBoundsPolicy::kDrop;
-    core::SubstrArgs args;
-    args.in_offsets = view.in_offsets;
-    args.pos = view.pos;
-    args.len = view.len;
     std::vector<std::int64_t> cpu_offsets(5, -7);
-    args.out_offsets = cpu_offsets.data();
-    args.allocate_chars = [](std::int64_t total) -> std::uint8_t* {
-      throw StopAtAllocation{total};
-    };
+    buffers.out_offsets = cpu_offsets.data();
     try {
-      const core::SubstrResult r = cpu::substr(plan, args);
+      const core::SubstrResult r = cpu::substr(plan, buffers, stop_at_allocation);
       EXPECT_TRUE(report);
       EXPECT_EQ(r.first_bad_index, 3);
+      EXPECT_EQ(r.bad_input_index, 1);
+      EXPECT_EQ(r.bad_pos, kFirst - 1);
     } catch (const StopAtAllocation& stop) {
       EXPECT_FALSE(report);
       EXPECT_EQ(stop.total, kTotal + 1);

@@ -6,6 +6,7 @@
 
 #include "core/dtype_dispatch.hpp"
 #include "core/plan_scatter_nd.hpp"
+#include "cpu/scatter_nd_tuning.hpp"
 #include "kernels/host_executor.hpp"
 #include "kernels/scatter_nd.hpp"
 #include "tensorbuf/tensorbuf.hpp"
@@ -100,8 +101,8 @@ inline DirectResult run_direct(Backend backend, core::ScatterOp op, const Tensor
     r = run_driver(executor, plan, buffers);
     result.host_reads = executor.reads();
   }
-  if (r.first_bad_row >= 0 && policy == OutOfBoundsPolicy::kError) {
-    result.error = core::bad_row_message(plan, r.first_bad_row, r.bad_index);
+  if (r.first_bad_index >= 0 && policy == OutOfBoundsPolicy::kError) {
+    result.error = core::bad_row_message(plan, r.first_bad_index, r.bad_components);
   }
   if (!in_place_run && result.error.empty()) result.out = std::move(fresh);
   return result;

@@ -72,8 +72,24 @@ TEST_P(SubstrDriver, ErrorPolicyReportsSmallestBadIndexAndWritesNothing) {
     DriverRun run = testing::run_driver(in, i32({0, 3, 4, 9}, Shape{4}),
                                         i32({1, 1, 1, 1}, Shape{4}), settings(unit, true));
     EXPECT_EQ(run.first_bad, 1);
-    EXPECT_EQ(run.reads, 1);        // the total and the bad index in one read
+    EXPECT_EQ(run.bad_input, 1);
+    EXPECT_EQ(run.bad_pos, 3);
+    EXPECT_EQ(run.reads, 2);        // the total with the bad index, then the bad element's pos
     EXPECT_EQ(run.allocations, 0);  // validate first, write second
+  }
+}
+
+// The bad element's flat index, input index and pos index all differ: [2, 1] strings against
+// [3] positions; element (1, 1) is the first bad one (pos 2 on "a").
+TEST_P(SubstrDriver, ErrorNamesTheBadElementsStringAndPosThroughTheBroadcast) {
+  StringTensor in = StringTensor::from_strings(Strings{"abcd", "a"}, Shape{2, 1});
+  for (SubstrUnit unit : {SubstrUnit::kByte, SubstrUnit::kUtf8Char}) {
+    DriverRun run = testing::run_driver(in, i32({0, 2, 3}, Shape{3}), i32({1, 1, 1}, Shape{3}),
+                                        settings(unit, true));
+    EXPECT_EQ(run.first_bad, 4);
+    EXPECT_EQ(run.bad_input, 1);
+    EXPECT_EQ(run.bad_pos, 2);
+    EXPECT_EQ(run.allocations, 0);
   }
 }
 

@@ -1,7 +1,7 @@
 // substr's CPU fast paths (docs/substr.md, "CPU fast paths") against an independent serial
 // reference: the AVX-512 UTF-8 paths (when the CPU has them: one masked load for strings below
 // 64 bytes, 64-byte blocks above) and the portable path (forced with
-// cpu::set_substr_simd_enabled(false)), and the 16/32-byte copies of pass 2. Every string
+// cpu::set_simd_enabled(false)), and the 16/32-byte copies of pass 2. Every string
 // length 0..72 and lengths around 64-byte block ends up to 300, multi-byte and invalid UTF-8,
 // strings at both ends of a chars buffer of exactly their bytes (caller memory, so ASan sees any
 // read outside it), every pos from -size-2 to size+2, both units, both policies, int32 and int64.
@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/plan_substr.hpp"
+#include "cpu/cpu_features.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 #include "test_substr_harness.hpp"
 
@@ -88,7 +89,7 @@ std::vector<Mode> modes() {
   std::vector<Mode> out;
   for (bool utf8 : {false, true}) {
     for (bool simd : {true, false}) {
-      if (simd && !cpu::substr_simd_available()) continue;
+      if (simd && !cpu_code_paths().substr_avx512) continue;
       for (DataType type : {DataType::kInt32, DataType::kInt64}) out.push_back({utf8, simd, type});
     }
   }
@@ -96,8 +97,8 @@ std::vector<Mode> modes() {
 }
 
 struct ScopedSimd {
-  explicit ScopedSimd(bool on) { cpu::set_substr_simd_enabled(on); }
-  ~ScopedSimd() { cpu::set_substr_simd_enabled(true); }
+  explicit ScopedSimd(bool on) { cpu::set_simd_enabled(on); }
+  ~ScopedSimd() { cpu::set_simd_enabled(true); }
 };
 
 // Runs input x (pos, len) (same shapes) under kDrop and kError and checks both against the

@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "core/dtype_dispatch.hpp"
 #include "core/plan_substr.hpp"
 #include "kernels/host_executor.hpp"
 #include "kernels/substr.hpp"
@@ -18,9 +17,12 @@ namespace tensorbuf::testing {
 struct DriverRun {
   Strings values;
   std::int64_t first_bad = -1;
-  int reads = 0;         // executor host reads (each a host wait on CUDA)
-  int allocations = 0;   // allocate_chars calls
-  int fault_points = 0;  // executor scratch allocations (see HostExecutor)
+  std::int64_t bad_input =
+      -1;                    // with first_bad: the element's input string, as the driver names it
+  std::int64_t bad_pos = 0;  // with first_bad: its pos
+  int reads = 0;             // executor host reads (each a host wait on CUDA)
+  int allocations = 0;       // allocate_chars calls
+  int fault_points = 0;      // executor scratch allocations (see HostExecutor)
   std::vector<std::int64_t> offsets;
 };
 
@@ -49,22 +51,21 @@ inline void run_driver(const StringTensor& input, const TensorBuffer& pos, const
   };
   kernels::SubstrDriverConfig config;
   config.lane_threshold = settings.lane_threshold;
-  auto go = [&](auto tag) {
-    using Index = typename decltype(tag)::type;
-    kernels::SubstrView<Index> view;
-    view.in_offsets = input.offsets().host<std::int64_t>();
-    view.in_chars = static_cast<const std::uint8_t*>(input.chars().host_bytes());
-    view.pos = pos.host<Index>();
-    view.len = len.host<Index>();
-    view.map = plan.map;
-    return kernels::run_substr(executor, view, plan.out_size, plan.in_size, plan.in_chars,
-                               settings.unit == SubstrUnit::kUtf8Char, settings.report,
-                               run.offsets.data(), allocate, config);
-  };
-  const kernels::SubstrDriverResult result = pos.data_type() == DataType::kInt32
-                                                 ? go(core::TypeTag<std::int32_t>{})
-                                                 : go(core::TypeTag<std::int64_t>{});
+  core::SubstrPlan run_plan = plan;
+  run_plan.policy = settings.report ? OutOfBoundsPolicy::kError : OutOfBoundsPolicy::kDrop;
+  core::SubstrBuffers buffers;
+  buffers.in_offsets = input.offsets().host<std::int64_t>();
+  buffers.in_chars = static_cast<const std::uint8_t*>(input.chars().host_bytes());
+  buffers.pos = pos.host_bytes();
+  buffers.len = len.host_bytes();
+  buffers.out_offsets = run.offsets.data();
+  const core::SubstrResult result =
+      pos.data_type() == DataType::kInt32
+          ? kernels::run_substr<std::int32_t>(executor, run_plan, buffers, allocate, config)
+          : kernels::run_substr<std::int64_t>(executor, run_plan, buffers, allocate, config);
   run.first_bad = result.first_bad_index;
+  run.bad_input = result.bad_input_index;
+  run.bad_pos = result.bad_pos;
   run.reads = executor.reads();
   run.fault_points = executor.fault_points();
   if (run.first_bad < 0) {

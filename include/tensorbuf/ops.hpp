@@ -9,10 +9,6 @@
 
 namespace tensorbuf {
 
-/// What to do with an index (or substr position) outside the tensor (string).
-/// kDeviceDefault: kError on the CPU, kDrop on CUDA (TensorFlow's behaviour).
-enum class OutOfBoundsPolicy { kDeviceDefault, kError, kDrop };
-
 /// Options of the scatter ops. Unset `device`: the device where `tensor`'s freshest copy lives.
 struct ScatterOptions {
   std::optional<Device> device;
@@ -72,9 +68,6 @@ TensorBuffer boolean_mask_update(const TensorBuffer& tensor, const TensorBuffer&
 void boolean_mask_update_in_place(TensorBuffer& tensor, const TensorBuffer& mask,
                                   const TensorBuffer& updates,
                                   const BooleanMaskUpdateOptions& = {});
-
-/// Unit of substr's pos and len.
-enum class SubstrUnit { kByte, kUtf8Char };
 
 /// Options of substr.
 struct SubstrOptions {

@@ -13,6 +13,7 @@ namespace tensorbuf {
 
 namespace core {
 class Storage;
+struct BufferAccess;
 }
 
 /// A typed, shaped buffer with up to two copies of its bytes (host and device) and a validity
@@ -107,10 +108,9 @@ class TensorBuffer {
   void* mutable_device_bytes();
   void* overwrite_device_bytes();
 
-  /// Internal: the storage (used by the library's ops; not part of the stable API).
-  core::Storage& storage() const { return *storage_; }
 
  private:
+  friend struct core::BufferAccess;  // the library's ops reach the storage through it
   TensorBuffer(DataType type, Shape shape, bool dynamic, std::unique_ptr<core::Storage> storage);
   void check_element_type(DataType requested) const;
   const void* host_data(DataType requested) const;

@@ -14,6 +14,7 @@
 #include "tensorbuf/half.hpp"
 #include "tensorbuf/npy.hpp"
 #include "tensorbuf/ops.hpp"
+#include "tensorbuf/runtime.hpp"
 #include "tensorbuf/stats.hpp"
 #include "tensorbuf/string_tensor.hpp"
 #include "tensorbuf/tensor_buffer.hpp"

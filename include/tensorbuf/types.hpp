@@ -84,6 +84,13 @@ struct Stream {
   void* handle = nullptr;
 };
 
+/// What to do with an index (or substr position) outside the tensor (string).
+/// kDeviceDefault: kError on the CPU, kDrop on CUDA (TensorFlow's behaviour).
+enum class OutOfBoundsPolicy { kDeviceDefault, kError, kDrop };
+
+/// Unit of substr's pos and len.
+enum class SubstrUnit { kByte, kUtf8Char };
+
 /// Why CUDA can or cannot be used in this process.
 enum class CudaAvailability { kAvailable, kNotBuilt, kNoDriver, kDriverTooOld, kNoDevice,
                               kError };

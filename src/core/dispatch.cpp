@@ -26,15 +26,18 @@ DeviceMemory* device_memory() {
 
 void set_device_memory_for_testing(DeviceMemory* memory) { g_test_memory.store(memory); }
 
+void require_usable(Device device) {
+  if (!device.is_cuda()) return;
+  TENSORBUF_EXPECTS(cuda_available(), UnavailableError,
+                    str_cat("CUDA requested but unavailable: ", cuda_availability_reason()));
+  TENSORBUF_EXPECTS(
+      device.index >= 0 && device.index < cuda_device_count(), UnavailableError,
+      str_cat("no CUDA device ", device.index, " (", cuda_device_count(), " present)"));
+}
+
 Device resolve_device(const std::optional<Device>& requested, const TensorBuffer& primary) {
-  Device device = requested.value_or(primary.residence());
-  if (device.is_cuda()) {
-    TENSORBUF_EXPECTS(cuda_available(), UnavailableError,
-                      str_cat("CUDA requested but unavailable: ", cuda_availability_reason()));
-    TENSORBUF_EXPECTS(device.index >= 0 && device.index < cuda_device_count(), UnavailableError,
-                      str_cat("no CUDA device ", device.index, " (", cuda_device_count(),
-                              " present)"));
-  }
+  const Device device = requested.value_or(primary.residence());
+  require_usable(device);
   return device;
 }
 
@@ -49,8 +52,8 @@ CudaContext cuda_context(Device device, Stream stream) {
   context.memory = device_memory();
   TENSORBUF_EXPECTS(context.memory != nullptr, UnavailableError,
                     str_cat("CUDA unavailable: ", cuda_availability_reason()));
-  context.stream = stream.handle != nullptr ? stream.handle
-                                            : context.memory->default_stream(device.index);
+  context.stream =
+      stream.handle != nullptr ? stream.handle : context.memory->default_stream(device.index);
   return context;
 }
 

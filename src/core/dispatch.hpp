@@ -3,11 +3,15 @@
 
 #include <optional>
 
+#include "core/cuda_context.hpp"
 #include "core/device_memory.hpp"
 #include "tensorbuf/ops.hpp"
 #include "tensorbuf/tensor_buffer.hpp"
 
 namespace tensorbuf::core {
+
+// Throws UnavailableError (with the reason) when `device` is CUDA and cannot be used.
+void require_usable(Device device);
 
 // The device an op runs on: `requested` if set, else CUDA when `primary`'s freshest copy is
 // only on the device, else the CPU. Throws UnavailableError (with the reason) when the result
@@ -16,13 +20,6 @@ Device resolve_device(const std::optional<Device>& requested, const TensorBuffer
 
 // kDeviceDefault -> kError on the CPU, kDrop on CUDA.
 OutOfBoundsPolicy resolve_policy(OutOfBoundsPolicy policy, Device device);
-
-// Everything a CUDA entry point needs to enqueue work.
-struct CudaContext {
-  int device = 0;
-  StreamHandle stream = nullptr;  // the caller's stream, or the library's
-  DeviceMemory* memory = nullptr;
-};
 
 // Context for running on `device` (a CUDA device) on the caller's `stream` or the library's.
 CudaContext cuda_context(Device device, Stream stream);

@@ -1,36 +1,17 @@
 // boolean_mask_update and boolean_mask_update_in_place: plan, pick the device, run the backend,
 // turn a count mismatch into the spec's error.
 #include <cstdint>
-#include <cstring>
 
+#include "core/backend_run.hpp"
+#include "core/boolean_mask_update_backends.hpp"
+#include "core/buffer_access.hpp"
 #include "core/dispatch.hpp"
 #include "core/error_macros.hpp"
 #include "core/plan_boolean_mask_update.hpp"
-#include "core/storage.hpp"
 #include "tensorbuf/ops.hpp"
 
 namespace tensorbuf {
 namespace {
-
-// Records the end of this op's device work on every buffer it touched, also when the backend
-// threw (later readers and other streams wait on that event).
-class FinishDeviceUse {
- public:
-  FinishDeviceUse(core::StreamHandle stream, const TensorBuffer* a, const TensorBuffer* b,
-                  const TensorBuffer* c, const TensorBuffer* d)
-      : stream_(stream), buffers_{a, b, c, d} {}
-  FinishDeviceUse(const FinishDeviceUse&) = delete;
-  FinishDeviceUse& operator=(const FinishDeviceUse&) = delete;
-  ~FinishDeviceUse() {
-    for (const TensorBuffer* buffer : buffers_) {
-      if (buffer != nullptr) buffer->storage().finish_device_use(stream_);
-    }
-  }
-
- private:
-  core::StreamHandle stream_;
-  const TensorBuffer* buffers_[4];
-};
 
 // Runs the plan on `device`, writing `out` (which may be `tensor`: in place). Throws the
 // n-dependent shape error without having written anything.
@@ -38,42 +19,28 @@ void run(const core::BooleanMaskUpdatePlan& plan, Device device, Stream stream,
          const TensorBuffer& tensor, const TensorBuffer& mask, const TensorBuffer& updates,
          TensorBuffer& out) {
   const bool in_place = &out == &tensor;
-  core::MaskUpdateResult result;
-  if (!device.is_cuda()) {
-    core::MaskUpdateBuffers buffers;
-    buffers.mask = static_cast<const std::uint8_t*>(mask.host_bytes());
-    buffers.updates = updates.host_bytes();
-    if (in_place) {
-      // Counted before writing, so an error leaves the tensor as it was; mutable_host_bytes
-      // only syncs (and copies caller memory), it changes no value.
-      buffers.out = out.mutable_host_bytes();
-      buffers.tensor = buffers.out;
-    } else {
-      buffers.tensor = tensor.host_bytes();
-      buffers.out = out.overwrite_host_bytes();
-    }
-    result = cpu::boolean_mask_update(plan, buffers);
+  core::BackendRun backend(device, stream);
+  core::BooleanMaskUpdateBuffers buffers;
+  buffers.mask = static_cast<const std::uint8_t*>(backend.read(mask));
+  buffers.updates = backend.read(updates);
+  if (in_place) {
+    // Counted before writing, so an error leaves the tensor as it was; mutate only syncs (and
+    // copies caller memory), it changes no value.
+    buffers.out = backend.mutate(out);
+    buffers.tensor = buffers.out;
   } else {
-    const core::CudaContext context = core::cuda_context(device, stream);
-    core::MaskUpdateBuffers buffers;
-    FinishDeviceUse finish(context.stream, in_place ? nullptr : &tensor, &mask, &updates, &out);
-    buffers.mask = static_cast<const std::uint8_t*>(
-        mask.storage().device_read(context.device, context.stream));
-    buffers.updates = updates.storage().device_read(context.device, context.stream);
-    if (in_place) {
-      buffers.out = out.storage().device_write(context.device, context.stream, true);
-      buffers.tensor = buffers.out;
-    } else {
-      buffers.tensor = tensor.storage().device_read(context.device, context.stream);
-      buffers.out = out.storage().device_write(context.device, context.stream, false);
-    }
-    result = cuda::boolean_mask_update(plan, buffers, context);
+    buffers.tensor = backend.read(tensor);
+    buffers.out = backend.overwrite(out);
   }
+  const core::BooleanMaskUpdateResult result =
+      backend.on_cuda() ? cuda::boolean_mask_update(plan, buffers, backend.cuda())
+                        : cpu::boolean_mask_update(plan, buffers);
+  backend.finish();
   if (!result.applied) core::raise_mask_update_shape_error(plan, result.count);
 }
 
 bool shares_storage(const TensorBuffer& a, const TensorBuffer& b) {
-  return &a.storage() == &b.storage();
+  return &core::BufferAccess::storage(a) == &core::BufferAccess::storage(b);
 }
 
 }  // namespace
@@ -103,17 +70,9 @@ void boolean_mask_update_in_place(TensorBuffer& tensor, const TensorBuffer& mask
   // would race with the reads, so compute out of place and copy the result back.
   TensorBuffer result = TensorBuffer::create_uninitialized(tensor.shape(), tensor.data_type());
   run(plan, device, options.stream, tensor, mask, updates, result);
-  const std::size_t bytes = tensor.size_bytes();
-  if (!device.is_cuda()) {
-    if (bytes != 0) std::memcpy(tensor.overwrite_host_bytes(), result.host_bytes(), bytes);
-    return;
-  }
-  const core::CudaContext context = core::cuda_context(device, options.stream);
-  FinishDeviceUse finish(context.stream, &result, &tensor, nullptr, nullptr);
-  const void* src = result.storage().device_read(context.device, context.stream);
-  void* dst = tensor.storage().device_write(context.device, context.stream, false);
-  if (bytes != 0)
-    context.memory->copy_device_to_device(dst, src, bytes, context.device, context.stream);
+  core::BackendRun backend(device, options.stream);
+  backend.copy(tensor, result);
+  backend.finish();
 }
 
 }  // namespace tensorbuf

@@ -2,10 +2,11 @@
 // backend, and turn a bad row into the spec's message.
 #include <optional>
 
+#include "core/backend_run.hpp"
 #include "core/dispatch.hpp"
 #include "core/error_macros.hpp"
 #include "core/plan_scatter_nd.hpp"
-#include "core/storage.hpp"
+#include "core/scatter_nd_backends.hpp"
 #include "tensorbuf/ops.hpp"
 
 namespace tensorbuf {
@@ -17,8 +18,9 @@ using core::ScatterNdResult;
 using core::ScatterOp;
 
 void raise_if_bad(const ScatterNdPlan& plan, const ScatterNdResult& result) {
-  if (result.first_bad_row >= 0 && plan.policy == OutOfBoundsPolicy::kError) {
-    throw InvalidArgumentError(core::bad_row_message(plan, result.first_bad_row, result.bad_index));
+  if (result.first_bad_index >= 0 && plan.policy == OutOfBoundsPolicy::kError) {
+    throw InvalidArgumentError(
+        core::bad_row_message(plan, result.first_bad_index, result.bad_components));
   }
 }
 
@@ -40,52 +42,22 @@ void run(ScatterOp op, const TensorBuffer& tensor, const TensorBuffer& indices_a
   const TensorBuffer& updates = updates_copy ? *updates_copy : updates_arg;
   TensorBuffer& target = in_place != nullptr ? *in_place : *out;
 
-  ScatterNdResult result;
-  if (!device.is_cuda()) {
-    ScatterNdBuffers buffers;
-    buffers.indices = indices.host_bytes();
-    buffers.updates = updates.host_bytes();
-    if (in_place != nullptr) {
-      // Under kError the backend validates before it writes, so the contents stay as they were.
-      buffers.out = target.mutable_host_bytes();
-      buffers.tensor = buffers.out;
-    } else {
-      buffers.tensor = tensor.host_bytes();
-      buffers.out = target.overwrite_host_bytes();
-    }
-    result = cpu::scatter_nd(plan, buffers);
+  // In place, `tensor` is the output: read and written through one pointer. Under kError the
+  // backend validates before it writes, so an error leaves the contents as they were.
+  core::BackendRun backend(device, options.stream);
+  ScatterNdBuffers buffers;
+  buffers.indices = backend.read(indices);
+  buffers.updates = backend.read(updates);
+  if (in_place != nullptr) {
+    buffers.out = backend.mutate(target);
+    buffers.tensor = buffers.out;
   } else {
-    const core::CudaContext context = core::cuda_context(device, options.stream);
-    ScatterNdBuffers buffers;
-    buffers.indices = indices.storage().device_read(context.device, context.stream);
-    buffers.updates = updates.storage().device_read(context.device, context.stream);
-    if (in_place != nullptr) {
-      buffers.out = target.storage().device_write(context.device, context.stream, true);
-      buffers.tensor = buffers.out;
-    } else {
-      buffers.tensor = tensor.storage().device_read(context.device, context.stream);
-      buffers.out = target.storage().device_write(context.device, context.stream, false);
-    }
-    // Every buffer touched records its event (later readers and streams wait on it), also
-    // when the backend throws; then the backend's error is the one reported.
-    const TensorBuffer* touched[] = {&indices, &updates, &target,
-                                     in_place != nullptr ? nullptr : &tensor};
-    auto finish = [&] {
-      for (const TensorBuffer* b : touched) {
-        if (b != nullptr) b->storage().finish_device_use(context.stream);
-      }
-    };
-    try {
-      result = cuda::scatter_nd(plan, buffers, context);
-    } catch (...) {
-      try {
-        finish();
-      } catch (...) {  // NOLINT(bugprone-empty-catch): the first error wins
-      }
-      throw;
-    }
-    finish();
+    buffers.tensor = backend.read(tensor);
+    buffers.out = backend.overwrite(target);
   }
+  const ScatterNdResult result = backend.on_cuda() ? cuda::scatter_nd(plan, buffers, backend.cuda())
+                                                   : cpu::scatter_nd(plan, buffers);
+  backend.finish();
   raise_if_bad(plan, result);
 }
 

@@ -5,12 +5,12 @@
 #include <string_view>
 #include <utility>
 
+#include "core/backend_run.hpp"
 #include "core/dispatch.hpp"
-#include "core/dtype_dispatch.hpp"
 #include "core/error_macros.hpp"
 #include "core/plan_substr.hpp"
-#include "core/storage.hpp"
 #include "core/string_tensor_access.hpp"
+#include "core/substr_backends.hpp"
 
 namespace tensorbuf {
 namespace {
@@ -53,18 +53,12 @@ std::string python_bytes_repr(std::string_view bytes) {
   return out;
 }
 
-// "pos 6 out of range for string b'Hello' at index 0" (rule 5), read on the host.
-std::string out_of_range_message(const core::SubstrPlan& plan, const StringTensor& input,
-                                 const TensorBuffer& pos, std::int64_t flat) {
-  std::int64_t in_i = 0;
-  std::int64_t pos_i = 0;
-  plan.map.map(flat, &in_i, &pos_i);
-  const std::int64_t pos_value = core::dispatch_index_type(pos.data_type(), [&](auto tag) {
-    using Index = typename decltype(tag)::type;
-    return static_cast<std::int64_t>(pos.host<Index>()[pos_i]);
-  });
-  return core::str_cat("pos ", pos_value, " out of range for string ",
-                       python_bytes_repr(input.at(in_i)), " at index ", flat);
+// "pos 6 out of range for string b'Hello' at index 0" (rule 5). The backend named the element's
+// string and pos; the string's bytes are read on the host.
+std::string out_of_range_message(const StringTensor& input, const core::SubstrResult& result) {
+  return core::str_cat("pos ", result.bad_pos, " out of range for string ",
+                       python_bytes_repr(input.at(result.bad_input_index)), " at index ",
+                       result.first_bad_index);
 }
 
 }  // namespace
@@ -78,50 +72,23 @@ StringTensor substr(const StringTensor& input, const TensorBuffer& pos, const Te
   TensorBuffer out_offsets =
       TensorBuffer::create_uninitialized(Shape{plan.out_size + 1}, DataType::kInt64);
   std::optional<TensorBuffer> out_chars;
-  core::SubstrArgs args;
-  core::SubstrResult result;
-  if (!device.is_cuda()) {
-    args.in_offsets = input.offsets().host<std::int64_t>();
-    args.in_chars = static_cast<const std::uint8_t*>(input.chars().host_bytes());
-    args.pos = pos.host_bytes();
-    args.len = len.host_bytes();
-    args.out_offsets = out_offsets.overwrite_host<std::int64_t>();
-    args.allocate_chars = [&](std::int64_t total) {
-      out_chars = TensorBuffer::create_uninitialized(Shape{total}, DataType::kUInt8);
-      return static_cast<std::uint8_t*>(out_chars->overwrite_host_bytes());
-    };
-    result = cpu::substr(plan, args);
-  } else {
-    const core::CudaContext ctx = core::cuda_context(device, options.stream);
-    const core::Storage* touched[] = {&input.offsets().storage(), &input.chars().storage(),
-                                      &pos.storage(), &len.storage(), &out_offsets.storage()};
-    auto finish = [&] {
-      for (const core::Storage* s : touched) s->finish_device_use(ctx.stream);
-      if (out_chars) out_chars->storage().finish_device_use(ctx.stream);
-    };
-    try {
-      args.in_offsets = static_cast<const std::int64_t*>(
-          input.offsets().storage().device_read(ctx.device, ctx.stream));
-      args.in_chars = static_cast<const std::uint8_t*>(
-          input.chars().storage().device_read(ctx.device, ctx.stream));
-      args.pos = pos.storage().device_read(ctx.device, ctx.stream);
-      args.len = len.storage().device_read(ctx.device, ctx.stream);
-      args.out_offsets = static_cast<std::int64_t*>(
-          out_offsets.storage().device_write(ctx.device, ctx.stream, /*keep_contents=*/false));
-      args.allocate_chars = [&](std::int64_t total) {
-        out_chars = TensorBuffer::create_uninitialized(Shape{total}, DataType::kUInt8);
-        return static_cast<std::uint8_t*>(
-            out_chars->storage().device_write(ctx.device, ctx.stream, /*keep_contents=*/false));
-      };
-      result = cuda::substr(plan, args, ctx);
-    } catch (...) {
-      finish();
-      throw;
-    }
-    finish();
-  }
+  core::BackendRun backend(device, options.stream);
+  core::SubstrBuffers buffers;
+  buffers.in_offsets = static_cast<const std::int64_t*>(backend.read(input.offsets()));
+  buffers.in_chars = static_cast<const std::uint8_t*>(backend.read(input.chars()));
+  buffers.pos = backend.read(pos);
+  buffers.len = backend.read(len);
+  buffers.out_offsets = static_cast<std::int64_t*>(backend.overwrite(out_offsets));
+  const core::AllocateChars allocate_chars = [&](std::int64_t total) {
+    out_chars = TensorBuffer::create_uninitialized(Shape{total}, DataType::kUInt8);
+    return static_cast<std::uint8_t*>(backend.overwrite(*out_chars));
+  };
+  const core::SubstrResult result =
+      backend.on_cuda() ? cuda::substr(plan, buffers, allocate_chars, backend.cuda())
+                        : cpu::substr(plan, buffers, allocate_chars);
+  backend.finish();
   if (result.first_bad_index >= 0) {
-    throw InvalidArgumentError(out_of_range_message(plan, input, pos, result.first_bad_index));
+    throw InvalidArgumentError(out_of_range_message(input, result));
   }
   if (!out_chars) out_chars = TensorBuffer::create_fixed_size(Shape{0}, DataType::kUInt8);
   return core::StringTensorAccess::make_unchecked(std::move(out_offsets), std::move(*out_chars),

@@ -1,60 +1,13 @@
-// boolean_mask_update: the plan (validated shapes and the broadcast map of `updates`, plain
-// data) and the entry points of the two backends, which take it.
+// Validating and planning boolean_mask_update, and its n-dependent error (src/core only).
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
-#include <string>
 
-#include "core/dispatch.hpp"
+#include "core/boolean_mask_update_plan.hpp"
 #include "tensorbuf/ops.hpp"
 #include "tensorbuf/tensor_buffer.hpp"
-#include "tensorbuf/types.hpp"
 
 namespace tensorbuf::core {
-
-// Most dims the broadcast map of `updates` may keep on each side of the mask dim after merging
-// (dims of size 1 dropped, neighbours with compatible strides merged). Only an alternation of
-// broadcast and non-broadcast dims of a very high-rank tensor exceeds it; such a call raises
-// InvalidArgumentError (docs/boolean_mask_update.md).
-inline constexpr int kMaskUpdateMaxDims = 8;
-
-// The tensor viewed as [outer, mask_size, inner] and the target (what `updates` is broadcast
-// to) as [outer, n, inner]. Element (o, j, t) of the target is read from `updates` at
-//   lead_offset(o) + j * row_stride + trail_offset(t)       (in elements)
-// where lead_offset unravels o over lead_dims (row-major) with lead_strides, and
-// trail_offset unravels t over trail_dims with trail_strides. A stride of 0 is a broadcast dim:
-// the broadcast is never materialised. Plain data (C arrays), passed by value to CUDA kernels.
-struct MaskUpdateLayout {
-  std::int64_t outer = 1;      // prod(tensor.shape[:axis])
-  std::int64_t mask_size = 0;  // M = prod(mask.shape)
-  std::int64_t inner = 1;      // prod(tensor.shape[axis+K:])
-  int lead_rank = 0;
-  std::int64_t lead_dims[kMaskUpdateMaxDims] = {};
-  std::int64_t lead_strides[kMaskUpdateMaxDims] = {};
-  std::int64_t row_stride = 0;  // 0 when updates has no dim of size n (absent or 1)
-  int trail_rank = 0;
-  std::int64_t trail_dims[kMaskUpdateMaxDims] = {};
-  std::int64_t trail_strides[kMaskUpdateMaxDims] = {};
-  bool trail_contiguous = true;  // trail_offset(t) == t
-  bool trail_broadcast = true;   // trail_offset(t) == 0
-};
-
-// Everything both backends need, validated once.
-struct BooleanMaskUpdatePlan {
-  DataType dtype = DataType::kFloat32;  // of tensor, updates and the output
-  std::size_t element_size = 4;         // the backends only move bytes
-  Shape tensor_shape;
-  Shape updates_shape;
-  int axis = 0;       // normalised (>= 0)
-  int mask_rank = 1;  // K
-  bool broadcast = true;
-  // The count n of true mask entries that `updates` requires: its dim aligned with n when that
-  // dim is present and not 1 (broadcast), or always present (broadcast = false). -1: any n is
-  // fine, so n never has to reach the host. A backend that sees another n writes nothing.
-  std::int64_t required_count = -1;
-  MaskUpdateLayout layout;
-};
 
 // Validates the arguments (InvalidArgumentError with the spec's texts) and plans the op.
 // Errors that do not depend on n are raised here; to name the target shape their message
@@ -70,46 +23,4 @@ Shape mask_update_target_shape(const BooleanMaskUpdatePlan& plan, std::int64_t n
 // Throws the InvalidArgumentError of updates that do not fit the target shape for count `n`.
 [[noreturn]] void raise_mask_update_shape_error(const BooleanMaskUpdatePlan& plan, std::int64_t n);
 
-// What a backend reports: whether it wrote, and the count n when it computed it on the host
-// (-1 when n stayed on the device). applied == false only when n != plan.required_count; then
-// nothing was written.
-struct MaskUpdateResult {
-  bool applied = true;
-  std::int64_t count = -1;
-};
-
-// Raw pointers on the device the backend runs on. `out` may equal `tensor` (in place); the
-// mask is bytes, any nonzero byte is true.
-struct MaskUpdateBuffers {
-  const void* tensor = nullptr;
-  const std::uint8_t* mask = nullptr;
-  const void* updates = nullptr;
-  void* out = nullptr;
-};
-
 }  // namespace tensorbuf::core
-
-namespace tensorbuf::cpu {
-
-// The CPU backend: counts the mask (one pass, multithreaded), checks plan.required_count, then
-// writes out = tensor with the masked rows replaced (fused copy when out != tensor).
-core::MaskUpdateResult boolean_mask_update(const core::BooleanMaskUpdatePlan& plan,
-                                           const core::MaskUpdateBuffers& buffers);
-
-// The AVX-512 expand-load path for mixed blocks of 4- and 8-byte rows out of place
-// (docs/boolean_mask_update.md): whether this CPU has it, and a switch for tests to compare it
-// with the portable path (on by default; off forces the portable code).
-bool mask_update_simd_available();
-void set_mask_update_simd_enabled(bool enabled);
-
-}  // namespace tensorbuf::cpu
-
-namespace tensorbuf::cuda {
-
-// The CUDA backend: enqueues mask flags -> exclusive scan -> fused write on context.stream.
-// The host waits only when plan.required_count >= 0 (one read of n).
-core::MaskUpdateResult boolean_mask_update(const core::BooleanMaskUpdatePlan& plan,
-                                           const core::MaskUpdateBuffers& buffers,
-                                           const core::CudaContext& context);
-
-}  // namespace tensorbuf::cuda

@@ -77,7 +77,7 @@ SubstrPlan plan_substr(const StringTensor& input, const TensorBuffer& pos, const
                             plan.in_chars, " input bytes in ", plan.in_size,
                             " strings may hold more bytes than int64 can count"));
 
-  kernels::SubstrMap& map = plan.map;
+  SubstrMap& map = plan.map;
   map.rank = 0;
   if (plan.out_size == 0) return plan;  // nothing to map
   // The map: drop output dims of 1, merge neighbours whose strides chain for both operands.
@@ -97,7 +97,7 @@ SubstrPlan plan_substr(const StringTensor& input, const TensorBuffer& pos, const
         continue;
       }
     }
-    TENSORBUF_EXPECTS(map.rank < kernels::kSubstrMaxRank, InternalError,
+    TENSORBUF_EXPECTS(map.rank < kSubstrMaxRank, InternalError,
                       "substr broadcast map exceeds its rank bound");
     map.dims[map.rank] = out_dims[du];
     map.input_strides[map.rank] = in_strides[du];

@@ -8,7 +8,6 @@
 //      consecutive update rows where the layout allows, and short mixed runs of small rows a
 //      branch-free per-row select. Elements are moved as bytes (bool included).
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -20,8 +19,9 @@
 #include <immintrin.h>
 #endif
 
+#include "core/boolean_mask_update_backends.hpp"
 #include "core/parallel.hpp"
-#include "core/plan_boolean_mask_update.hpp"
+#include "cpu/cpu_features.hpp"
 #include "cpu/prefetch.hpp"
 #include "cpu/streaming_copy.hpp"
 #include "kernels/boolean_mask_update.hpp"
@@ -179,7 +179,8 @@ __attribute__((target("avx512f"))) std::int64_t expand64_b8(std::uint64_t bits,
                                                             const std::byte* updates,
                                                             std::byte* out, std::int64_t j) {
   for (int line = 0; line < 8; ++line) prefetch_at(tensor, kExpandTensorAhead + 64 * line);
-  for (int line = 0; line < 4; ++line) prefetch_at(updates, 8 * j + kExpandUpdatesAhead + 64 * line);
+  for (int line = 0; line < 4; ++line)
+    prefetch_at(updates, 8 * j + kExpandUpdatesAhead + 64 * line);
   for (int q = 0; q < 8; ++q) {
     const auto k = static_cast<__mmask8>(bits >> (8 * q));
     const __m512i t = _mm512_loadu_si512(tensor + 64 * q);
@@ -211,24 +212,9 @@ __attribute__((target("avx512f,avx512bw,popcnt"))) std::int64_t count_true_avx51
   return n;
 }
 
-bool has_avx512() {
-  static const bool has = __builtin_cpu_supports("avx512f") != 0 &&
-                          __builtin_cpu_supports("avx512bw") != 0 &&
-                          __builtin_cpu_supports("popcnt") != 0;
-  return has;
-}
 #endif
 
-// Tests turn the AVX-512 path off to run the portable code on CPUs that have it.
-std::atomic<bool> g_simd_enabled{true};
-
-bool use_avx512() {
-#if defined(TENSORBUF_ISA_X86_64)
-  return g_simd_enabled.load(std::memory_order_relaxed) && has_avx512();
-#else
-  return false;
-#endif
-}
+bool use_avx512() { return cpu_features().avx512bw; }
 
 // In place, mixed block: row k gets update row j (then j advances) for every set bit k, in
 // order; unmasked rows are not touched.
@@ -252,7 +238,7 @@ std::int64_t scatter_rows(std::uint64_t bits, const std::byte* update_rows,
 
 class Runner {
  public:
-  Runner(const core::BooleanMaskUpdatePlan& plan, const core::MaskUpdateBuffers& buffers)
+  Runner(const core::BooleanMaskUpdatePlan& plan, const core::BooleanMaskUpdateBuffers& buffers)
       : layout_(plan.layout),
         element_size_(plan.element_size),
         row_bytes_(static_cast<std::size_t>(plan.layout.inner) * plan.element_size),
@@ -264,9 +250,9 @@ class Runner {
         rows_contiguous_(plan.layout.trail_contiguous &&
                          plan.layout.row_stride == plan.layout.inner),
         update_pitch_(plan.layout.row_stride * static_cast<std::int64_t>(plan.element_size)),
-        stream_(!in_place_ && plan.layout.outer * plan.layout.mask_size *
-                                      static_cast<std::int64_t>(row_bytes_) >=
-                                  kStreamOutputBytes),
+        stream_(!in_place_ &&
+                plan.layout.outer * plan.layout.mask_size * static_cast<std::int64_t>(row_bytes_) >=
+                    kStreamOutputBytes),
         simd_(use_avx512()) {}
 
   // Pass 1: per-block prefix counts of the mask; returns n.
@@ -513,22 +499,10 @@ class Runner {
 
 }  // namespace
 
-bool mask_update_simd_available() {
-#if defined(TENSORBUF_ISA_X86_64)
-  return has_avx512();
-#else
-  return false;
-#endif
-}
-
-void set_mask_update_simd_enabled(bool enabled) {
-  g_simd_enabled.store(enabled, std::memory_order_relaxed);
-}
-
-core::MaskUpdateResult boolean_mask_update(const core::BooleanMaskUpdatePlan& plan,
-                                           const core::MaskUpdateBuffers& buffers) {
+core::BooleanMaskUpdateResult boolean_mask_update(const core::BooleanMaskUpdatePlan& plan,
+                                                  const core::BooleanMaskUpdateBuffers& buffers) {
   Runner runner(plan, buffers);
-  core::MaskUpdateResult result;
+  core::BooleanMaskUpdateResult result;
   result.count = runner.count();
   if (plan.required_count >= 0 && result.count != plan.required_count) {
     result.applied = false;

@@ -17,7 +17,8 @@
 
 #include "core/dtype_dispatch.hpp"
 #include "core/parallel.hpp"
-#include "core/plan_scatter_nd.hpp"
+#include "core/scatter_nd_backends.hpp"
+#include "cpu/scatter_nd_tuning.hpp"
 #include "kernels/scatter_nd_combine.hpp"
 
 namespace tensorbuf::cpu {
@@ -81,9 +82,9 @@ ScatterGeometry host_geometry(const ScatterNdPlan& plan, std::vector<std::int64_
 template <class Index>
 ScatterNdResult bad_row(const ScatterNdPlan& plan, const Index* indices, std::int64_t row) {
   ScatterNdResult result;
-  result.first_bad_row = row;
+  result.first_bad_index = row;
   for (int d = 0; d < plan.depth; ++d) {
-    result.bad_index.push_back(static_cast<std::int64_t>(indices[row * plan.depth + d]));
+    result.bad_components.push_back(static_cast<std::int64_t>(indices[row * plan.depth + d]));
   }
   return result;
 }
@@ -116,7 +117,7 @@ ScatterNdResult run_serial(const ScatterNdPlan& plan, const ScatterNdBuffers& bu
   for (std::int64_t row = 0; row < plan.num_rows; ++row) {
     std::int64_t slice = 0;
     if (!geometry.slice_of(indices + row * plan.depth, &slice)) {
-      ++result.dropped_rows;
+      ++result.dropped_count;
       continue;
     }
     apply_row<Op>(out + slice * s, updates + row * s, s);
@@ -179,8 +180,8 @@ struct Buckets {
   ScratchCache::Block memory;
   E* entries = nullptr;
   std::vector<std::int64_t> begin;
-  std::int64_t first_bad_row = -1;
-  std::int64_t dropped_rows = 0;
+  std::int64_t first_bad_index = -1;
+  std::int64_t dropped_count = 0;
 
   Buckets() = default;
   Buckets(Buckets&&) noexcept = default;
@@ -230,10 +231,11 @@ Buckets<typename Make::EntryType> bucket_rows(const ScatterNdPlan& plan,
   });
   Buckets<E> buckets;
   for (int c = 0; c < chunks; ++c) {
-    buckets.dropped_rows += dropped[static_cast<std::size_t>(c)];
-    if (buckets.first_bad_row < 0) buckets.first_bad_row = first_bad[static_cast<std::size_t>(c)];
+    buckets.dropped_count += dropped[static_cast<std::size_t>(c)];
+    if (buckets.first_bad_index < 0)
+      buckets.first_bad_index = first_bad[static_cast<std::size_t>(c)];
   }
-  if (stop_at_bad && buckets.first_bad_row >= 0) return buckets;
+  if (stop_at_bad && buckets.first_bad_index >= 0) return buckets;
 
   // 2. Places: group-major, chunk-minor, so each group's rows stay in row order.
   buckets.begin.assign(static_cast<std::size_t>(groups) + 1, 0);
@@ -312,11 +314,11 @@ ScatterNdResult bucket_and_apply(const ScatterNdPlan& plan, const ScatterNdBuffe
                                  const Make& make, const Apply& apply) {
   const auto* indices = static_cast<const Index*>(buffers.indices);
   auto buckets = bucket_rows(plan, geometry, indices, layout, make);
-  if (plan.policy == OutOfBoundsPolicy::kError && buckets.first_bad_row >= 0) {
-    return bad_row(plan, indices, buckets.first_bad_row);
+  if (plan.policy == OutOfBoundsPolicy::kError && buckets.first_bad_index >= 0) {
+    return bad_row(plan, indices, buckets.first_bad_index);
   }
   ScatterNdResult result;
-  result.dropped_rows = buckets.dropped_rows;
+  result.dropped_count = buckets.dropped_count;
   run_tasks<T>(plan, buffers, layout, buckets, apply);
   return result;
 }

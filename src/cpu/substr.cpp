@@ -2,7 +2,6 @@
 // then chunk bases, one output allocation and the copy), on core::parallel_for.
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cstring>
 #include <type_traits>
 #include <vector>
@@ -14,7 +13,8 @@
 
 #include "core/dtype_dispatch.hpp"
 #include "core/parallel.hpp"
-#include "core/plan_substr.hpp"
+#include "core/substr_backends.hpp"
+#include "cpu/cpu_features.hpp"
 #include "cpu/prefetch.hpp"
 #include "cpu/streaming_copy.hpp"
 #include "kernels/substr.hpp"
@@ -22,14 +22,12 @@
 namespace tensorbuf::cpu {
 namespace {
 
+using core::SubstrMap;
 using kernels::ByteRange;
-using kernels::SubstrMap;
 
 constexpr std::int64_t kMinChunk = 1 << 14;
 constexpr std::int64_t kPrefetchAhead = 8;
 constexpr std::int64_t kShortScanAhead = 1024;  // bytes: short strings' prefetch distance
-
-std::atomic<bool> g_simd_enabled{true};
 
 // Packed element records (pass 1 -> pass 2) when the input has fewer than 2^31 bytes: the
 // absolute start in the input chars in the high 32 bits, the byte count in the low 32.
@@ -77,8 +75,8 @@ inline Slice byte_slice(std::int64_t size, std::int64_t pos, std::int64_t len) {
 // arithmetic as in byte_slice; for an out-of-range pos the shift count is masked and the
 // result discarded.
 TENSORBUF_SUBSTR_SIMD_TARGET inline Slice utf8_slice_avx512(const std::uint8_t* s,
-                                                             std::int64_t size, std::int64_t pos,
-                                                             std::int64_t len) {
+                                                            std::int64_t size, std::int64_t pos,
+                                                            std::int64_t len) {
   const std::uint64_t valid = _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(size));
   const __m512i v = _mm512_maskz_loadu_epi8(valid, s);
   // Continuation bytes 0x80..0xBF are exactly the signed bytes below -64 (0xC0).
@@ -93,28 +91,17 @@ TENSORBUF_SUBSTR_SIMD_TARGET inline Slice utf8_slice_avx512(const std::uint8_t* 
   const std::uint64_t q = p + pick(ulen < rem, ulen, rem);
   const std::uint64_t b = _tzcnt_u64(_pdep_u64(std::uint64_t{1} << (p & 63), marked));
   const std::uint64_t e = _tzcnt_u64(_pdep_u64(std::uint64_t{1} << (q & 63), marked));
-  return Slice{static_cast<std::int64_t>(b), static_cast<std::int64_t>(pick(p <= chars, e - b, ~0ull))};
+  return Slice{static_cast<std::int64_t>(b),
+               static_cast<std::int64_t>(pick(p <= chars, e - b, ~0ull))};
 }
 #endif
-
-bool cpu_has_simd() {
-#if defined(TENSORBUF_ISA_X86_64)
-  static const bool has = __builtin_cpu_supports("avx512f") != 0 &&
-                          __builtin_cpu_supports("avx512bw") != 0 &&
-                          __builtin_cpu_supports("bmi2") != 0 &&
-                          __builtin_cpu_supports("popcnt") != 0;
-  return has;
-#else
-  return false;
-#endif
-}
 
 // Walks output elements in row-major order from `flat`, tracking the input and pos indices
 // without a division per element.
 class MapCursor {
  public:
   MapCursor(const SubstrMap& map, std::int64_t flat) : map_(map) {
-    map.map(flat, &input_, &pos_);
+    kernels::map_element(map, flat, &input_, &pos_);
     for (int d = map.rank - 1; d >= 0; --d) {
       digits_[d] = flat % map.dims[d];
       flat /= map.dims[d];
@@ -137,7 +124,7 @@ class MapCursor {
   const SubstrMap& map_;
   std::int64_t input_ = 0;
   std::int64_t pos_ = 0;
-  std::int64_t digits_[kernels::kSubstrMaxRank] = {};
+  std::int64_t digits_[core::kSubstrMaxRank] = {};
 };
 
 // Calls body(i, input index, pos index) for i in [b, e) in order, returning early when body
@@ -208,7 +195,8 @@ bool chunk_bases(const std::vector<ChunkState>& state, std::vector<std::int64_t>
 }
 
 template <class Index, bool kUtf8, bool kError>
-core::SubstrResult run(const core::SubstrPlan& plan, const core::SubstrArgs& args) {
+core::SubstrResult run(const core::SubstrPlan& plan, const core::SubstrBuffers& args,
+                       const core::AllocateChars& allocate_chars) {
   const std::int64_t n = plan.out_size;
   const std::int64_t* in_offsets = args.in_offsets;
   const std::uint8_t* in_chars = args.in_chars;
@@ -264,7 +252,7 @@ core::SubstrResult run(const core::SubstrPlan& plan, const core::SubstrArgs& arg
   core::SubstrResult result;
   std::vector<std::int64_t> base;
   if (!chunk_bases<kError>(state, base, result)) return result;
-  std::uint8_t* out_chars = args.allocate_chars(result.total_bytes);
+  std::uint8_t* out_chars = allocate_chars(result.total_bytes);
 
   // Pass 2: each element's end again from its start (UTF-8: a scan over its len characters
   // only), the copy, and the global offsets. A chunk touches only out_offsets(b, e].
@@ -312,8 +300,8 @@ struct ByteSlicer {
   }
 };
 
-inline Slice utf8_slice_portable(const std::uint8_t* chars, std::int64_t first,
-                                 std::int64_t size, std::int64_t p, std::int64_t l) {
+inline Slice utf8_slice_portable(const std::uint8_t* chars, std::int64_t first, std::int64_t size,
+                                 std::int64_t p, std::int64_t l) {
   ByteRange r;
   if (!kernels::utf8_range(chars + first, size, p, l, &r)) return Slice{0, -1};
   return Slice{r.begin, r.end - r.begin};
@@ -425,9 +413,13 @@ constexpr std::int64_t kScanStreamAhead = 4096;
 
 class ScanPrefetch {
  public:
-  ScanPrefetch(const std::int64_t* offs, const std::uint8_t* chars, std::int64_t b,
-               std::int64_t e, std::int64_t pos_stride, std::int64_t pos, std::int64_t len)
-      : offs_(offs), chars_(chars), e_(e), end_(offs[e]), fetched_(offs[b] & ~std::int64_t{63}),
+  ScanPrefetch(const std::int64_t* offs, const std::uint8_t* chars, std::int64_t b, std::int64_t e,
+               std::int64_t pos_stride, std::int64_t pos, std::int64_t len)
+      : offs_(offs),
+        chars_(chars),
+        e_(e),
+        end_(offs[e]),
+        fetched_(offs[b] & ~std::int64_t{63}),
         next_(b) {
     if (pos_stride != 0) return;
     // Characters the scan may cover: pos (+ len) from the front, or -pos from the end.
@@ -464,16 +456,16 @@ class ScanPrefetch {
   const std::uint8_t* chars_;
   std::int64_t e_;
   std::int64_t end_;
-  std::int64_t fetched_;  // stream: the lines before it are fetched
-  std::int64_t next_;     // window: the next element to fetch
+  std::int64_t fetched_;     // stream: the lines before it are fetched
+  std::int64_t next_;        // window: the next element to fetch
   std::int64_t window_ = 0;  // 0: stream; else bytes from the string's front (or end)
   bool from_end_ = false;
 };
 
 // The stand-in where pass 1 does not prefetch (constructs and advances as nothing).
 struct NoScanPrefetch {
-  NoScanPrefetch(const std::int64_t*, const std::uint8_t*, std::int64_t, std::int64_t,
-                 std::int64_t, std::int64_t, std::int64_t) {}
+  NoScanPrefetch(const std::int64_t*, const std::uint8_t*, std::int64_t, std::int64_t, std::int64_t,
+                 std::int64_t, std::int64_t) {}
   void advance(std::int64_t) {}
 };
 
@@ -482,7 +474,7 @@ struct NoScanPrefetch {
 // lo + j): a plain load for a whole block, else a masked load that reads nothing at or past
 // hi. Byte 0 of the string is always a start.
 TENSORBUF_SUBSTR_SIMD_TARGET inline std::uint64_t block_starts(const std::uint8_t* s,
-                                                                std::int64_t lo, std::int64_t hi) {
+                                                               std::int64_t lo, std::int64_t hi) {
   const bool whole = hi - lo == 64;
   const std::uint64_t valid =
       whole ? ~std::uint64_t{0} : _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(hi - lo));
@@ -493,10 +485,9 @@ TENSORBUF_SUBSTR_SIMD_TARGET inline std::uint64_t block_starts(const std::uint8_
 
 // Start number k (0-based) among the starts in [from, size), 64 bytes per step; when there are
 // only m <= k of them, size, with *missing = k - m (0: k is the count, "one past the last").
-TENSORBUF_SUBSTR_SIMD_TARGET inline std::int64_t kth_start(const std::uint8_t* s,
-                                                            std::int64_t size, std::int64_t from,
-                                                            std::uint64_t k,
-                                                            std::uint64_t* missing) {
+TENSORBUF_SUBSTR_SIMD_TARGET inline std::int64_t kth_start(const std::uint8_t* s, std::int64_t size,
+                                                           std::int64_t from, std::uint64_t k,
+                                                           std::uint64_t* missing) {
   for (std::int64_t at = from; at < size; at += 64) {
     const std::uint64_t starts = block_starts(s, at, std::min(at + 64, size));
     const auto c = static_cast<std::uint64_t>(_mm_popcnt_u64(starts));
@@ -512,14 +503,15 @@ TENSORBUF_SUBSTR_SIMD_TARGET inline std::int64_t kth_start(const std::uint8_t* s
 // Start number k (k >= 1) counted back from the end of s (1: the last start), scanning 64 bytes
 // per step from the end; -1 when s has fewer than k starts.
 TENSORBUF_SUBSTR_SIMD_TARGET inline std::int64_t kth_start_from_end(const std::uint8_t* s,
-                                                                     std::int64_t size,
-                                                                     std::uint64_t k) {
+                                                                    std::int64_t size,
+                                                                    std::uint64_t k) {
   for (std::int64_t hi = size; hi > 0;) {
     const std::int64_t lo = std::max<std::int64_t>(hi - 64, 0);
     const std::uint64_t starts = block_starts(s, lo, hi);
     const auto c = static_cast<std::uint64_t>(_mm_popcnt_u64(starts));
     if (k <= c) {
-      return lo + static_cast<std::int64_t>(_tzcnt_u64(_pdep_u64(std::uint64_t{1} << (c - k), starts)));
+      return lo +
+             static_cast<std::int64_t>(_tzcnt_u64(_pdep_u64(std::uint64_t{1} << (c - k), starts)));
     }
     k -= c;
     hi = lo;
@@ -586,9 +578,8 @@ struct PackedArgs {
 
 // kScanPrefetch (contiguous maps; Utf8SimdSlicer): ScanPrefetch ahead of the scans.
 template <class Index, bool kError, bool kContiguous, class Slicer, bool kScanPrefetch = false>
-__attribute__((always_inline)) inline ChunkState pass1_packed(const SubstrMap& map,
-                                                              std::int64_t b, std::int64_t e,
-                                                              const PackedArgs& a,
+__attribute__((always_inline)) inline ChunkState pass1_packed(const SubstrMap& map, std::int64_t b,
+                                                              std::int64_t e, const PackedArgs& a,
                                                               Slicer slicer) {
   // Locals, not members: the stores below may alias anything reached by reference.
   const std::int64_t* const offs = a.offs;
@@ -599,8 +590,8 @@ __attribute__((always_inline)) inline ChunkState pass1_packed(const SubstrMap& m
   std::int64_t total = 0;
   std::int64_t first_bad = -1;
   // One element; false to stop (kError, out of range).
-  const auto element = [&](std::int64_t i, std::int64_t in_i, std::int64_t first,
-                           std::int64_t size, std::int64_t pos_i) {
+  const auto element = [&](std::int64_t i, std::int64_t in_i, std::int64_t first, std::int64_t size,
+                           std::int64_t pos_i) {
     const auto p = static_cast<std::int64_t>(ps[pos_i]);
     const auto l = static_cast<std::int64_t>(ls[pos_i]);
     const Slice r = slicer(chars, in_i, first, size, p, l);
@@ -667,7 +658,7 @@ __attribute__((TENSORBUF_SUBSTR_SIMD_ATTRS, flatten)) ChunkState pass1_simd_loop
     const SubstrMap& map, std::int64_t b, std::int64_t e, const PackedArgs& a,
     Utf8SimdSlicer slicer) {
   return pass1_packed<Index, kError, kContiguous, Utf8SimdSlicer, kScanPrefetch>(map, b, e, a,
-                                                                                slicer);
+                                                                                 slicer);
 }
 
 template <class Index, bool kError>
@@ -725,15 +716,16 @@ void pass2_packed(std::int64_t b, std::int64_t e, std::int64_t* out, const std::
 }
 
 template <class Index, bool kUtf8, bool kError>
-core::SubstrResult run_packed(const core::SubstrPlan& plan, const core::SubstrArgs& args,
-                              std::int64_t in_total) {
+core::SubstrResult run_packed(const core::SubstrPlan& plan, const core::SubstrBuffers& args,
+                              const core::AllocateChars& allocate_chars, std::int64_t in_total) {
   const std::int64_t n = plan.out_size;
   std::int64_t* const out_offsets = args.out_offsets;
   out_offsets[0] = 0;
   const int chunks = core::chunk_count(n, kMinChunk);
   std::vector<ChunkState> state(static_cast<std::size_t>(chunks));
   const PackedArgs a{args.in_offsets, args.in_chars, args.pos, args.len, out_offsets};
-  const bool simd = kUtf8 && g_simd_enabled.load(std::memory_order_relaxed) && cpu_has_simd();
+  const CpuFeatures features = cpu_features();
+  const bool simd = kUtf8 && features.avx512bw && features.bmi2;
 
   core::parallel_for_chunks(n, kMinChunk, [&](int c, std::int64_t b, std::int64_t e) {
     ChunkState st;
@@ -758,7 +750,7 @@ core::SubstrResult run_packed(const core::SubstrPlan& plan, const core::SubstrAr
   core::SubstrResult result;
   std::vector<std::int64_t> base;
   if (!chunk_bases<kError>(state, base, result)) return result;
-  std::uint8_t* out_chars = args.allocate_chars(result.total_bytes);
+  std::uint8_t* out_chars = allocate_chars(result.total_bytes);
 
   const bool stream = result.total_bytes >= kStreamOutputBytes;
   core::parallel_for_chunks(n, kMinChunk, [&](int c, std::int64_t b, std::int64_t e) {
@@ -776,40 +768,51 @@ core::SubstrResult run_packed(const core::SubstrPlan& plan, const core::SubstrAr
   return result;
 }
 
-}  // namespace
-
-bool substr_simd_available() { return cpu_has_simd(); }
-
-void set_substr_simd_enabled(bool enabled) {
-  g_simd_enabled.store(enabled, std::memory_order_relaxed);
+// Names the bad element's input string and pos for the message (error path only).
+template <class Index>
+void name_bad_element(const core::SubstrPlan& plan, const core::SubstrBuffers& buffers,
+                      core::SubstrResult& result) {
+  std::int64_t pos_i = 0;
+  kernels::map_element(plan.map, result.first_bad_index, &result.bad_input_index, &pos_i);
+  result.bad_pos = static_cast<std::int64_t>(static_cast<const Index*>(buffers.pos)[pos_i]);
 }
 
-core::SubstrResult substr(const core::SubstrPlan& plan, const core::SubstrArgs& args) {
+}  // namespace
+
+core::SubstrResult substr(const core::SubstrPlan& plan, const core::SubstrBuffers& args,
+                          const core::AllocateChars& allocate_chars) {
   if (plan.out_size == 0) {
     args.out_offsets[0] = 0;
-    args.allocate_chars(0);
+    allocate_chars(0);
     return {};
   }
   const bool utf8 = plan.unit == SubstrUnit::kUtf8Char;
   const bool error = plan.policy == OutOfBoundsPolicy::kError;
   // The bytes that may be read: the whole input chars buffer, and no more.
-  const std::int64_t in_total =
-      std::min(plan.in_chars, args.in_offsets[plan.in_size]);
+  const std::int64_t in_total = std::min(plan.in_chars, args.in_offsets[plan.in_size]);
   const bool packed = args.in_offsets[plan.in_size] < kPackLimit;
   return core::dispatch_index_type(plan.index_type, [&](auto tag) {
     using Index = typename decltype(tag)::type;
+    const auto& a = allocate_chars;
+    core::SubstrResult result;
     if (packed) {
       if (utf8) {
-        return error ? run_packed<Index, true, true>(plan, args, in_total)
-                     : run_packed<Index, true, false>(plan, args, in_total);
+        result = error ? run_packed<Index, true, true>(plan, args, a, in_total)
+                       : run_packed<Index, true, false>(plan, args, a, in_total);
+      } else {
+        result = error ? run_packed<Index, false, true>(plan, args, a, in_total)
+                       : run_packed<Index, false, false>(plan, args, a, in_total);
       }
-      return error ? run_packed<Index, false, true>(plan, args, in_total)
-                   : run_packed<Index, false, false>(plan, args, in_total);
+    } else if (utf8) {
+      result =
+          error ? run<Index, true, true>(plan, args, a) : run<Index, true, false>(plan, args, a);
+    } else {
+      result =
+          error ? run<Index, false, true>(plan, args, a) : run<Index, false, false>(plan, args, a);
     }
-    if (utf8) {
-      return error ? run<Index, true, true>(plan, args) : run<Index, true, false>(plan, args);
-    }
-    return error ? run<Index, false, true>(plan, args) : run<Index, false, false>(plan, args);
+    if (result.first_bad_index >= 0) name_bad_element<Index>(plan, args, result);
+    result.dropped_count = -1;  // kDrop's empty strings are not counted
+    return result;
   });
 }
 

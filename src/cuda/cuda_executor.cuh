@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/dispatch.hpp"
+#include "core/cuda_context.hpp"
 #include "core/stats_counters.hpp"
 #include "cuda/cuda_check.hpp"
 #include "cuda/current_device.hpp"
@@ -78,7 +78,8 @@ class CudaExecutor {
   void for_each_index(std::int64_t n, F f) {
     if (n <= 0) return;
     const std::int64_t blocks_needed = (n + kBlockSize - 1) / kBlockSize;
-    const int blocks = static_cast<int>(blocks_needed < max_blocks() ? blocks_needed : max_blocks());
+    const int blocks =
+        static_cast<int>(blocks_needed < max_blocks() ? blocks_needed : max_blocks());
     for_each_index_kernel<<<blocks, kBlockSize, 0, stream()>>>(n, f);
     TENSORBUF_CUDA_TRY(cudaGetLastError());
   }
@@ -88,7 +89,8 @@ class CudaExecutor {
     if (n <= 0) return;
     const std::int64_t tile = std::int64_t{kBlockSize} * K;
     const std::int64_t blocks_needed = (n + tile - 1) / tile;
-    const int blocks = static_cast<int>(blocks_needed < max_blocks() ? blocks_needed : max_blocks());
+    const int blocks =
+        static_cast<int>(blocks_needed < max_blocks() ? blocks_needed : max_blocks());
     for_each_index_staged_kernel<K><<<blocks, kBlockSize, 0, stream()>>>(n, f);
     TENSORBUF_CUDA_TRY(cudaGetLastError());
   }
@@ -137,8 +139,7 @@ class CudaExecutor {
   template <class T>
   T read_value(const T* data) {
     T value{};
-    context_.memory->copy_device_to_host(&value, data, sizeof(T), context_.device,
-                                         context_.stream);
+    context_.memory->copy_device_to_host(&value, data, sizeof(T), context_.device, context_.stream);
     core::stats_counters().device_to_host_copies++;
     core::stats_counters().bytes_device_to_host += sizeof(T);
     return value;

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "core/dtype_dispatch.hpp"
-#include "core/plan_scatter_nd.hpp"
+#include "core/scatter_nd_backends.hpp"
 #include "cuda/cuda_executor.cuh"
 #include "kernels/scatter_nd.hpp"
 

@@ -1,10 +1,10 @@
 // The CUDA backend's entry points when tensorbuf is built without CUDA: each raises
 // UnavailableError("built without CUDA"); the probe reports it.
 #include "core/backend.hpp"
+#include "core/boolean_mask_update_backends.hpp"
 #include "core/error_macros.hpp"
-#include "core/plan_substr.hpp"
-#include "core/plan_boolean_mask_update.hpp"
-#include "core/plan_scatter_nd.hpp"
+#include "core/scatter_nd_backends.hpp"
+#include "core/substr_backends.hpp"
 
 namespace tensorbuf::cuda {
 namespace {
@@ -22,26 +22,26 @@ core::DeviceMemory& device_memory() { not_built(); }
 
 std::string build_info() { return "without CUDA"; }
 
-// Op entry points (one block per op, in the order of src/core/plan_*.hpp).
+// Op entry points (one block per op, in the order of src/core/*_backends.hpp).
 
-// --- boolean_mask_update (src/core/plan_boolean_mask_update.hpp) ---
-core::MaskUpdateResult boolean_mask_update(const core::BooleanMaskUpdatePlan&,
-                                           const core::MaskUpdateBuffers&,
-                                           const core::CudaContext&) {
+// --- boolean_mask_update (src/core/boolean_mask_update_backends.hpp) ---
+core::BooleanMaskUpdateResult boolean_mask_update(const core::BooleanMaskUpdatePlan&,
+                                                  const core::BooleanMaskUpdateBuffers&,
+                                                  const core::CudaContext&) {
   not_built();
 }
 // --- end boolean_mask_update ---
 
-// --- scatter_nd (src/core/plan_scatter_nd.hpp) ---
+// --- scatter_nd (src/core/scatter_nd_backends.hpp) ---
 core::ScatterNdResult scatter_nd(const core::ScatterNdPlan&, const core::ScatterNdBuffers&,
                                  const core::CudaContext&) {
   not_built();
 }
 // --- end scatter_nd ---
 
-// --- substr (src/core/plan_substr.hpp) ---
-core::SubstrResult substr(const core::SubstrPlan&, const core::SubstrArgs&,
-                          const core::CudaContext&) {
+// --- substr (src/core/substr_backends.hpp) ---
+core::SubstrResult substr(const core::SubstrPlan&, const core::SubstrBuffers&,
+                          const core::AllocateChars&, const core::CudaContext&) {
   not_built();
 }
 // --- end substr ---

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "core/plan_boolean_mask_update.hpp"
+#include "core/boolean_mask_update_plan.hpp"
 #include "kernels/config.hpp"
 
 namespace tensorbuf::kernels {
@@ -148,9 +148,9 @@ inline std::int64_t mask_update_widen(core::MaskUpdateLayout& layout, std::size_
 }
 
 // One pass over the output: out[e] = masked ? updates'[o, rank(m), t] : tensor[e]. In place
-// (`tensor` null) only masked elements are written. Carrier is an unsigned integer of the element's size (or
-// wider, mask_update_widen): the op only moves bytes. Split in a read step and a write step
-// (for_each_index_staged) so that a GPU thread has several elements' reads in flight.
+// (`tensor` null) only masked elements are written. Carrier is an unsigned integer of the element's
+// size (or wider, mask_update_widen): the op only moves bytes. Split in a read step and a write
+// step (for_each_index_staged) so that a GPU thread has several elements' reads in flight.
 template <class Carrier, class Index>
 struct MaskUpdateFusedFunctor {
   struct Item {
@@ -207,11 +207,10 @@ inline constexpr int kMaskUpdateStagedItems = sizeof(Carrier) >= 16 ? 4 : 8;
 //   3. if required_count >= 0: n read back to the host (the one host wait of the op, after the
 //      pass); n != required_count -> {false, n}, nothing having been written.
 template <class Carrier, class Index, class Executor>
-core::MaskUpdateResult run_boolean_mask_update(Executor& ex, const core::MaskUpdateLayout& layout,
-                                               std::int64_t required_count,
-                                               const std::uint8_t* mask, const Carrier* tensor,
-                                               const Carrier* updates, Carrier* out) {
-  core::MaskUpdateResult result;
+core::BooleanMaskUpdateResult run_boolean_mask_update_carrier(
+    Executor& ex, const core::MaskUpdateLayout& layout, std::int64_t required_count,
+    const std::uint8_t* mask, const Carrier* tensor, const Carrier* updates, Carrier* out) {
+  core::BooleanMaskUpdateResult result;
   const std::int64_t m_size = layout.mask_size;
   const std::int64_t tiles = (m_size + kMaskTile - 1) / kMaskTile;
   Index* tile_scan = nullptr;
@@ -254,30 +253,33 @@ struct alignas(16) Bytes16 {
 // The driver with the widest carrier the layout and pointers allow (mask_update_widen, up to
 // 16 bytes), and an int32 scan when the mask size fits: what the CUDA backend runs.
 template <class Executor>
-core::MaskUpdateResult run_boolean_mask_update_widened(Executor& ex,
-                                                       core::MaskUpdateLayout layout,
-                                                       std::size_t element_size,
-                                                       std::int64_t required_count,
-                                                       const std::uint8_t* mask,
-                                                       const void* tensor, const void* updates,
-                                                       void* out) {
+core::BooleanMaskUpdateResult run_boolean_mask_update(
+    Executor& ex, const core::BooleanMaskUpdatePlan& plan,
+    const core::BooleanMaskUpdateBuffers& buffers) {
+  core::MaskUpdateLayout layout = plan.layout;
+  const std::size_t element_size = plan.element_size;
+  const std::int64_t required_count = plan.required_count;
+  const std::uint8_t* mask = buffers.mask;
+  const void* tensor = buffers.tensor;
+  const void* updates = buffers.updates;
+  void* out = buffers.out;
   const std::uintptr_t bits = reinterpret_cast<std::uintptr_t>(tensor) |
                               reinterpret_cast<std::uintptr_t>(updates) |
                               reinterpret_cast<std::uintptr_t>(out);
   const std::size_t alignment = bits == 0 ? 16 : static_cast<std::size_t>(bits & (~bits + 1));
-  const std::size_t carrier_size =
-      element_size * static_cast<std::size_t>(mask_update_widen(layout, element_size, 16, alignment));
+  const std::size_t carrier_size = element_size * static_cast<std::size_t>(mask_update_widen(
+                                                      layout, element_size, 16, alignment));
   auto run = [&](auto carrier_tag) {
     using Carrier = decltype(carrier_tag);
     const auto* t = static_cast<const Carrier*>(tensor);
     const auto* u = static_cast<const Carrier*>(updates);
     auto* o = static_cast<Carrier*>(out);
     if (layout.mask_size <= 0x7fffffffll) {
-      return run_boolean_mask_update<Carrier, std::int32_t>(ex, layout, required_count, mask, t,
-                                                            u, o);
+      return run_boolean_mask_update_carrier<Carrier, std::int32_t>(ex, layout, required_count,
+                                                                    mask, t, u, o);
     }
-    return run_boolean_mask_update<Carrier, std::int64_t>(ex, layout, required_count, mask, t, u,
-                                                          o);
+    return run_boolean_mask_update_carrier<Carrier, std::int64_t>(ex, layout, required_count, mask,
+                                                                  t, u, o);
   };
   switch (carrier_size) {
     case 1:

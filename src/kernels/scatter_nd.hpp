@@ -17,7 +17,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "core/plan_scatter_nd.hpp"
+#include "core/scatter_nd_plan.hpp"
 #include "kernels/config.hpp"
 #include "kernels/scatter_nd_atomics.hpp"
 #include "kernels/scatter_nd_combine.hpp"
@@ -78,8 +78,8 @@ struct ScatterAtomicFunctor {
 
 // The atomic pass over `work` elements, kPackedLanes at a time where the slice size allows.
 template <core::ScatterOp Op, bool kRecordBad, class T, class Index, class Executor>
-void run_atomic_pass(Executor& executor, std::int64_t work, const ScatterGeometry& geometry,
-                     T* out, const Index* indices, const T* updates, std::int64_t* first_bad) {
+void run_atomic_pass(Executor& executor, std::int64_t work, const ScatterGeometry& geometry, T* out,
+                     const Index* indices, const T* updates, std::int64_t* first_bad) {
   constexpr int kLanes = kPackedLanes<Op, T>;
   if constexpr (kLanes > 1) {
     if (geometry.slice_size % kLanes == 0) {
@@ -88,8 +88,8 @@ void run_atomic_pass(Executor& executor, std::int64_t work, const ScatterGeometr
       return;
     }
   }
-  executor.for_each_index(
-      work, ScatterAtomicFunctor<Op, kRecordBad, T, Index>{out, indices, updates, geometry, first_bad});
+  executor.for_each_index(work, ScatterAtomicFunctor<Op, kRecordBad, T, Index>{
+                                    out, indices, updates, geometry, first_bad});
 }
 
 // keys[row] = slice of the row (`sentinel` for a bad row, sorted last), rows[row] = row.
@@ -169,9 +169,9 @@ template <class Executor, class Index>
 core::ScatterNdResult bad_row_result(Executor& executor, const core::ScatterNdPlan& plan,
                                      const Index* indices, std::int64_t row) {
   core::ScatterNdResult result;
-  result.first_bad_row = row;
+  result.first_bad_index = row;
   for (int d = 0; d < plan.depth; ++d) {
-    result.bad_index.push_back(
+    result.bad_components.push_back(
         static_cast<std::int64_t>(executor.read_value(indices + row * plan.depth + d)));
   }
   return result;
@@ -207,7 +207,7 @@ core::ScatterNdResult run_scatter_nd(Executor& executor, const core::ScatterNdPl
   const bool error_policy = plan.policy == OutOfBoundsPolicy::kError;
   const bool check_first = error_policy && (in_place || plan.deterministic || work == 0);
   core::ScatterNdResult result;
-  result.dropped_rows = error_policy ? 0 : -1;  // kDrop: not counted, it would need a host wait
+  result.dropped_count = error_policy ? 0 : -1;  // kDrop: not counted, it would need a host wait
 
   ScatterGeometry geometry;
   if (n > 0) geometry = executor_geometry(executor, plan);

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "core/plan_scatter_nd.hpp"
+#include "core/scatter_nd_plan.hpp"
 #include "kernels/config.hpp"
 #include "tensorbuf/half.hpp"
 

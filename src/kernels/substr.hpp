@@ -306,7 +306,7 @@ TENSORBUF_HD inline std::uint64_t starts_in_word(const std::uint8_t* chars, std:
                                                  std::int64_t first, std::int64_t end) {
   const std::int64_t base = 8 * w;
   std::uint64_t valid = kTopBits;
-  if (first > base) valid &= kTopBits << (8 * (first - base));   // first - base: 1..7
+  if (first > base) valid &= kTopBits << (8 * (first - base));      // first - base: 1..7
   if (end < base + 8) valid &= kTopBits >> (8 * (base + 8 - end));  // 1..7
   std::uint64_t starts = ~continuation_bits(load_chars_word(chars, w, first, end)) & valid;
   if (first >= base) starts |= std::uint64_t{0x80} << (8 * (first - base));
@@ -368,7 +368,7 @@ struct SubstrView {
   const std::uint8_t* in_chars = nullptr;
   const Index* pos = nullptr;
   const Index* len = nullptr;
-  SubstrMap map;
+  core::SubstrMap map;
 };
 
 // Per input string and lane (kLanes consecutive threads per string): the character starts in
@@ -402,7 +402,7 @@ struct SizesFunctor {
     }
     std::int64_t in_i = 0;
     std::int64_t pos_i = 0;
-    view.map.map(i, &in_i, &pos_i);
+    map_element(view.map, i, &in_i, &pos_i);
     const std::int64_t first = view.in_offsets[in_i];
     const std::int64_t size = view.in_offsets[in_i + 1] - first;
     const auto pos = static_cast<std::int64_t>(view.pos[pos_i]);
@@ -443,7 +443,7 @@ struct LaneSizesFunctor {
     const int lane = static_cast<int>(t - i * kLanes);
     std::int64_t in_i = 0;
     std::int64_t pos_i = 0;
-    view.map.map(i, &in_i, &pos_i);
+    map_element(view.map, i, &in_i, &pos_i);
     const std::int64_t* lane_counts = counts + in_i * kLanes;
     std::int64_t before = 0;  // characters in the runs of lanes 0..lane-1
     std::int64_t nchars = 0;
@@ -567,11 +567,6 @@ struct SubstrDriverConfig {
   std::int64_t lane_threshold = 64;
 };
 
-struct SubstrDriverResult {
-  std::int64_t first_bad_index = -1;
-  std::int64_t total_bytes = 0;
-};
-
 struct TotalAndBad {
   std::int64_t total;
   std::int64_t first_bad;
@@ -581,13 +576,24 @@ inline constexpr std::int64_t kNoBadIndex = INT64_MAX;
 
 // Runs substr over n output elements: sizes into out_offsets[0..n], exclusive scan in place,
 // one read of the total (and, when `report`, of the first bad index: then nothing is written
-// to the output chars), allocate_chars(total), copy. The executor's only host read is that one.
-template <class Executor, class Index, class AllocateChars>
-SubstrDriverResult run_substr(Executor& ex, const SubstrView<Index>& view, std::int64_t n,
-                              std::int64_t in_size, std::int64_t in_chars_total, bool utf8,
-                              bool report, std::int64_t* out_offsets,
-                              AllocateChars&& allocate_chars,
+// to the output chars and a second read fetches that element's pos), allocate_chars(total),
+// copy. Without a bad element the executor's only host read is the first.
+template <class Index, class Executor, class AllocateChars>
+core::SubstrResult run_substr(Executor& ex, const core::SubstrPlan& plan,
+                              const core::SubstrBuffers& buffers, AllocateChars&& allocate_chars,
                               const SubstrDriverConfig& config = {}) {
+  SubstrView<Index> view;
+  view.in_offsets = buffers.in_offsets;
+  view.in_chars = buffers.in_chars;
+  view.pos = static_cast<const Index*>(buffers.pos);
+  view.len = static_cast<const Index*>(buffers.len);
+  view.map = plan.map;
+  const std::int64_t n = plan.out_size;
+  const std::int64_t in_size = plan.in_size;
+  const std::int64_t in_chars_total = plan.in_chars;
+  const bool utf8 = plan.unit == SubstrUnit::kUtf8Char;
+  const bool report = plan.policy == OutOfBoundsPolicy::kError;
+  std::int64_t* const out_offsets = buffers.out_offsets;
   std::int64_t* begins = ex.template scratch<std::int64_t>(n);
   std::int64_t* tail = ex.template scratch<std::int64_t>(2);
   if (report) ex.fill(tail + 1, kNoBadIndex, 1);
@@ -613,24 +619,30 @@ SubstrDriverResult run_substr(Executor& ex, const SubstrView<Index>& view, std::
     with_report([&](auto report_tag) {
       constexpr bool kReport = decltype(report_tag)::value;
       if (utf8) {
-        ex.for_each_index(n + 1, SizesFunctor<Index, true, kReport>{view, begins, out_offsets,
-                                                                    tail + 1, n});
+        ex.for_each_index(
+            n + 1, SizesFunctor<Index, true, kReport>{view, begins, out_offsets, tail + 1, n});
       } else {
-        ex.for_each_index(n + 1, SizesFunctor<Index, false, kReport>{view, begins, out_offsets,
-                                                                     tail + 1, n});
+        ex.for_each_index(
+            n + 1, SizesFunctor<Index, false, kReport>{view, begins, out_offsets, tail + 1, n});
       }
     });
   }
   ex.exclusive_scan(out_offsets, out_offsets, n + 1);
 
-  SubstrDriverResult result;
+  core::SubstrResult result;
+  result.dropped_count = -1;  // kDrop's empty strings are not counted
   if (report) {
     ex.for_each_index(1, TailFunctor{out_offsets + n, tail});
     const TotalAndBad both = ex.read_value(reinterpret_cast<const TotalAndBad*>(tail));
     result.total_bytes = both.total;
     if (both.first_bad != kNoBadIndex) {
+      // Validate first, write second: the output is discarded. The message names the element's
+      // string and pos: read that one pos back (error path only).
       result.first_bad_index = both.first_bad;
-      return result;  // validate first, write second: the output is discarded
+      std::int64_t pos_i = 0;
+      map_element(view.map, both.first_bad, &result.bad_input_index, &pos_i);
+      result.bad_pos = static_cast<std::int64_t>(ex.read_value(view.pos + pos_i));
+      return result;
     }
   } else {
     result.total_bytes = ex.read_value(out_offsets + n);

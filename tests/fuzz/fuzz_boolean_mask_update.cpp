@@ -131,9 +131,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   if (bad_mask_shape) {
     const int how = static_cast<int>(in.range(0, 2));
-    if (how == 0 && mdims.size() > 1) mdims.pop_back();
-    else if (how == 1) mdims.push_back(in.range(0, 3));
-    else if (!mdims.empty()) mdims[static_cast<std::size_t>(in.range(0, mdims.size() - 1))] = in.range(0, 3);
+    if (how == 0 && mdims.size() > 1)
+      mdims.pop_back();
+    else if (how == 1)
+      mdims.push_back(in.range(0, 3));
+    else if (!mdims.empty())
+      mdims[static_cast<std::size_t>(in.range(0, mdims.size() - 1))] = in.range(0, 3);
   }
   const std::int64_t mcount = count(mdims);
   Bytes mbytes(static_cast<std::size_t>(mcount));
@@ -145,8 +148,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   // ---- reference validity and target shape ----
   const int mask_rank = static_cast<int>(mdims.size());
-  bool valid = mtype == DataType::kBool && mask_rank >= 1 && a_norm >= 0 &&
-               a_norm + mask_rank <= rank;
+  bool valid =
+      mtype == DataType::kBool && mask_rank >= 1 && a_norm >= 0 && a_norm + mask_rank <= rank;
   std::int64_t n = 0;
   for (auto b : mbytes) n += b != 0;
   Dims lead, trail, target;
@@ -168,10 +171,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // ---- updates shape ----
   Dims udims;
   switch (updates_form) {
-    case 0: break;                                          // scalar
-    case 1: udims = {n}; udims.insert(udims.end(), trail.begin(), trail.end()); break;
-    case 2: udims = target; break;
-    case 3:                                                 // size-1 dims, maybe a suffix
+    case 0:
+      break;  // scalar
+    case 1:
+      udims = {n};
+      udims.insert(udims.end(), trail.begin(), trail.end());
+      break;
+    case 2:
+      udims = target;
+      break;
+    case 3:  // size-1 dims, maybe a suffix
     case 4: {
       const std::size_t keep = static_cast<std::size_t>(in.range(0, target.size()));
       udims.assign(target.end() - static_cast<std::ptrdiff_t>(keep), target.end());
@@ -180,13 +189,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
       break;
     }
-    case 5: udims = {1}; udims.insert(udims.end(), trail.begin(), trail.end()); break;
-    case 6: {                                               // random (usually wrong)
+    case 5:
+      udims = {1};
+      udims.insert(udims.end(), trail.begin(), trail.end());
+      break;
+    case 6: {  // random (usually wrong)
       udims.resize(static_cast<std::size_t>(in.range(0, 3)));
       for (auto& d : udims) d = in.range(0, 3);
       break;
     }
-    default: {                                              // dims more than the target
+    default: {  // dims more than the target
       udims = target;
       const int extra = static_cast<int>(in.range(1, 2));
       for (int e = 0; e < extra; ++e) udims.insert(udims.begin(), in.range(0, 2));
@@ -241,8 +253,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             uoff += (rest % dim) * ustride[k];
             rest /= dim;
           }
-          const std::int64_t toff =
-              (b * mc + positions[static_cast<std::size_t>(j)]) * ntrail + t;
+          const std::int64_t toff = (b * mc + positions[static_cast<std::size_t>(j)]) * ntrail + t;
           std::memcpy(expected.data() + static_cast<std::size_t>(toff) * es,
                       ubytes.data() + static_cast<std::size_t>(uoff) * es, es);
         }
@@ -251,8 +262,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
 
   // ---- run ----
-  const BooleanMaskUpdateOptions options{.device = Device::cpu(), .axis = axis,
-                                         .broadcast = broadcast};
+  const BooleanMaskUpdateOptions options{
+      .device = Device::cpu(), .axis = axis, .broadcast = broadcast};
   std::optional<Bytes> got;
   std::optional<std::string> error;
   TensorBuffer target_buffer = tensor.clone();
@@ -275,12 +286,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (bytes_of(mask) != mbytes) fail("the mask was modified");
   if (bytes_of(updates) != ubytes) fail("the updates were modified");
 
-  const std::string what = std::string(to_string(type)) + " tensor " + str(tdims) + " mask " +
-                           std::string(to_string(mtype)) + str(mdims) + " updates " +
-                           std::string(to_string(utype)) + str(udims) + " axis " +
-                           std::to_string(axis) + " target " + str(target) +
-                           (broadcast ? " broadcast" : " no-broadcast") +
-                           (in_place ? " in place" : "");
+  const std::string what =
+      std::string(to_string(type)) + " tensor " + str(tdims) + " mask " +
+      std::string(to_string(mtype)) + str(mdims) + " updates " + std::string(to_string(utype)) +
+      str(udims) + " axis " + std::to_string(axis) + " target " + str(target) +
+      (broadcast ? " broadcast" : " no-broadcast") + (in_place ? " in place" : "");
   ++g_stats.counts[valid ? 0 : 2];
   if (!valid) {
     if (!error) fail("an invalid call did not raise: " + what);
@@ -311,10 +321,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // Out of place the output starts as garbage: every byte must be written.
     Bytes out = driver_in_place ? tbytes : Bytes(tbytes.size(), 0xA5);
     kernels::HostExecutor executor((flags2 >> 4) & 1);
-    const core::MaskUpdateResult result = kernels::run_boolean_mask_update_widened(
-        executor, plan->layout, plan->element_size, plan->required_count, mbytes.data(),
-        driver_in_place ? static_cast<const void*>(out.data()) : tbytes.data(), ubytes.data(),
-        out.data());
+    core::BooleanMaskUpdateBuffers buffers;
+    buffers.tensor = driver_in_place ? static_cast<const void*>(out.data()) : tbytes.data();
+    buffers.mask = mbytes.data();
+    buffers.updates = ubytes.data();
+    buffers.out = out.data();
+    const core::BooleanMaskUpdateResult result =
+        kernels::run_boolean_mask_update(executor, *plan, buffers);
     const std::string form = driver_in_place ? "driver in place: " : "driver: ";
     if (!valid) {
       if (result.applied) fail(form + "applied an invalid call: " + what);

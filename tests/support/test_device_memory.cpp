@@ -91,8 +91,11 @@ void TestDeviceMemory::memset_device(void* dst, int value, std::size_t bytes, in
   std::memset(dst, value, bytes);
 }
 
-core::EventHandle TestDeviceMemory::record_event(core::EventHandle event, int,
-                                                 core::StreamHandle) {
+core::EventHandle TestDeviceMemory::record_event(core::EventHandle event, int, core::StreamHandle) {
+  const std::int64_t n = ++records_;
+  if (fail_record_at_ != 0 && n == fail_record_at_) {
+    throw InternalError("injected event record failure");
+  }
   return event != nullptr ? event : new int(0);
 }
 

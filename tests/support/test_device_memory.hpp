@@ -37,7 +37,13 @@ class TestDeviceMemory final : public core::DeviceMemory {
   // Fail the n-th (1-based, counted from now) allocation (device or host) / copy; 0 = never.
   void fail_allocation(int n) { fail_allocation_at_ = allocations_ + n; }
   void fail_copy(int n) { fail_copy_at_ = copies_ + n; }
-  void fail_nothing() { fail_allocation_at_ = 0; fail_copy_at_ = 0; }
+  // Fail the n-th (1-based, counted from now) event record with InternalError; 0 = never.
+  void fail_event_record(int n) { fail_record_at_ = records_ + n; }
+  void fail_nothing() {
+    fail_allocation_at_ = 0;
+    fail_copy_at_ = 0;
+    fail_record_at_ = 0;
+  }
 
   std::int64_t device_allocations() const { return device_allocations_; }
   std::int64_t host_allocations() const { return host_allocations_; }
@@ -45,6 +51,8 @@ class TestDeviceMemory final : public core::DeviceMemory {
   std::int64_t downloads() const { return downloads_; }
   std::int64_t host_waits() const { return host_waits_; }
   std::int64_t stream_waits() const { return stream_waits_; }
+  // Event records asked for, the failed ones included.
+  std::int64_t event_records() const { return records_; }
   std::int64_t live_device_blocks() const;
   std::int64_t live_host_blocks() const;
   // True if `ptr` is memory this object handed out as device memory.
@@ -59,6 +67,7 @@ class TestDeviceMemory final : public core::DeviceMemory {
   std::set<const void*> host_blocks_;
   std::atomic<std::int64_t> allocations_{0}, copies_{0};
   std::atomic<std::int64_t> fail_allocation_at_{0}, fail_copy_at_{0};
+  std::atomic<std::int64_t> records_{0}, fail_record_at_{0};
   std::atomic<std::int64_t> device_allocations_{0}, host_allocations_{0};
   std::atomic<std::int64_t> uploads_{0}, downloads_{0}, host_waits_{0}, stream_waits_{0};
   int stream_token_[4] = {};

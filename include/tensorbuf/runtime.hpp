@@ -1,0 +1,28 @@
+// The process the library runs in: CPU threads and code paths, and waiting for device work.
+#pragma once
+
+#include "tensorbuf/types.hpp"
+
+namespace tensorbuf {
+
+/// Threads the CPU backend may use: TENSORBUF_NUM_THREADS if set (>= 1), else the hardware
+/// concurrency. Never throws.
+int cpu_thread_count();
+
+/// Which CPU code the ops run in this process. The AVX-512 paths need the CPU's support and an
+/// x86 build without TENSORBUF_PORTABLE; elsewhere their portable twins run, with the same
+/// results (docs/substr.md, docs/boolean_mask_update.md).
+struct CpuCodePaths {
+  bool substr_avx512 = false;       ///< substr's UTF-8 scans (AVX-512BW + BMI2)
+  bool mask_update_avx512 = false;  ///< boolean_mask_update's expand-load path (AVX-512BW)
+};
+/// Detected once; never throws.
+CpuCodePaths cpu_code_paths();
+
+/// Blocks until the device work enqueued so far on `stream` of `device` has finished (a null
+/// stream: the library's stream of that device, where ops run by default). On the CPU it
+/// returns at once: a CPU op has finished when it returns. Throws UnavailableError when
+/// `device` is CUDA and not usable, InternalError when the CUDA runtime fails.
+void synchronize(Device device, Stream stream = {});
+
+}  // namespace tensorbuf

@@ -1,0 +1,56 @@
+// tensor_scatter_nd_{sub,add,update,min,max}: the plan, the buffers and the result a backend
+// returns. Plain data only: the kernels include this header and nothing else of src/core's op
+// code (DESIGN.md, "The op template").
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/op_result.hpp"
+#include "tensorbuf/types.hpp"
+
+namespace tensorbuf::core {
+
+// The combine step of a scatter: out[slice] op= updates[row].
+enum class ScatterOp { kSub, kAdd, kUpdate, kMin, kMax };
+
+// Everything both backends need, validated once. Index components are checked by the
+// backends; everything else about the arguments is checked by plan_scatter_nd.
+struct ScatterNdPlan {
+  ScatterOp op = ScatterOp::kSub;
+  DataType dtype = DataType::kFloat32;      // of tensor, updates and the output
+  DataType index_dtype = DataType::kInt32;  // int32 or int64
+  Shape tensor_shape;
+  Shape indices_shape;
+  int depth = 1;                            // D = indices.shape[-1]
+  std::int64_t num_rows = 0;                // N = prod(indices.shape[:-1])
+  std::int64_t slice_size = 0;              // S = prod(tensor.shape[D:])
+  std::int64_t num_slices = 0;              // prod(tensor.shape[:D]); 0 when S == 0 and it
+                                            // would overflow (nothing is written then)
+  std::int64_t num_elements = 0;            // of the tensor
+  std::vector<std::int64_t> index_dims;     // tensor.shape[:D]: the bounds of a component
+  std::vector<std::int64_t> slice_strides;  // row-major strides over tensor.shape[:D], in
+                                            // slices (element offset = slice * S)
+  // Set by the op after dispatch: the resolved policy (kError or kDrop) and determinism.
+  OutOfBoundsPolicy policy = OutOfBoundsPolicy::kError;
+  bool deterministic = false;
+};
+
+// Raw pointers on the device the backend runs on. `tensor` may equal `out` (in place); the
+// backend never writes `out` before the rows are known good under kError.
+struct ScatterNdBuffers {
+  const void* tensor = nullptr;
+  const void* indices = nullptr;
+  const void* updates = nullptr;
+  void* out = nullptr;
+};
+
+// first_bad_index: the smallest bad row (flattened position in indices.shape[:-1]), under
+// kError only, and then `bad_components` holds that row's D index components, read by the
+// backend so the error path reads nothing again. dropped_count: the bad rows skipped under
+// kDrop where the backend counts them (the CPU); -1 where it does not (CUDA).
+struct ScatterNdResult : OpResult {
+  std::vector<std::int64_t> bad_components;
+};
+
+}  // namespace tensorbuf::core

@@ -1,0 +1,47 @@
+#include "cpu/cpu_features.hpp"
+
+#include <atomic>
+
+#include "core/isa.hpp"
+#include "tensorbuf/runtime.hpp"
+
+namespace tensorbuf {
+namespace cpu {
+namespace {
+
+std::atomic<bool> g_simd_enabled{true};
+
+CpuFeatures detect() {
+  CpuFeatures f;
+#if defined(TENSORBUF_ISA_X86_64)
+  f.avx512bw = __builtin_cpu_supports("avx512f") != 0 && __builtin_cpu_supports("avx512bw") != 0 &&
+               __builtin_cpu_supports("popcnt") != 0;
+  f.bmi2 = __builtin_cpu_supports("bmi2") != 0;
+#endif
+  return f;
+}
+
+}  // namespace
+
+const CpuFeatures& detected_cpu_features() {
+  static const CpuFeatures features = detect();
+  return features;
+}
+
+CpuFeatures cpu_features() {
+  return g_simd_enabled.load(std::memory_order_relaxed) ? detected_cpu_features() : CpuFeatures{};
+}
+
+void set_simd_enabled(bool enabled) { g_simd_enabled.store(enabled, std::memory_order_relaxed); }
+
+}  // namespace cpu
+
+CpuCodePaths cpu_code_paths() {
+  const cpu::CpuFeatures& f = cpu::detected_cpu_features();
+  CpuCodePaths paths;
+  paths.substr_avx512 = f.avx512bw && f.bmi2;
+  paths.mask_update_avx512 = f.avx512bw;
+  return paths;
+}
+
+}  // namespace tensorbuf
