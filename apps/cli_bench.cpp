@@ -1,6 +1,7 @@
 // `tensorbuf bench`: the benchmark cases of bench/ (linked in from the OBJECT library
 // tensorbuf_bench_cases, convention in bench/bench_support.hpp) run through Google Benchmark
 // with a reporter that prints case, device, time, GB/s and the ratio to the same-run limit.
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iomanip>
@@ -21,8 +22,8 @@ constexpr const char* kBenchUsage = R"(usage: tensorbuf bench [--device cpu|cuda
 Runs the benchmark suite (bench/bench_*.cpp) and prints, per case and device: the median time
 per iteration, the traffic rate in GB/s (bytes read + written by the op, 1 GB = 1e9 bytes), the
 limit measured in the same run (CPU: memcpy over the library's threads; CUDA: a device-to-device
-copy) and the ratio to it. CUDA cases are shown as skipped, with the reason, where CUDA is not
-usable.
+copy) and the ratio to it. Where CUDA is not usable, one line says how many CUDA cases were
+skipped and why (the --json file keeps one "skipped" entry per case).
   --device  which cases (default all)
   --quick   one repetition after a short warm-up, short minimum time (CI; under a minute)
   --json    also write the results as a JSON array: case, device, bytes, seconds (median),
@@ -123,23 +124,57 @@ std::string json_string(const std::string& s) {
   return out + "\"";
 }
 
+// One line per (device, reason) for the cases that did not run -- e.g. all CUDA cases on a
+// machine without a usable GPU -- instead of one line per case.
+void print_skipped(const std::vector<Row>& rows) {
+  struct Group {
+    std::string device;
+    std::string reason;
+    std::vector<std::string> cases;
+  };
+  std::vector<Group> groups;
+  for (const Row& r : rows) {
+    if (r.skipped.empty()) continue;
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const Group& g) {
+      return g.device == r.device && g.reason == r.skipped;
+    });
+    if (it == groups.end()) it = groups.insert(groups.end(), Group{r.device, r.skipped, {}});
+    it->cases.push_back(r.name);
+  }
+  for (const Group& g : groups) {
+    std::cout << g.device << ": ";
+    if (g.cases.size() == 1) {
+      std::cout << g.cases.front() << " skipped: ";
+    } else {
+      std::cout << g.cases.size() << " cases skipped: ";
+    }
+    std::cout << g.reason << "\n";
+  }
+}
+
 void print_table(const std::vector<Row>& rows) {
   std::size_t width = 4;
-  for (const Row& r : rows) width = std::max(width, r.name.size());
-  std::cout << std::left << std::setw(static_cast<int>(width)) << "case" << "  " << std::setw(6)
-            << "device" << std::right << std::setw(12) << "time (ms)" << std::setw(10) << "GB/s"
-            << std::setw(12) << "limit GB/s" << std::setw(10) << "ratio" << "\n";
+  bool any_ran = false;
   for (const Row& r : rows) {
+    if (!r.skipped.empty()) continue;
+    width = std::max(width, r.name.size());
+    any_ran = true;
+  }
+  if (any_ran) {
+    std::cout << std::left << std::setw(static_cast<int>(width)) << "case" << "  "
+              << std::setw(6) << "device" << std::right << std::setw(12) << "time (ms)"
+              << std::setw(10) << "GB/s" << std::setw(12) << "limit GB/s" << std::setw(10)
+              << "ratio" << "\n";
+  }
+  for (const Row& r : rows) {
+    if (!r.skipped.empty()) continue;
     std::cout << std::left << std::setw(static_cast<int>(width)) << r.name << "  " << std::setw(6)
               << r.device << std::right;
-    if (!r.skipped.empty()) {
-      std::cout << "  skipped: " << r.skipped << "\n";
-      continue;
-    }
     const std::string ratio = r.limit_gbps > 0 ? fixed(r.gbps / r.limit_gbps, 2) : "-";
     std::cout << std::setw(12) << fixed(r.seconds * 1e3, 3) << std::setw(10) << fixed(r.gbps, 2)
               << std::setw(12) << fixed(r.limit_gbps, 2) << std::setw(10) << ratio << "\n";
   }
+  print_skipped(rows);
 }
 
 void write_json(const std::string& path, const std::vector<Row>& rows, bool quick) {
@@ -210,10 +245,14 @@ int bench_command(const std::vector<std::string>& args) {
   CollectingReporter reporter(repetitions > 1);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
-  if (device != "cpu" && !cuda_available()) {
+  print_table(reporter.rows());
+  // The skipped CUDA cases already say why; this covers a filter that selected none.
+  const bool cuda_skipped =
+      std::any_of(reporter.rows().begin(), reporter.rows().end(),
+                  [](const Row& r) { return r.device == "cuda" && !r.skipped.empty(); });
+  if (device != "cpu" && !cuda_available() && !cuda_skipped) {
     std::cout << "CUDA: " << cuda_availability_reason() << "\n";
   }
-  print_table(reporter.rows());
   if (auto json = flags.optional("json")) write_json(*json, reporter.rows(), quick);
   return kExitOk;
 #endif

@@ -544,5 +544,37 @@ TEST_F(Cli, BenchQuickWritesJson) {
 #endif
 }
 
+// Without a usable GPU the CUDA cases are summed up in one line that says why they were
+// skipped, not one line per case; the JSON keeps one "skipped" entry per case.
+TEST_F(Cli, BenchSkippedCudaCasesAreOneLine) {
+#if TENSORBUF_CLI_HAS_BENCH
+  if (cuda_available()) GTEST_SKIP() << "CUDA is usable here: no case is skipped";
+  const Result r = run({"bench", "--quick", "--device", "cuda", "--filter", "sync_",
+                        "--json", path("bench.json")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string reason = cuda_availability_reason();
+  ASSERT_FALSE(reason.empty());
+  std::size_t count = 0;
+  for (std::size_t at = r.out.find(reason); at != std::string::npos;
+       at = r.out.find(reason, at + reason.size())) {
+    ++count;
+  }
+  EXPECT_EQ(count, 1u) << r.out;
+  EXPECT_NE(r.out.find("cuda: 2 cases skipped: CUDA unavailable: " + reason + "\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("sync_host_to_device_1gib"), std::string::npos) << r.out;
+  const std::string json = read_text(path("bench.json"));
+  for (const char* name : {"sync_host_to_device_1gib", "sync_device_to_host_1gib"}) {
+    EXPECT_NE(json.find(std::string("{\"case\": \"") + name +
+                        "\", \"device\": \"cuda\", \"skipped\": \"CUDA unavailable: "),
+              std::string::npos)
+        << name << " in " << json;
+  }
+#else
+  GTEST_SKIP() << "benchmarks are not built in";
+#endif
+}
+
 }  // namespace
 }  // namespace tensorbuf
