@@ -6,6 +6,9 @@ RESULTS.md is never edited by hand: rerun this script.
     /usr/bin/python3 bench/compare.py --ours ours.json --peers peers.json \
         [--out bench/RESULTS.md] [--plot bench/results.png]
 
+results.png has one panel per device; each case shows "x limit" and "ours/peer" against the
+best (fastest) peer as bars on log axes, the other peers as dots and the targets as diamonds.
+
 Ratios: "x limit" is tensorbuf's traffic rate over the same-run limit (memcpy on the CPU,
 device-to-device copy on CUDA); "ours/peer" is tensorbuf's throughput over the peer's (the
 peer's median time over ours), so > 1 means tensorbuf is faster. Targets come from the TARGETS
@@ -14,6 +17,7 @@ of the case modules in bench/peers_cases/.
 import argparse
 import importlib
 import json
+import math
 import os
 import pkgutil
 import sys
@@ -91,12 +95,14 @@ def main():
         "",
         f"- tensorbuf {version} ({build})",
     ]
+    run_notes = {}
     for device in sorted({r["device"] for r in rows}):
         mine = [r for r in rows if r["device"] == device]
         quick = [r for r in mine if r.get("quick")]
         runs = ("one quick run (single repetition)" if len(quick) == len(mine)
                 else "median of 5 repetitions" +
                 (f" except the quick cases {', '.join(r['case'] for r in quick)}" if quick else ""))
+        run_notes[device] = runs
         lines.append(f"- ours on {device}: {mine[0]['threads']} CPU thread(s); {runs}")
     for doc in peer_docs:
         m = doc["machine"]
@@ -152,38 +158,157 @@ def main():
                 status = "not measured" if got is None else ("met" if got >= want else "MISSED")
                 lines.append(f"| {case} | {device} | {text} | {fmt(got)} | {status} |")
 
-    lines += ["", "![GB/s per case against the limit](results.png)", ""]
+    lines += ["", "![Per device: x limit and ours/best peer per case, log scale, targets marked]"
+                  "(results.png)", ""]
     with open(args.out, "w") as f:
         f.write("\n".join(lines))
-    plot(rows, by_case, peer_names, args.plot)
+    titles = {}
+    for device in sorted({r["device"] for r in rows}):
+        mine = [r for r in rows if r["device"] == device]
+        docs = [d for d in peer_docs if any(p["device"] == device for p in d["results"])]
+        where = ""
+        if docs:
+            doc = docs[-1]
+            where = (f", {doc['versions']['gpu']}" if device == "cuda" and "gpu" in doc["versions"]
+                     else f", {doc['machine']['cpu']}")
+        titles[device] = (f"{device}: {len(mine)} cases{where}, {mine[0]['threads']:g} CPU "
+                          f"thread(s); ours: {run_notes[device]}")
+    plot(rows, by_case, targets, titles, args.plot)
     print(f"wrote {args.out} and {args.plot}")
 
 
-def plot(rows, by_case, peer_names, path):
+def plot(rows, by_case, targets, titles, path):
+    """One panel per device; per case the ratio to the same-run limit and the ratio to the
+    best (fastest) peer, on log axes, with the TARGETS marked."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    from matplotlib.ticker import FuncFormatter
 
-    labels = [f"{r['case']} ({r['device']})" for r in rows]
-    series = [("tensorbuf", [r["gbps"] for r in rows])]
-    for name in peer_names:
-        series.append((name, [by_case.get((r["case"], r["device"]), {}).get(name, {}).get("gbps", 0.0)
-                              for r in rows]))
-    height = 0.8 / len(series)
-    fig, ax = plt.subplots(figsize=(10, 1.0 + 0.6 * len(rows) * len(series) / 2))
-    for k, (name, values) in enumerate(series):
-        ax.barh([i + k * height for i in range(len(rows))], values, height=height, label=name)
-    limits = [r.get("limit_gbps") or 0.0 for r in rows]
-    ax.scatter(limits, [i + 0.4 - height / 2 for i in range(len(rows))], marker="|", s=400,
-               color="black", label="same-run limit", zorder=3)
-    ax.set_yticks([i + 0.4 - height / 2 for i in range(len(rows))])
-    ax.set_yticklabels(labels)
-    ax.invert_yaxis()
-    ax.set_xlabel("GB/s (bytes read + written / median time)")
-    ax.set_title("tensorbuf vs peers, against the memcpy / device-copy limit")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    devices = [d for d in ("cpu", "cuda") if any(r["device"] == d for r in rows)]
+    devices += sorted({r["device"] for r in rows} - set(devices))
+    if not devices:
+        return
+    peer_names = sorted({name for mine in by_case.values() for name in mine})
+    # One colour per peer whatever peers a run has; no red (it marks a missed target) and
+    # none close to our bars' blue.
+    fixed = {"cupy": "#ff7f0e", "jax": "#2ca02c", "numpy": "#9467bd", "python": "#8c564b",
+             "torch": "#e377c2", "pyarrow": "#bcbd22"}
+    spare = ["#17becf", "#7f7f7f", "#aec7e8", "#ffbb78"]
+    others = [name for name in peer_names if name not in fixed]
+    colors = {name: fixed.get(name) or spare[others.index(name) % len(spare)]
+              for name in peer_names}
+    ours_color = "#1f77b4"
+    met_edge, missed_edge = "black", "#d62728"
+    target_style = {True: {"markersize": 6, "markeredgewidth": 1.4, "markeredgecolor": met_edge},
+                    False: {"markersize": 7, "markeredgewidth": 2.2,
+                            "markeredgecolor": missed_edge}}
+    counts = [sum(r["device"] == d for r in rows) for d in devices]
+
+    # Margins in rows: below, the x labels; above, the device's title and the column titles
+    # (and, in the first panel, the legend). At most 10 inches (1000 px) high: one screen.
+    below = 2.6
+    above = [4.6] + [3.6] * (len(devices) - 1)
+    extra = [below + a for a in above]
+    total = sum(counts) + sum(extra)
+    fig = plt.figure(figsize=(16, total * min(0.3, 10 / total)), dpi=100)
+    subfigs = fig.subfigures(len(devices), 1, height_ratios=[n + e for n, e in zip(counts, extra)],
+                             hspace=0)
+    if len(devices) == 1:
+        subfigs = [subfigs]
+    for subfig, device, e, a in zip(subfigs, devices, extra, above):
+        mine = [r for r in rows if r["device"] == device]
+        n = len(mine)
+        ax_lim, ax_peer = subfig.subplots(1, 2, sharey=True,
+                                          gridspec_kw={"width_ratios": [1, 1.15]})
+        subfig.subplots_adjust(left=0.205, right=0.93, wspace=0.06,
+                               bottom=below / (n + e), top=1 - a / (n + e))
+        subfig.suptitle(titles.get(device, device), x=0.01, y=1 - (a - 2.6) / (n + e), ha="left",
+                        va="top", fontsize=11, fontweight="bold")
+        ys = list(range(n))
+
+        # Left: our GB/s over the same-run limit.
+        lim = [r["gbps"] / r["limit_gbps"] if r.get("limit_gbps") else None for r in mine]
+        wanted = [targets.get((r["case"], device), {}).get("ratio_to_limit") for r in mine]
+        known = [v for v in lim + wanted if v]
+        lo = 10 ** math.floor(math.log10(min(known + [0.5]) / 1.5))
+        ax_lim.set_xscale("log")
+        ax_lim.set_xlim(lo, 5)
+        for y, v in zip(ys, lim):
+            if not v:
+                continue
+            ax_lim.barh(y, v - lo, left=lo, height=0.7, color=ours_color)
+            ax_lim.text(1.5, y, f"{v:.2f}" if v >= 0.01 else f"{v:.1g}", va="center",
+                        fontsize=7)
+        ax_lim.axvline(1, color="black", linewidth=0.8, linestyle="--")
+        ax_lim.set_xlabel("our GB/s / same-run limit (CPU: memcpy; CUDA: device-to-device copy);"
+                          " log scale", fontsize=8)
+
+        # Right: ours/peer for each peer (dots), the best peer as a bar from 1.
+        ax_peer.set_xscale("log")
+        values = []
+        right_labels = []
+        for y, r in zip(ys, mine):
+            ratios = {name: p["seconds"] / r["seconds"]
+                      for name, p in by_case.get((r["case"], device), {}).items()}
+            if not ratios:
+                right_labels.append(("no peer", "gray"))
+                continue
+            best = min(ratios, key=ratios.get)
+            b = ratios[best]
+            ax_peer.barh(y, b - 1, left=1, height=0.7, color=colors[best])
+            ax_peer.plot(b, y, "|", markersize=9, markeredgewidth=2, color=colors[best])
+            for name, v in ratios.items():
+                if name != best:
+                    ax_peer.plot(v, y, "o", markersize=4, color=colors[name],
+                                 markeredgecolor="black", markeredgewidth=0.4)
+            values += ratios.values()
+            right_labels.append((f"{b:.2f}x {best}", "black"))
+        for y, r in zip(ys, mine):
+            target = targets.get((r["case"], device), {})
+            want = target.get("ratio_to_limit")
+            got = lim[y]
+            if want is not None:
+                ok = got is not None and got >= want
+                ax_lim.plot(want, y, "D", markerfacecolor="white", zorder=4, **target_style[ok])
+            for peer, want in target.get("vs", {}).items():
+                p = by_case.get((r["case"], device), {}).get(peer)
+                ok = p is not None and p["seconds"] / r["seconds"] >= want
+                ax_peer.plot(want, y, "D", markerfacecolor=colors.get(peer, "white"), zorder=4,
+                             **target_style[ok])
+                values.append(want)
+        vmin, vmax = (min(values), max(values)) if values else (1, 1)
+        ax_peer.set_xlim(min(0.5, vmin / 1.6), max(3, vmax * 1.6))
+        ax_peer.axvline(1, color="black", linewidth=0.8)
+        ax_peer.set_xlabel("peer time / our time (> 1: tensorbuf faster); bar: the best peer, "
+                           "dots: the other peers; log scale", fontsize=8)
+        for y, (text, color) in enumerate(right_labels):
+            ax_peer.text(1.01, y, text, transform=ax_peer.get_yaxis_transform(), va="center",
+                         fontsize=7, color=color)
+
+        ax_lim.set_yticks(ys)
+        ax_lim.set_yticklabels([r["case"] for r in mine], fontsize=7)
+        ax_lim.set_ylim(n - 0.5, -0.5)
+        for ax in (ax_lim, ax_peer):
+            ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+            ax.tick_params(axis="x", labelsize=7)
+            ax.grid(axis="x", which="major", color="0.85", linewidth=0.6)
+            ax.set_axisbelow(True)
+        ax_lim.set_title("x limit", fontsize=10)
+        ax_peer.set_title("ours / best peer", fontsize=10)
+
+    handles = [Line2D([], [], color=ours_color, linewidth=6, label="x limit")]
+    handles += [Line2D([], [], color=colors[name], linewidth=6, label=name) for name in peer_names]
+    handles += [
+        Line2D([], [], linestyle="none", marker="D", markerfacecolor="white",
+               label="target, met (fill: the peer it is against)", **target_style[True]),
+        Line2D([], [], linestyle="none", marker="D", markerfacecolor="white",
+               label="target, missed", **target_style[False]),
+    ]
+    subfigs[0].legend(handles=handles, loc="upper right", ncol=len(handles), fontsize=8,
+                      frameon=False, bbox_to_anchor=(0.995, 1.0))
+    fig.savefig(path, dpi=100)
 
 
 if __name__ == "__main__":
