@@ -19,9 +19,9 @@ thread_local bool t_inside_parallel = false;
 
 // How long a worker polls for the next job, and the caller for the end of its job, before
 // sleeping on a condition variable: TENSORBUF_SPIN_US if set (0: sleep at once), else 200 us.
-// Waking a sleeping thread costs a few us when its core is busy, but on a virtual machine whose
-// idle vCPU was halted it cost ~70 us (2026-12-01, 2-vCPU VM) -- once per parallel region, and
-// an op runs two or three of them back to back.
+// Waking a sleeping thread costs a few us when its core is busy, but far more on a virtual
+// machine whose idle vCPU was halted (docs/internals.md, "CPU threads") -- once per parallel
+// region, and an op runs two or three of them back to back.
 std::chrono::microseconds spin_before_sleep() {
   static const std::chrono::microseconds spin = [] {
     if (const char* env = std::getenv("TENSORBUF_SPIN_US")) {
@@ -165,8 +165,8 @@ int chunk_count(std::int64_t n, std::int64_t min_chunk) {
 
 void parallel_for_chunks(std::int64_t n, std::int64_t min_chunk,
                          const std::function<void(int, std::int64_t, std::int64_t)>& body) {
-  const int chunks = t_inside_parallel ? std::min(chunk_count(n, min_chunk), 1)
-                                       : chunk_count(n, min_chunk);
+  const int chunks =
+      t_inside_parallel ? std::min(chunk_count(n, min_chunk), 1) : chunk_count(n, min_chunk);
   if (chunks == 0) return;
   auto range = [&](int c) {
     const std::int64_t begin = n / chunks * c + std::min<std::int64_t>(c, n % chunks);

@@ -15,21 +15,23 @@
 #include <vector>
 
 #include "core/isa.hpp"
-#if defined(TENSORBUF_ISA_X86_64)
-#include <immintrin.h>
-#endif
 
 #include "core/boolean_mask_update_backends.hpp"
 #include "core/parallel.hpp"
+#include "cpu/boolean_mask_update_avx512.hpp"
 #include "cpu/cpu_features.hpp"
 #include "cpu/prefetch.hpp"
 #include "cpu/streaming_copy.hpp"
+#include "kernels/bits.hpp"
 #include "kernels/boolean_mask_update.hpp"
 
 namespace tensorbuf::cpu {
 namespace {
 
 using core::MaskUpdateLayout;
+#if defined(TENSORBUF_ISA_X86_64)
+using namespace mask_update_detail;  // NOLINT(google-build-using-namespace): this op's own parts
+#endif
 
 constexpr std::int64_t kCountBlock = std::int64_t{1} << 14;     // mask entries per count block
 constexpr std::int64_t kMinChunkBytes = std::int64_t{1} << 16;  // output bytes per thread, min
@@ -46,7 +48,7 @@ inline std::uint64_t mask_word(const std::uint8_t* p) {
       x |= x >> 4;
       x |= x >> 2;
       x |= x >> 1;
-      x &= 0x0101010101010101ull;
+      x &= kernels::kOnesPerByte;
       bits |= ((x * 0x0102040810204080ull) >> 56) << (8 * w);
     }
     return bits;
@@ -55,15 +57,6 @@ inline std::uint64_t mask_word(const std::uint8_t* p) {
     for (int k = 0; k < 64; ++k) bits |= static_cast<std::uint64_t>(p[k] != 0) << k;
     return bits;
   }
-}
-
-// Bits set in x. std::popcount becomes a libgcc call without -mpopcnt (baseline x86-64); this
-// is a handful of instructions inline.
-inline int count_bits(std::uint64_t x) {
-  x = x - ((x >> 1) & 0x5555555555555555ull);
-  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
-  return static_cast<int>((x * 0x0101010101010101ull) >> 56);
 }
 
 // Same for the first `count` (< 64) bytes.
@@ -76,8 +69,8 @@ inline std::uint64_t mask_word_partial(const std::uint8_t* p, std::int64_t count
 std::int64_t count_true(const std::uint8_t* p, std::int64_t count) {
   std::int64_t n = 0;
   std::int64_t k = 0;
-  for (; k + 64 <= count; k += 64) n += count_bits(mask_word(p + k));
-  if (k < count) n += count_bits(mask_word_partial(p + k, count - k));
+  for (; k + 64 <= count; k += 64) n += kernels::popcount64(mask_word(p + k));
+  if (k < count) n += kernels::popcount64(mask_word_partial(p + k, count - k));
   return n;
 }
 
@@ -135,84 +128,6 @@ std::int64_t select_rows(std::uint64_t bits, std::int64_t rows, const std::byte*
   }
   return j;
 }
-
-#if defined(TENSORBUF_ISA_X86_64)
-// AVX-512 has the op's own instruction: an expand-load puts consecutive updates into the lanes
-// whose mask bit is set and keeps the tensor's element elsewhere. 64 rows of one element of
-// 4 (or 8) bytes, update rows consecutive from `updates` (row j first). Returns the next j.
-// kStream: `out` is 64-byte aligned and written with non-temporal stores. Both also prefetch
-// the tensor and update bytes a few blocks ahead (cpu/prefetch.hpp: past the end is fine): the
-// hardware prefetcher alone leaves these loads waiting (issue 5, [2^26] f32 at d0.5 on the
-// 2-core VM: 33 -> 20 ms in an interleaved A/B).
-constexpr std::int64_t kExpandTensorAhead = 2048;
-constexpr std::int64_t kExpandUpdatesAhead = 1024;
-
-template <bool kStream>
-__attribute__((target("avx512f"))) inline void store_line(std::byte* out, __m512i v) {
-  if constexpr (kStream) {
-    _mm512_stream_si512(reinterpret_cast<__m512i*>(out), v);
-  } else {
-    _mm512_storeu_si512(out, v);
-  }
-}
-
-template <bool kStream>
-__attribute__((target("avx512f"))) std::int64_t expand64_b4(std::uint64_t bits,
-                                                            const std::byte* tensor,
-                                                            const std::byte* updates,
-                                                            std::byte* out, std::int64_t j) {
-  for (int line = 0; line < 4; ++line) prefetch_at(tensor, kExpandTensorAhead + 64 * line);
-  prefetch_at(updates, 4 * j + kExpandUpdatesAhead);
-  prefetch_at(updates, 4 * j + kExpandUpdatesAhead + 64);
-  for (int q = 0; q < 4; ++q) {
-    const auto k = static_cast<__mmask16>(bits >> (16 * q));
-    const __m512i t = _mm512_loadu_si512(tensor + 64 * q);
-    store_line<kStream>(out + 64 * q, _mm512_mask_expandloadu_epi32(t, k, updates + 4 * j));
-    j += count_bits(k);
-  }
-  return j;
-}
-
-template <bool kStream>
-__attribute__((target("avx512f"))) std::int64_t expand64_b8(std::uint64_t bits,
-                                                            const std::byte* tensor,
-                                                            const std::byte* updates,
-                                                            std::byte* out, std::int64_t j) {
-  for (int line = 0; line < 8; ++line) prefetch_at(tensor, kExpandTensorAhead + 64 * line);
-  for (int line = 0; line < 4; ++line)
-    prefetch_at(updates, 8 * j + kExpandUpdatesAhead + 64 * line);
-  for (int q = 0; q < 8; ++q) {
-    const auto k = static_cast<__mmask8>(bits >> (8 * q));
-    const __m512i t = _mm512_loadu_si512(tensor + 64 * q);
-    store_line<kStream>(out + 64 * q, _mm512_mask_expandloadu_epi64(t, k, updates + 8 * j));
-    j += count_bits(k);
-  }
-  return j;
-}
-
-// Bit k: byte k of p is nonzero; one compare where the portable mask_word folds eight words.
-__attribute__((target("avx512f,avx512bw"))) std::uint64_t mask_word_avx512(const std::uint8_t* p) {
-  const __m512i v = _mm512_loadu_si512(p);
-  return _mm512_test_epi8_mask(v, v);
-}
-
-__attribute__((target("avx512f,avx512bw,popcnt"))) std::int64_t count_true_avx512(
-    const std::uint8_t* p, std::int64_t count) {
-  std::int64_t n = 0;
-  std::int64_t k = 0;
-  for (; k + 64 <= count; k += 64) {
-    const __m512i v = _mm512_loadu_si512(p + k);
-    n += _mm_popcnt_u64(_mm512_test_epi8_mask(v, v));
-  }
-  if (k < count) {  // a masked load reads only the `count - k` bytes left
-    const __mmask64 left = (std::uint64_t{1} << (count - k)) - 1;
-    const __m512i v = _mm512_maskz_loadu_epi8(left, p + k);
-    n += _mm_popcnt_u64(_mm512_test_epi8_mask(v, v));
-  }
-  return n;
-}
-
-#endif
 
 bool use_avx512() { return cpu_features().avx512bw; }
 
@@ -454,7 +369,7 @@ class Runner {
         continue;
       }
       // Mixed block. Many short runs of small rows: per-row select; else run by run.
-      if (small_rows && count_bits(bits ^ (bits >> 1)) > 8) {
+      if (small_rows && kernels::popcount64(bits ^ (bits >> 1)) > 8) {
         if (in_place_) {
           j = scatter_block(bits, o, m, lead, j);
         } else {

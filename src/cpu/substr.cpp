@@ -1,22 +1,21 @@
 // substr on the CPU: two passes over contiguous chunks of the output (ranges and chunk sums,
 // then chunk bases, one output allocation and the copy), on core::parallel_for.
 #include <algorithm>
-#include <array>
 #include <cstring>
 #include <type_traits>
 #include <vector>
 
-#include "core/isa.hpp"
-#if defined(TENSORBUF_ISA_X86_64)
-#include <immintrin.h>
-#endif
-
 #include "core/dtype_dispatch.hpp"
+#include "core/isa.hpp"
 #include "core/parallel.hpp"
 #include "core/substr_backends.hpp"
 #include "cpu/cpu_features.hpp"
 #include "cpu/prefetch.hpp"
 #include "cpu/streaming_copy.hpp"
+#include "cpu/substr_avx512.hpp"
+#include "cpu/substr_prefetch.hpp"
+#include "cpu/substr_slice.hpp"
+#include "cpu/substr_swar.hpp"
 #include "kernels/substr.hpp"
 
 namespace tensorbuf::cpu {
@@ -25,9 +24,9 @@ namespace {
 using core::SubstrMap;
 using kernels::ByteRange;
 
+using namespace substr_detail;  // NOLINT(google-build-using-namespace): this op's own parts
+
 constexpr std::int64_t kMinChunk = 1 << 14;
-constexpr std::int64_t kPrefetchAhead = 8;
-constexpr std::int64_t kShortScanAhead = 1024;  // bytes: short strings' prefetch distance
 
 // Packed element records (pass 1 -> pass 2) when the input has fewer than 2^31 bytes: the
 // absolute start in the input chars in the high 32 bits, the byte count in the low 32.
@@ -37,64 +36,6 @@ inline std::int64_t pack(std::int64_t start, std::int64_t n) {
   return static_cast<std::int64_t>((static_cast<std::uint64_t>(start) << 32) |
                                    static_cast<std::uint64_t>(n));
 }
-
-// Rule 3 without branches on the data: (begin, n) of the substring; false when pos is out of
-// range (begin/n are then meaningless). Unsigned arithmetic: wraps instead of overflowing for
-// any pos/len (pos = INT64_MIN included), and a negative len, as unsigned, is above any
-// remaining count ("to the end").
-inline std::uint64_t pick(bool c, std::uint64_t a, std::uint64_t b) {
-  const std::uint64_t m = std::uint64_t{0} - static_cast<std::uint64_t>(c);
-  return (a & m) | (b & ~m);
-}
-
-// One element's substring: bytes [begin, begin + n) of its string; n = -1 when pos is out of
-// range (begin is then meaningless). Two words: returned in registers.
-struct Slice {
-  std::int64_t begin;
-  std::int64_t n;
-};
-
-inline Slice byte_slice(std::int64_t size, std::int64_t pos, std::int64_t len) {
-  const auto usize = static_cast<std::uint64_t>(size);
-  const auto ulen = static_cast<std::uint64_t>(len);
-  const std::uint64_t p =
-      static_cast<std::uint64_t>(pos) + (usize & static_cast<std::uint64_t>(pos >> 63));
-  const std::uint64_t rem = usize - p;
-  return Slice{static_cast<std::int64_t>(p),
-               static_cast<std::int64_t>(pick(p <= usize, pick(ulen < rem, ulen, rem), ~0ull))};
-}
-
-#if defined(TENSORBUF_ISA_X86_64)
-#define TENSORBUF_SUBSTR_SIMD_ATTRS target("avx512f,avx512bw,bmi,bmi2,popcnt")
-#define TENSORBUF_SUBSTR_SIMD_TARGET __attribute__((TENSORBUF_SUBSTR_SIMD_ATTRS, always_inline))
-
-// Rule 4 for a string of fewer than 64 bytes: one masked load of exactly its bytes (masked-out
-// bytes are never accessed, so nothing outside the string is read), the character starts as a
-// bitmask plus a sentinel bit at `size`, so that start number c (0 <= c <= chars) is at
-// TZCNT(PDEP(1 << c, starts)) (the sentinel for c == chars); no branch on the data. Unsigned
-// arithmetic as in byte_slice; for an out-of-range pos the shift count is masked and the
-// result discarded.
-TENSORBUF_SUBSTR_SIMD_TARGET inline Slice utf8_slice_avx512(const std::uint8_t* s,
-                                                            std::int64_t size, std::int64_t pos,
-                                                            std::int64_t len) {
-  const std::uint64_t valid = _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(size));
-  const __m512i v = _mm512_maskz_loadu_epi8(valid, s);
-  // Continuation bytes 0x80..0xBF are exactly the signed bytes below -64 (0xC0).
-  const std::uint64_t cont = _mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-64));
-  const std::uint64_t starts = (~cont & valid) | (valid & 1);  // byte 0 always starts one
-  const auto chars = static_cast<std::uint64_t>(_mm_popcnt_u64(starts));
-  const std::uint64_t marked = starts | (valid + 1);  // size < 64: bit `size`
-  const auto ulen = static_cast<std::uint64_t>(len);
-  const std::uint64_t p =
-      static_cast<std::uint64_t>(pos) + (chars & static_cast<std::uint64_t>(pos >> 63));
-  const std::uint64_t rem = chars - p;
-  const std::uint64_t q = p + pick(ulen < rem, ulen, rem);
-  const std::uint64_t b = _tzcnt_u64(_pdep_u64(std::uint64_t{1} << (p & 63), marked));
-  const std::uint64_t e = _tzcnt_u64(_pdep_u64(std::uint64_t{1} << (q & 63), marked));
-  return Slice{static_cast<std::int64_t>(b),
-               static_cast<std::int64_t>(pick(p <= chars, e - b, ~0ull))};
-}
-#endif
 
 // Walks output elements in row-major order from `flat`, tracking the input and pos indices
 // without a division per element.
@@ -273,10 +214,10 @@ core::SubstrResult run(const core::SubstrPlan& plan, const core::SubstrBuffers& 
         std::int64_t end;
         if constexpr (kUtf8) {
           end = kernels::is_short_ascii(chars + first, size)
-                    ? ((l < 0 || l >= size - begin) ? size : begin + l)
-                    : kernels::utf8_advance(chars + first, size, begin, l);
+                    ? kernels::byte_end(size, begin, l)
+                    : kernels::char_end(kernels::ScanStarts{chars + first, size}, size, begin, l);
         } else {
-          end = (l < 0 || l >= size - begin) ? size : begin + l;
+          end = kernels::byte_end(size, begin, l);
         }
         copy_bytes(dst + at, chars + start, end - begin);
         at += end - begin;
@@ -292,281 +233,6 @@ core::SubstrResult run(const core::SubstrPlan& plan, const core::SubstrBuffers& 
 // The packed form (inputs below 2^31 bytes): pass 1 leaves pack(start, n) in out_offsets[i + 1]
 // (0 for a dropped element: no bytes), so pass 2 reads neither pos/len nor the input offsets
 // nor, for UTF-8, the string's characters a second time.
-
-struct ByteSlicer {
-  Slice operator()(const std::uint8_t*, std::int64_t, std::int64_t, std::int64_t size,
-                   std::int64_t p, std::int64_t l) const {
-    return byte_slice(size, p, l);
-  }
-};
-
-inline Slice utf8_slice_portable(const std::uint8_t* chars, std::int64_t first, std::int64_t size,
-                                 std::int64_t p, std::int64_t l) {
-  ByteRange r;
-  if (!kernels::utf8_range(chars + first, size, p, l, &r)) return Slice{0, -1};
-  return Slice{r.begin, r.end - r.begin};
-}
-
-// Portable bit tricks for the short-string path below (no PDEP/TZCNT/POPCNT needed).
-// One bit per byte from the top bits of a word (little-endian: bit j = byte j): the 8 flags
-// land in distinct bits of the top byte of the product, without carries.
-inline std::uint64_t gather_top_bits(std::uint64_t top_bits) {
-  return ((top_bits >> 7) * 0x0102040810204080ull) >> 56;
-}
-
-// The set-bit count of each byte of x, in that byte.
-inline std::uint64_t byte_counts(std::uint64_t x) {
-  x -= (x >> 1) & 0x5555555555555555ull;
-  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-  return (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
-}
-
-// kSelectInByte[b][r]: the bit of the r-th (0-based) set bit of byte b; 8 when there is none.
-constexpr auto kSelectInByte = [] {
-  std::array<std::array<std::uint8_t, 8>, 256> table{};
-  for (int b = 0; b < 256; ++b) {
-    for (int r = 0; r < 8; ++r) table[b][r] = 8;
-    int r = 0;
-    for (int bit = 0; bit < 8; ++bit) {
-      if ((b >> bit) & 1) table[b][r++] = static_cast<std::uint8_t>(bit);
-    }
-  }
-  return table;
-}();
-
-// The bit of the k-th (0-based, k < 64) set bit of x, given prefix = the byte-wise prefix
-// counts of x (byte j: set bits in bytes 0..j, at most 64); meaningless (but defined) when x
-// has k or fewer. The byte comes from comparing all prefix counts at once (the select_top_bit
-// trick of kernels/substr.hpp), the bit from a table.
-inline std::int64_t select_bit(std::uint64_t x, std::uint64_t prefix, std::uint64_t k) {
-  const std::uint64_t reached =
-      (prefix + (0x80 - (k + 1)) * 0x0101010101010101ull) & 0x8080808080808080ull;
-  const int byte = reached == 0 ? 7 : __builtin_ctzll(reached) / 8;
-  const std::uint64_t before = byte == 0 ? 0 : (prefix >> (8 * byte - 8)) & 0xffu;
-  const auto bits = static_cast<std::size_t>((x >> (8 * byte)) & 0xffu);
-  return 8 * byte + kSelectInByte[bits][(k - before) & 7];
-}
-
-// The character-start flags of the kWords words from s, one bit per byte (bit j: byte j).
-template <int kWords>
-inline std::uint64_t start_bits(const std::uint8_t* s) {
-  std::uint64_t starts = 0;
-  for (int w = 0; w < kWords; ++w) {
-    const std::uint64_t x = kernels::load_u64(s + 8 * w);
-    starts |= gather_top_bits(~kernels::continuation_bits(x) & 0x8080808080808080ull) << (8 * w);
-  }
-  return starts;
-}
-
-// Rule 4 for a string of fewer than 64 bytes whose next 64 bytes all lie in the chars buffer,
-// without branches on the data, as utf8_slice_avx512 does with masked loads: word loads (four
-// below 32 bytes, else eight; the bytes past the string are masked off, so they never affect
-// the result), the character starts as a bitmask plus a sentinel bit at `size`, and the count
-// and the k-th start from its byte-wise prefix counts. Little-endian only (the bit order).
-inline Slice utf8_slice_short_swar(const std::uint8_t* s, std::int64_t size, std::int64_t pos,
-                                   std::int64_t len) {
-  const std::uint64_t bit_size = std::uint64_t{1} << size;  // size < 64
-  const std::uint64_t valid = bit_size - 1;
-  const std::uint64_t flags = size < 32 ? start_bits<4>(s) : start_bits<8>(s);
-  const std::uint64_t marked = (flags & valid) | (valid & 1) | bit_size;  // byte 0 starts one
-  const std::uint64_t prefix = byte_counts(marked) * 0x0101010101010101ull;
-  const std::uint64_t chars = (prefix >> 56) - 1;  // all starts, less the sentinel
-  const auto ulen = static_cast<std::uint64_t>(len);
-  const std::uint64_t p =
-      static_cast<std::uint64_t>(pos) + (chars & static_cast<std::uint64_t>(pos >> 63));
-  const std::uint64_t rem = chars - p;
-  const std::uint64_t q = p + pick(ulen < rem, ulen, rem);
-  const std::int64_t b = select_bit(marked, prefix, p & 63);
-  const std::int64_t e = select_bit(marked, prefix, q & 63);
-  return Slice{
-      b, static_cast<std::int64_t>(pick(p <= chars, static_cast<std::uint64_t>(e - b), ~0ull))};
-}
-
-struct Utf8Slicer {
-  const std::int64_t* offs;
-  std::int64_t in_size;
-  std::int64_t readable;  // bytes of the chars buffer (reads stay below)
-  Slice operator()(const std::uint8_t* chars, std::int64_t in_i, std::int64_t first,
-                   std::int64_t size, std::int64_t p, std::int64_t l) const {
-    if constexpr (kernels::kLittleEndian) {
-      if (size < 64 && first + 64 <= readable) {
-        prefetch_at(chars, first + kShortScanAhead);
-        return utf8_slice_short_swar(chars + first, size, p, l);
-      }
-    }
-    // Long strings: each element's first bytes are a fresh cache miss; fetch ahead.
-    __builtin_prefetch(chars + offs[std::min(in_i + kPrefetchAhead, in_size)]);
-    return utf8_slice_portable(chars, first, size, p, l);
-  }
-};
-
-// Pass 1's prefetch for a contiguous chunk of long strings, kScanStreamAhead bytes ahead of
-// the element it scans. Each scan is a short stream (from the front, or back from the end)
-// that the hardware prefetcher does not follow. By default one software stream runs over all
-// of the chunk's bytes, each line fetched once, although about a third of them are read by no
-// scan in the per-element bench case: it went from ~125 to ~97 ns per string in an interleaved
-// A/B (2026-12-01), where fetching each element's own range a few elements ahead (even with a
-// margin) stayed at ~120. When pos and len are scalars whose scan window (a character is at
-// most 4 bytes) spans at most a quarter of the chunk's average string, only each string's
-// window is fetched: the bench's scalar case (pos 16) went from ~3.5 to ~2.8 ms that way.
-constexpr std::int64_t kScanStreamAhead = 4096;
-
-class ScanPrefetch {
- public:
-  ScanPrefetch(const std::int64_t* offs, const std::uint8_t* chars, std::int64_t b, std::int64_t e,
-               std::int64_t pos_stride, std::int64_t pos, std::int64_t len)
-      : offs_(offs),
-        chars_(chars),
-        e_(e),
-        end_(offs[e]),
-        fetched_(offs[b] & ~std::int64_t{63}),
-        next_(b) {
-    if (pos_stride != 0) return;
-    // Characters the scan may cover: pos (+ len) from the front, or -pos from the end.
-    const std::int64_t max_reach = (end_ - offs[b]) / (e - b) / 16;  // window <= average / 4
-    if (pos >= 0) {
-      if (pos > max_reach || (len > 0 && len > max_reach - pos)) return;
-      window_ = 4 * (pos + std::max<std::int64_t>(len, 0)) + 64;
-    } else {
-      if (pos < -max_reach) return;
-      window_ = 4 * -pos + 64;
-      from_end_ = true;
-    }
-  }
-  // Called with the byte offset of the element about to be scanned.
-  void advance(std::int64_t first) {
-    const std::int64_t target = std::min(first + kScanStreamAhead, end_);
-    if (window_ == 0) {
-      for (; fetched_ < target; fetched_ += 64) __builtin_prefetch(chars_ + fetched_);
-      return;
-    }
-    for (; next_ < e_ && offs_[next_] < target; ++next_) {
-      const std::int64_t lo = offs_[next_];
-      const std::int64_t hi = offs_[next_ + 1];
-      const std::int64_t a = from_end_ ? std::max(lo, hi - window_) : lo;
-      const std::int64_t z = from_end_ ? hi : std::min(hi, lo + window_);
-      for (std::int64_t at = a & ~std::int64_t{63}; at < z; at += 64) {
-        __builtin_prefetch(chars_ + at);
-      }
-    }
-  }
-
- private:
-  const std::int64_t* offs_;
-  const std::uint8_t* chars_;
-  std::int64_t e_;
-  std::int64_t end_;
-  std::int64_t fetched_;     // stream: the lines before it are fetched
-  std::int64_t next_;        // window: the next element to fetch
-  std::int64_t window_ = 0;  // 0: stream; else bytes from the string's front (or end)
-  bool from_end_ = false;
-};
-
-// The stand-in where pass 1 does not prefetch (constructs and advances as nothing).
-struct NoScanPrefetch {
-  NoScanPrefetch(const std::int64_t*, const std::uint8_t*, std::int64_t, std::int64_t, std::int64_t,
-                 std::int64_t, std::int64_t) {}
-  void advance(std::int64_t) {}
-};
-
-#if defined(TENSORBUF_ISA_X86_64)
-// The character starts among bytes [lo, hi) of s (hi - lo <= 64) as a bitmask (bit j: byte
-// lo + j): a plain load for a whole block, else a masked load that reads nothing at or past
-// hi. Byte 0 of the string is always a start.
-TENSORBUF_SUBSTR_SIMD_TARGET inline std::uint64_t block_starts(const std::uint8_t* s,
-                                                               std::int64_t lo, std::int64_t hi) {
-  const bool whole = hi - lo == 64;
-  const std::uint64_t valid =
-      whole ? ~std::uint64_t{0} : _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(hi - lo));
-  const __m512i v = whole ? _mm512_loadu_si512(s + lo) : _mm512_maskz_loadu_epi8(valid, s + lo);
-  const std::uint64_t starts = ~_mm512_cmplt_epi8_mask(v, _mm512_set1_epi8(-64)) & valid;
-  return lo == 0 ? starts | 1 : starts;
-}
-
-// Start number k (0-based) among the starts in [from, size), 64 bytes per step; when there are
-// only m <= k of them, size, with *missing = k - m (0: k is the count, "one past the last").
-TENSORBUF_SUBSTR_SIMD_TARGET inline std::int64_t kth_start(const std::uint8_t* s, std::int64_t size,
-                                                           std::int64_t from, std::uint64_t k,
-                                                           std::uint64_t* missing) {
-  for (std::int64_t at = from; at < size; at += 64) {
-    const std::uint64_t starts = block_starts(s, at, std::min(at + 64, size));
-    const auto c = static_cast<std::uint64_t>(_mm_popcnt_u64(starts));
-    if (k < c) {
-      return at + static_cast<std::int64_t>(_tzcnt_u64(_pdep_u64(std::uint64_t{1} << k, starts)));
-    }
-    k -= c;
-  }
-  *missing = k;
-  return size;
-}
-
-// Start number k (k >= 1) counted back from the end of s (1: the last start), scanning 64 bytes
-// per step from the end; -1 when s has fewer than k starts.
-TENSORBUF_SUBSTR_SIMD_TARGET inline std::int64_t kth_start_from_end(const std::uint8_t* s,
-                                                                    std::int64_t size,
-                                                                    std::uint64_t k) {
-  for (std::int64_t hi = size; hi > 0;) {
-    const std::int64_t lo = std::max<std::int64_t>(hi - 64, 0);
-    const std::uint64_t starts = block_starts(s, lo, hi);
-    const auto c = static_cast<std::uint64_t>(_mm_popcnt_u64(starts));
-    if (k <= c) {
-      return lo +
-             static_cast<std::int64_t>(_tzcnt_u64(_pdep_u64(std::uint64_t{1} << (c - k), starts)));
-    }
-    k -= c;
-    hi = lo;
-  }
-  return -1;
-}
-
-// Rule 4 for strings of 64+ bytes, out of line (keeps the short-string loop small): 64 bytes
-// per step where the portable scan takes 8, and a negative pos counted back from the end, so
-// only the bytes from the substring's start to the end are read (not the whole string twice).
-// Same results as kernels::utf8_range.
-__attribute__((noinline, TENSORBUF_SUBSTR_SIMD_ATTRS)) Slice utf8_slice_long(
-    const std::uint8_t* chars, std::int64_t first, std::int64_t size, std::int64_t pos,
-    std::int64_t len) {
-  const std::uint8_t* s = chars + first;
-  std::uint64_t missing = 0;
-  std::int64_t begin;
-  if (pos < 0) {
-    // Character count + pos = the (-pos)-th start from the end (-pos as unsigned: no overflow
-    // for INT64_MIN).
-    begin = kth_start_from_end(s, size, std::uint64_t{0} - static_cast<std::uint64_t>(pos));
-    if (begin < 0) return Slice{0, -1};
-  } else {
-    begin = kth_start(s, size, 0, static_cast<std::uint64_t>(pos), &missing);
-    if (missing != 0) return Slice{0, -1};  // pos beyond the character count
-  }
-  if (len < 0) return Slice{begin, size - begin};
-  const std::int64_t end = kth_start(s, size, begin, static_cast<std::uint64_t>(len), &missing);
-  return Slice{begin, end - begin};
-}
-
-struct Utf8SimdSlicer {
-  const std::int64_t* offs;
-  std::int64_t in_size;
-  // Not always_inline: the portable instantiation of pass1_packed calls it (never at run
-  // time); pass1_simd (flatten, same target) inlines it.
-  __attribute__((TENSORBUF_SUBSTR_SIMD_ATTRS)) Slice operator()(const std::uint8_t* chars,
-                                                                std::int64_t in_i,
-                                                                std::int64_t first,
-                                                                std::int64_t size, std::int64_t p,
-                                                                std::int64_t l) const {
-    if (size < 64) {
-      // With masked loads alone the loop waits on memory (as the mask update's expand-load
-      // did): fetch 1 KiB ahead. 4M short strings: 29-30 -> 23-25 ms in an interleaved A/B.
-      prefetch_at(chars, first + kShortScanAhead);
-      return utf8_slice_avx512(chars + first, size, p, l);
-    }
-    // The head of the string kPrefetchAhead elements on. Next to ScanPrefetch (contiguous
-    // chunks) it reaches further ahead than the window does; dropping it there measured no
-    // gain (scalar case 2.7-3.3 -> 3.4-3.8 ms in one A/B round, even in the next).
-    __builtin_prefetch(chars + offs[std::min(in_i + kPrefetchAhead, in_size)]);
-    return utf8_slice_long(chars, first, size, p, l);
-  }
-};
-#endif
 
 struct PackedArgs {
   const std::int64_t* offs;

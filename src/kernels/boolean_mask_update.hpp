@@ -7,11 +7,11 @@
 // receives row j of the (broadcast) updates for every o and every trailing element t.
 #pragma once
 
-#include <bit>
 #include <cstdint>
 #include <cstring>
 
 #include "core/boolean_mask_update_plan.hpp"
+#include "kernels/bits.hpp"
 #include "kernels/config.hpp"
 
 namespace tensorbuf::kernels {
@@ -64,12 +64,8 @@ TENSORBUF_HD inline std::int64_t nonzero_bytes(std::uint64_t word) {
   word |= word >> 4;
   word |= word >> 2;
   word |= word >> 1;
-  word &= 0x0101010101010101ull;
-#if defined(__CUDA_ARCH__)
-  return __popcll(word);
-#else
-  return std::popcount(word);
-#endif
+  word &= kOnesPerByte;
+  return popcount64(word);
 }
 
 // The mask tile holding m: its bytes as one little-endian word (tiles wholly inside the mask;
