@@ -19,6 +19,7 @@
 
 #include "core/plan_substr.hpp"
 #include "cpu/cpu_features.hpp"
+#include "cpu/substr_tuning.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 #include "test_substr_harness.hpp"
 
@@ -83,6 +84,7 @@ struct Mode {
   bool utf8;
   bool simd;
   DataType type;
+  bool wide = false;  // the element records of inputs of 2^31+ bytes (cpu/substr_tuning.hpp)
 };
 
 std::vector<Mode> modes() {
@@ -91,6 +93,7 @@ std::vector<Mode> modes() {
     for (bool simd : {true, false}) {
       if (simd && !cpu_code_paths().substr_avx512) continue;
       for (DataType type : {DataType::kInt32, DataType::kInt64}) out.push_back({utf8, simd, type});
+      out.push_back({utf8, simd, DataType::kInt64, true});
     }
   }
   return out;
@@ -99,6 +102,11 @@ std::vector<Mode> modes() {
 struct ScopedSimd {
   explicit ScopedSimd(bool on) { cpu::set_simd_enabled(on); }
   ~ScopedSimd() { cpu::set_simd_enabled(true); }
+};
+
+struct ScopedWideRecords {
+  explicit ScopedWideRecords(bool on) { cpu::set_substr_wide_records(on); }
+  ~ScopedWideRecords() { cpu::set_substr_wide_records(false); }
 };
 
 // Runs input x (pos, len) (same shapes) under kDrop and kError and checks both against the
@@ -117,15 +125,16 @@ void check(const ExactStrings& in, const Strings& values, const std::vector<std:
     expected.push_back(r.value_or(""));
   }
   const ScopedSimd simd(mode.simd);
+  const ScopedWideRecords wide(mode.wide);
   const Shape shape{static_cast<std::int64_t>(pos.size())};
   const TensorBuffer p = testing::index_buffer(pos, shape, mode.type);
   const TensorBuffer l = testing::index_buffer(len, shape, mode.type);
   SubstrOptions options{.device = Device::cpu(),
                         .unit = mode.utf8 ? SubstrUnit::kUtf8Char : SubstrUnit::kByte,
                         .out_of_bounds = OutOfBoundsPolicy::kDrop};
-  const std::string label = what + (mode.utf8 ? " utf8" : " byte") +
-                            (mode.simd ? " simd" : " portable") +
-                            (mode.type == DataType::kInt32 ? " int32" : " int64");
+  const std::string label =
+      what + (mode.utf8 ? " utf8" : " byte") + (mode.simd ? " simd" : " portable") +
+      (mode.type == DataType::kInt32 ? " int32" : " int64") + (mode.wide ? " wide records" : "");
   ASSERT_EQ(substr(in.tensor, p, l, options).to_strings(), expected) << label;
   options.out_of_bounds = OutOfBoundsPolicy::kError;
   if (first_bad < 0) {

@@ -1,6 +1,7 @@
 // substr on the CPU: two passes over contiguous chunks of the output (ranges and chunk sums,
 // then chunk bases, one output allocation and the copy), on core::parallel_for.
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <type_traits>
 #include <vector>
@@ -16,26 +17,59 @@
 #include "cpu/substr_prefetch.hpp"
 #include "cpu/substr_slice.hpp"
 #include "cpu/substr_swar.hpp"
+#include "cpu/substr_tuning.hpp"
 #include "kernels/substr.hpp"
 
 namespace tensorbuf::cpu {
 namespace {
 
 using core::SubstrMap;
-using kernels::ByteRange;
 
 using namespace substr_detail;  // NOLINT(google-build-using-namespace): this op's own parts
 
 constexpr std::int64_t kMinChunk = 1 << 14;
 
-// Packed element records (pass 1 -> pass 2) when the input has fewer than 2^31 bytes: the
-// absolute start in the input chars in the high 32 bits, the byte count in the low 32.
+// Element records, pass 1 -> pass 2: each element's start (absolute in the input chars) and
+// byte count, parked in the output offsets (out[i + 1], which no one reads before pass 2
+// overwrites it), so pass 2 reads neither pos/len nor the input offsets nor, for UTF-8, the
+// string's characters a second time. A dropped element is (0, 0).
+// Packed, when the input has fewer than 2^31 bytes: the start in the high 32 bits, the count in
+// the low 32; the op needs no scratch.
 constexpr std::int64_t kPackLimit = std::int64_t{1} << 31;
 
-inline std::int64_t pack(std::int64_t start, std::int64_t n) {
-  return static_cast<std::int64_t>((static_cast<std::uint64_t>(start) << 32) |
-                                   static_cast<std::uint64_t>(n));
-}
+struct PackedRecords {
+  std::int64_t* out;
+  void put(std::int64_t i, std::int64_t start, std::int64_t n) const {
+    out[i + 1] = static_cast<std::int64_t>((static_cast<std::uint64_t>(start) << 32) |
+                                           static_cast<std::uint64_t>(n));
+  }
+  void get(std::int64_t i, std::int64_t* start, std::int64_t* n) const {
+    const auto v = static_cast<std::uint64_t>(out[i + 1]);
+    *start = static_cast<std::int64_t>(v >> 32);
+    *n = static_cast<std::int64_t>(v & 0xffffffffu);
+  }
+  std::int64_t start(std::int64_t i) const {
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(out[i + 1]) >> 32);
+  }
+};
+
+// Wide, from 2^31 input bytes: the start in the output offsets, the count in a scratch array
+// (8 bytes per element).
+struct WideRecords {
+  std::int64_t* out;
+  std::int64_t* counts;
+  void put(std::int64_t i, std::int64_t start, std::int64_t n) const {
+    out[i + 1] = start;
+    counts[i] = n;
+  }
+  void get(std::int64_t i, std::int64_t* start, std::int64_t* n) const {
+    *start = out[i + 1];
+    *n = counts[i];
+  }
+  std::int64_t start(std::int64_t i) const { return out[i + 1]; }
+};
+
+std::atomic<bool> g_force_wide_records{false};
 
 // Walks output elements in row-major order from `flat`, tracking the input and pos indices
 // without a division per element.
@@ -135,124 +169,28 @@ bool chunk_bases(const std::vector<ChunkState>& state, std::vector<std::int64_t>
   return true;
 }
 
-template <class Index, bool kUtf8, bool kError>
-core::SubstrResult run(const core::SubstrPlan& plan, const core::SubstrBuffers& args,
-                       const core::AllocateChars& allocate_chars) {
-  const std::int64_t n = plan.out_size;
-  const std::int64_t* in_offsets = args.in_offsets;
-  const std::uint8_t* in_chars = args.in_chars;
-  const auto* pos = static_cast<const Index*>(args.pos);
-  const auto* len = static_cast<const Index*>(args.len);
-  std::int64_t* out_offsets = args.out_offsets;
-  out_offsets[0] = 0;
-  const int chunks = core::chunk_count(n, kMinChunk);
-  std::vector<ChunkState> state(static_cast<std::size_t>(chunks));
-
-  // Pass 1: each element's range. Its start (absolute in the input chars; -1 when dropped) is
-  // parked in out_offsets[i + 1], which no one else reads before pass 2 overwrites it, so the
-  // op needs no scratch; the chunk sums the sizes.
-  core::parallel_for_chunks(n, kMinChunk, [&](int c, std::int64_t b, std::int64_t e) {
-    // Locals, not captures: the byte stores below may alias anything reached by reference.
-    const std::int64_t* const offs = in_offsets;
-    const std::uint8_t* const chars = in_chars;
-    const Index* const ps = pos;
-    const Index* const ls = len;
-    std::int64_t* const out = out_offsets;
-    const std::int64_t in_size = plan.in_size;
-    std::int64_t total = 0;
-    std::int64_t first_bad = -1;
-    for_each_element(plan.map, b, e, [&](std::int64_t i, std::int64_t in_i, std::int64_t pos_i) {
-      const std::int64_t first = offs[in_i];
-      const std::int64_t size = offs[in_i + 1] - first;
-      const auto p = static_cast<std::int64_t>(ps[pos_i]);
-      const auto l = static_cast<std::int64_t>(ls[pos_i]);
-      ByteRange r;
-      bool ok;
-      if constexpr (kUtf8) {
-        // Long strings: each element's first bytes are a fresh cache miss; fetch ahead.
-        __builtin_prefetch(chars + offs[std::min(in_i + kPrefetchAhead, in_size)]);
-        ok = kernels::utf8_range(chars + first, size, p, l, &r);
-      } else {
-        ok = kernels::byte_range(size, p, l, &r);
-      }
-      if (!ok) {
-        if constexpr (kError) {
-          first_bad = i;  // the first in this chunk; chunks are in row-major order
-          return false;
-        }
-        out[i + 1] = -1;
-        return true;
-      }
-      out[i + 1] = first + r.begin;
-      total += r.end - r.begin;
-      return true;
-    });
-    state[static_cast<std::size_t>(c)] = ChunkState{total, first_bad};
-  });
-
-  core::SubstrResult result;
-  std::vector<std::int64_t> base;
-  if (!chunk_bases<kError>(state, base, result)) return result;
-  std::uint8_t* out_chars = allocate_chars(result.total_bytes);
-
-  // Pass 2: each element's end again from its start (UTF-8: a scan over its len characters
-  // only), the copy, and the global offsets. A chunk touches only out_offsets(b, e].
-  core::parallel_for_chunks(n, kMinChunk, [&](int c, std::int64_t b, std::int64_t e) {
-    const std::int64_t* const offs = in_offsets;
-    const std::uint8_t* const chars = in_chars;
-    const Index* const ls = len;
-    std::int64_t* const out = out_offsets;
-    std::uint8_t* const dst = out_chars;
-    std::int64_t at = base[static_cast<std::size_t>(c)];
-    for_each_element(plan.map, b, e, [&](std::int64_t i, std::int64_t in_i, std::int64_t pos_i) {
-      const std::int64_t start = out[i + 1];
-      if (start >= 0) {
-        const std::int64_t first = offs[in_i];
-        const std::int64_t size = offs[in_i + 1] - first;
-        const std::int64_t begin = start - first;
-        const auto l = static_cast<std::int64_t>(ls[pos_i]);
-        std::int64_t end;
-        if constexpr (kUtf8) {
-          end = kernels::is_short_ascii(chars + first, size)
-                    ? kernels::byte_end(size, begin, l)
-                    : kernels::char_end(kernels::ScanStarts{chars + first, size}, size, begin, l);
-        } else {
-          end = kernels::byte_end(size, begin, l);
-        }
-        copy_bytes(dst + at, chars + start, end - begin);
-        at += end - begin;
-      }
-      out[i + 1] = at;
-      return true;
-    });
-  });
-  return result;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The packed form (inputs below 2^31 bytes): pass 1 leaves pack(start, n) in out_offsets[i + 1]
-// (0 for a dropped element: no bytes), so pass 2 reads neither pos/len nor the input offsets
-// nor, for UTF-8, the string's characters a second time.
-
-struct PackedArgs {
+template <class Records>
+struct PassArgs {
   const std::int64_t* offs;
   const std::uint8_t* chars;
   const void* pos;
   const void* len;
-  std::int64_t* out;
+  Records records;
 };
 
 // kScanPrefetch (contiguous maps; Utf8SimdSlicer): ScanPrefetch ahead of the scans.
-template <class Index, bool kError, bool kContiguous, class Slicer, bool kScanPrefetch = false>
+template <class Index, bool kError, bool kContiguous, class Slicer, bool kScanPrefetch = false,
+          class Records>
 __attribute__((always_inline)) inline ChunkState pass1_packed(const SubstrMap& map, std::int64_t b,
-                                                              std::int64_t e, const PackedArgs& a,
+                                                              std::int64_t e,
+                                                              const PassArgs<Records>& a,
                                                               Slicer slicer) {
   // Locals, not members: the stores below may alias anything reached by reference.
   const std::int64_t* const offs = a.offs;
   const std::uint8_t* const chars = a.chars;
   const auto* const ps = static_cast<const Index*>(a.pos);
   const auto* const ls = static_cast<const Index*>(a.len);
-  std::int64_t* const out = a.out;
+  const Records records = a.records;
   std::int64_t total = 0;
   std::int64_t first_bad = -1;
   // One element; false to stop (kError, out of range).
@@ -267,10 +205,10 @@ __attribute__((always_inline)) inline ChunkState pass1_packed(const SubstrMap& m
         first_bad = i;  // the first in this chunk; chunks are in row-major order
         return false;
       }
-      out[i + 1] = pack(first + r.begin, r.n);
+      records.put(i, first + r.begin, r.n);
       total += r.n;
     } else {
-      out[i + 1] = ok ? pack(first + r.begin, r.n) : 0;
+      records.put(i, ok ? first + r.begin : 0, ok ? r.n : 0);
       total += ok ? r.n : 0;
     }
     return true;
@@ -302,13 +240,14 @@ inline bool contiguous(const SubstrMap& map) { return map.rank == 1 && map.input
 
 // Whether pass 1 of a contiguous chunk prefetches ahead of its scans: UTF-8 chunks of long
 // strings (64+ bytes on average).
-inline bool long_scan_chunk(const PackedArgs& a, std::int64_t b, std::int64_t e) {
+template <class Records>
+inline bool long_scan_chunk(const PassArgs<Records>& a, std::int64_t b, std::int64_t e) {
   return a.offs[e] - a.offs[b] >= 64 * (e - b);
 }
 
-template <class Index, bool kError, class Slicer>
-ChunkState pass1_portable(const SubstrMap& map, std::int64_t b, std::int64_t e, const PackedArgs& a,
-                          Slicer slicer) {
+template <class Index, bool kError, class Slicer, class Records>
+ChunkState pass1_portable(const SubstrMap& map, std::int64_t b, std::int64_t e,
+                          const PassArgs<Records>& a, Slicer slicer) {
   if (!contiguous(map)) return pass1_packed<Index, kError, false>(map, b, e, a, slicer);
   if constexpr (std::is_same_v<Slicer, Utf8Slicer>) {
     if (long_scan_chunk(a, b, e)) {
@@ -319,17 +258,17 @@ ChunkState pass1_portable(const SubstrMap& map, std::int64_t b, std::int64_t e, 
 }
 
 #if defined(TENSORBUF_ISA_X86_64)
-template <class Index, bool kError, bool kContiguous, bool kScanPrefetch = false>
+template <class Index, bool kError, bool kContiguous, bool kScanPrefetch = false, class Records>
 __attribute__((TENSORBUF_SUBSTR_SIMD_ATTRS, flatten)) ChunkState pass1_simd_loop(
-    const SubstrMap& map, std::int64_t b, std::int64_t e, const PackedArgs& a,
+    const SubstrMap& map, std::int64_t b, std::int64_t e, const PassArgs<Records>& a,
     Utf8SimdSlicer slicer) {
   return pass1_packed<Index, kError, kContiguous, Utf8SimdSlicer, kScanPrefetch>(map, b, e, a,
                                                                                  slicer);
 }
 
-template <class Index, bool kError>
-ChunkState pass1_simd(const SubstrMap& map, std::int64_t b, std::int64_t e, const PackedArgs& a,
-                      Utf8SimdSlicer slicer) {
+template <class Index, bool kError, class Records>
+ChunkState pass1_simd(const SubstrMap& map, std::int64_t b, std::int64_t e,
+                      const PassArgs<Records>& a, Utf8SimdSlicer slicer) {
   if (!contiguous(map)) return pass1_simd_loop<Index, kError, false>(map, b, e, a, slicer);
   if (long_scan_chunk(a, b, e)) {
     return pass1_simd_loop<Index, kError, true, true>(map, b, e, a, slicer);
@@ -340,24 +279,23 @@ ChunkState pass1_simd(const SubstrMap& map, std::int64_t b, std::int64_t e, cons
 
 constexpr std::int64_t kCopyAhead = 4;  // pass 2 prefetch distance
 
-// Pass 2 of one chunk: copies from the packed records, writing out_offsets(b, e]. Substrings of
+// Pass 2 of one chunk: copies from the records, writing out_offsets(b, e]. Substrings of
 // up to 16 (32) bytes move as one (two) unaligned 16-byte copies when 16 (32) bytes from the
 // source start lie inside the input chars and 16 (32) bytes from the destination lie inside this
 // chunk's own output bytes: the bytes written past the substring are rewritten by the chunk's
 // next elements before anyone reads them. kLong (chunks averaging 64+ bytes per element):
 // prefetch the sources a few elements ahead, stream the long copies when kStream.
-template <bool kLong, bool kStream>
-void pass2_packed(std::int64_t b, std::int64_t e, std::int64_t* out, const std::uint8_t* chars,
-                  std::int64_t in_total, std::uint8_t* dst, std::int64_t at,
-                  std::int64_t chunk_end) {
+template <bool kLong, bool kStream, class Records>
+void pass2(std::int64_t b, std::int64_t e, const Records records, std::int64_t* out,
+           const std::uint8_t* chars, std::int64_t in_total, std::uint8_t* dst, std::int64_t at,
+           std::int64_t chunk_end) {
   for (std::int64_t i = b; i < e; ++i) {
-    const auto v = static_cast<std::uint64_t>(out[i + 1]);
-    const auto start = static_cast<std::int64_t>(v >> 32);
-    const auto n = static_cast<std::int64_t>(v & 0xffffffffu);
+    std::int64_t start = 0;
+    std::int64_t n = 0;
+    records.get(i, &start, &n);
     if constexpr (kLong) {
-      // out[j + 1] for j > i still holds j's packed record.
-      const std::int64_t j = std::min(i + kCopyAhead, e - 1);
-      const auto ahead = static_cast<std::int64_t>(static_cast<std::uint64_t>(out[j + 1]) >> 32);
+      // Records j > i are still there (out[j + 1] is overwritten after j's copy).
+      const std::int64_t ahead = records.start(std::min(i + kCopyAhead, e - 1));
       for (std::int64_t k = 0; k < 256; k += 64) {
         __builtin_prefetch(chars + std::min(ahead + k, in_total));
       }
@@ -381,15 +319,18 @@ void pass2_packed(std::int64_t b, std::int64_t e, std::int64_t* out, const std::
   if constexpr (kStream) streaming_fence();  // the streamed bytes are visible before the join
 }
 
-template <class Index, bool kUtf8, bool kError>
-core::SubstrResult run_packed(const core::SubstrPlan& plan, const core::SubstrBuffers& args,
-                              const core::AllocateChars& allocate_chars, std::int64_t in_total) {
+// The whole op over one kind of element records: pass 1 (records and chunk sums), the chunk
+// bases (or kError's first bad element), one output allocation, pass 2 (copies).
+template <class Index, bool kUtf8, bool kError, class Records>
+core::SubstrResult run(const core::SubstrPlan& plan, const core::SubstrBuffers& args,
+                       const core::AllocateChars& allocate_chars, std::int64_t in_total,
+                       const Records records) {
   const std::int64_t n = plan.out_size;
   std::int64_t* const out_offsets = args.out_offsets;
   out_offsets[0] = 0;
   const int chunks = core::chunk_count(n, kMinChunk);
   std::vector<ChunkState> state(static_cast<std::size_t>(chunks));
-  const PackedArgs a{args.in_offsets, args.in_chars, args.pos, args.len, out_offsets};
+  const PassArgs<Records> a{args.in_offsets, args.in_chars, args.pos, args.len, records};
   const CpuFeatures features = cpu_features();
   const bool simd = kUtf8 && features.avx512bw && features.bmi2;
 
@@ -424,11 +365,11 @@ core::SubstrResult run_packed(const core::SubstrPlan& plan, const core::SubstrBu
     const std::int64_t end = base[static_cast<std::size_t>(c) + 1];
     const std::uint8_t* const chars = args.in_chars;
     if (end - at < 64 * (e - b)) {
-      pass2_packed<false, false>(b, e, out_offsets, chars, in_total, out_chars, at, end);
+      pass2<false, false>(b, e, records, out_offsets, chars, in_total, out_chars, at, end);
     } else if (stream && end - at >= 512 * (e - b)) {
-      pass2_packed<true, true>(b, e, out_offsets, chars, in_total, out_chars, at, end);
+      pass2<true, true>(b, e, records, out_offsets, chars, in_total, out_chars, at, end);
     } else {
-      pass2_packed<true, false>(b, e, out_offsets, chars, in_total, out_chars, at, end);
+      pass2<true, false>(b, e, records, out_offsets, chars, in_total, out_chars, at, end);
     }
   });
   return result;
@@ -445,6 +386,10 @@ void name_bad_element(const core::SubstrPlan& plan, const core::SubstrBuffers& b
 
 }  // namespace
 
+void set_substr_wide_records(bool wide) {
+  g_force_wide_records.store(wide, std::memory_order_relaxed);
+}
+
 core::SubstrResult substr(const core::SubstrPlan& plan, const core::SubstrBuffers& args,
                           const core::AllocateChars& allocate_chars) {
   if (plan.out_size == 0) {
@@ -456,26 +401,23 @@ core::SubstrResult substr(const core::SubstrPlan& plan, const core::SubstrBuffer
   const bool error = plan.policy == OutOfBoundsPolicy::kError;
   // The bytes that may be read: the whole input chars buffer, and no more.
   const std::int64_t in_total = std::min(plan.in_chars, args.in_offsets[plan.in_size]);
-  const bool packed = args.in_offsets[plan.in_size] < kPackLimit;
+  const bool packed = args.in_offsets[plan.in_size] < kPackLimit &&
+                      !g_force_wide_records.load(std::memory_order_relaxed);
+  std::vector<std::int64_t> wide_counts;
+  if (!packed) wide_counts.resize(static_cast<std::size_t>(plan.out_size));
   return core::dispatch_index_type(plan.index_type, [&](auto tag) {
     using Index = typename decltype(tag)::type;
-    const auto& a = allocate_chars;
-    core::SubstrResult result;
-    if (packed) {
+    auto go = [&](auto records) {
+      const auto& a = allocate_chars;
       if (utf8) {
-        result = error ? run_packed<Index, true, true>(plan, args, a, in_total)
-                       : run_packed<Index, true, false>(plan, args, a, in_total);
-      } else {
-        result = error ? run_packed<Index, false, true>(plan, args, a, in_total)
-                       : run_packed<Index, false, false>(plan, args, a, in_total);
+        return error ? run<Index, true, true>(plan, args, a, in_total, records)
+                     : run<Index, true, false>(plan, args, a, in_total, records);
       }
-    } else if (utf8) {
-      result =
-          error ? run<Index, true, true>(plan, args, a) : run<Index, true, false>(plan, args, a);
-    } else {
-      result =
-          error ? run<Index, false, true>(plan, args, a) : run<Index, false, false>(plan, args, a);
-    }
+      return error ? run<Index, false, true>(plan, args, a, in_total, records)
+                   : run<Index, false, false>(plan, args, a, in_total, records);
+    };
+    core::SubstrResult result = packed ? go(PackedRecords{args.out_offsets})
+                                       : go(WideRecords{args.out_offsets, wide_counts.data()});
     if (result.first_bad_index >= 0) name_bad_element<Index>(plan, args, result);
     result.dropped_count = -1;  // kDrop's empty strings are not counted
     return result;

@@ -55,12 +55,6 @@ TENSORBUF_HD inline bool byte_range(std::int64_t size, std::int64_t pos, std::in
   return true;
 }
 
-// The end of `len` bytes from byte `begin` of a string of `size` bytes: rule 3's len half.
-TENSORBUF_HD inline std::int64_t byte_end(std::int64_t size, std::int64_t begin, std::int64_t len) {
-  return begin + static_cast<std::int64_t>(
-                     unit_window(static_cast<std::uint64_t>(size - begin), 0, len).end);
-}
-
 // Rule 4 for the forms that scan a string instead of counting its characters first (long
 // strings: the count would cost a pass over every byte). `starts` locates character starts
 // (byte 0 of the string, and every byte outside 0x80..0xBF):
