@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "core/plan_boolean_mask_update.hpp"
-#include "fuzz_input.hpp"
+#include "fuzz/input.hpp"
 #include "kernels/boolean_mask_update.hpp"
 #include "kernels/host_executor.hpp"
 #include "tensorbuf/tensorbuf.hpp"

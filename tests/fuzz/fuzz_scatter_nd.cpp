@@ -18,7 +18,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "fuzz_input.hpp"
+#include "fuzz/input.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
 namespace {

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "fuzz_input.hpp"
+#include "fuzz/input.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
 namespace {

@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "../test_substr_harness.hpp"
-#include "fuzz_input.hpp"
+#include "fuzz/input.hpp"
+#include "substr/helpers.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
 namespace {

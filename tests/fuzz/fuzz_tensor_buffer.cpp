@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include "fuzz_input.hpp"
+#include "fuzz/input.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
 namespace {

@@ -3,8 +3,8 @@
 // and where it may wait for the host.
 #include <gtest/gtest.h>
 
-#include "test_scatter_nd_driver_support.hpp"
-#include "test_scatter_nd_support.hpp"
+#include "scatter_nd/driver_helpers.hpp"
+#include "scatter_nd/helpers.hpp"
 
 namespace tensorbuf {
 namespace {

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "substr/both_policies.hpp"
+#include "substr/helpers.hpp"
 #include "support/devices.hpp"
-#include "support/substr_both_policies.hpp"
-#include "test_substr_harness.hpp"
 
 namespace tensorbuf {
 namespace {

@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "scatter_nd/helpers.hpp"
 #include "support/devices.hpp"
-#include "test_scatter_nd_support.hpp"
 
 namespace tensorbuf {
 namespace {

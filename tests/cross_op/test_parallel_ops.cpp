@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "support/substr_both_policies.hpp"
+#include "boolean_mask_update/helpers.hpp"
+#include "substr/both_policies.hpp"
 #include "tensorbuf/tensorbuf.hpp"
-#include "test_boolean_mask_update_helpers.hpp"
 
 namespace tensorbuf {
 namespace {

@@ -20,8 +20,8 @@
 #include "core/plan_substr.hpp"
 #include "cpu/cpu_features.hpp"
 #include "cpu/substr_tuning.hpp"
+#include "substr/helpers.hpp"
 #include "tensorbuf/tensorbuf.hpp"
-#include "test_substr_harness.hpp"
 
 namespace tensorbuf {
 namespace {

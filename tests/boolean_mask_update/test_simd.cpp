@@ -11,11 +11,11 @@
 #include <utility>
 #include <vector>
 
+#include "boolean_mask_update/helpers.hpp"
 #include "core/plan_boolean_mask_update.hpp"
 #include "cpu/cpu_features.hpp"
 #include "cpu/streaming_copy.hpp"
 #include "tensorbuf/tensorbuf.hpp"
-#include "test_boolean_mask_update_helpers.hpp"
 
 namespace tensorbuf {
 namespace {

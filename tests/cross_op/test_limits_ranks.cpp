@@ -8,10 +8,10 @@
 #include <utility>
 #include <vector>
 
-#include "test_boolean_mask_update_helpers.hpp"
-#include "test_scatter_nd_driver_support.hpp"
-#include "test_scatter_nd_support.hpp"
-#include "test_substr_harness.hpp"
+#include "boolean_mask_update/helpers.hpp"
+#include "scatter_nd/driver_helpers.hpp"
+#include "scatter_nd/helpers.hpp"
+#include "substr/helpers.hpp"
 #include "support/error_text.hpp"
 
 namespace tensorbuf {

@@ -9,7 +9,7 @@
 #include "core/plan_substr.hpp"
 #include "kernels/host_executor.hpp"
 #include "kernels/substr.hpp"
-#include "support/substr_reference.hpp"
+#include "substr/reference.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
 namespace tensorbuf::testing {

@@ -11,13 +11,13 @@
 #include <utility>
 #include <vector>
 
+#include "boolean_mask_update/helpers.hpp"
 #include "core/plan_substr.hpp"
 #include "core/substr_backends.hpp"
+#include "scatter_nd/driver_helpers.hpp"
+#include "scatter_nd/helpers.hpp"
+#include "substr/helpers.hpp"
 #include "support/error_text.hpp"
-#include "test_boolean_mask_update_helpers.hpp"
-#include "test_scatter_nd_driver_support.hpp"
-#include "test_scatter_nd_support.hpp"
-#include "test_substr_harness.hpp"
 
 namespace tensorbuf {
 namespace {

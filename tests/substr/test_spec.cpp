@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "substr/reference.hpp"
 #include "support/devices.hpp"
 #include "support/error_text.hpp"
-#include "support/substr_reference.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
 namespace tensorbuf {

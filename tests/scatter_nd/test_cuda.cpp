@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "scatter_nd/helpers.hpp"
 #include "support/devices.hpp"
-#include "test_scatter_nd_support.hpp"
 
 namespace tensorbuf {
 namespace {

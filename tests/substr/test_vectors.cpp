@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "substr/helpers.hpp"
 #include "support/devices.hpp"
-#include "test_substr_harness.hpp"
 
 namespace tensorbuf {
 namespace {

@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "boolean_mask_update/helpers.hpp"
 #include "core/plan_boolean_mask_update.hpp"
 #include "kernels/boolean_mask_update.hpp"
-#include "test_boolean_mask_update_helpers.hpp"
-#include "test_scatter_nd_driver_support.hpp"
-#include "test_scatter_nd_support.hpp"
-#include "test_substr_harness.hpp"
+#include "scatter_nd/driver_helpers.hpp"
+#include "scatter_nd/helpers.hpp"
+#include "substr/helpers.hpp"
 
 namespace tensorbuf {
 namespace {

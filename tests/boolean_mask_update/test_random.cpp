@@ -1,6 +1,6 @@
 // boolean_mask_update, randomized: the public op on the CPU (out of place and in place) and the
 // CUDA backend's driver on the host executor (both iteration orders), against the serial
-// reference of test_boolean_mask_update_helpers.hpp, over element sizes, ranks 1-4, every
+// reference of boolean_mask_update/helpers.hpp, over element sizes, ranks 1-4, every
 // axis, mask ranks 1..rank-axis, densities 0, 0.01, 0.5, 1, every updates form and bad shapes.
 // Fixed seeds; TENSORBUF_RANDOM_CASES cases (default 300).
 #include <gtest/gtest.h>
@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "boolean_mask_update/helpers.hpp"
 #include "core/plan_boolean_mask_update.hpp"
 #include "kernels/boolean_mask_update.hpp"
 #include "kernels/host_executor.hpp"
 #include "tensorbuf/tensorbuf.hpp"
-#include "test_boolean_mask_update_helpers.hpp"
 
 namespace tensorbuf {
 namespace {

@@ -1,12 +1,12 @@
 // Google Test check of substr under both out-of-bounds policies against reference values (kept
-// apart from substr_reference.hpp so the fuzzers, which do not link Google Test, can use that one).
+// apart from substr/reference.hpp so the fuzzers, which do not link Google Test, can use that one).
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
 
-#include "support/substr_reference.hpp"
+#include "substr/reference.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
 namespace tensorbuf::testing {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "kernels/substr.hpp"
-#include "test_substr_harness.hpp"
+#include "substr/helpers.hpp"
 
 namespace tensorbuf {
 namespace {

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "substr/helpers.hpp"
 #include "support/devices.hpp"
 #include "support/error_text.hpp"
-#include "test_substr_harness.hpp"
 
 namespace tensorbuf {
 namespace {

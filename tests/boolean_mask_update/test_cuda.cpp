@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
+#include "boolean_mask_update/helpers.hpp"
 #include "support/devices.hpp"
 #include "tensorbuf/tensorbuf.hpp"
-#include "test_boolean_mask_update_helpers.hpp"
 
 namespace tensorbuf {
 namespace {

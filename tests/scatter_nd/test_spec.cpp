@@ -5,8 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "scatter_nd/helpers.hpp"
 #include "support/devices.hpp"
-#include "test_scatter_nd_support.hpp"
 
 namespace tensorbuf {
 namespace {

@@ -1,4 +1,4 @@
-// Randomized comparison with the serial reference of test_scatter_nd_support.hpp: dtypes,
+// Randomized comparison with the serial reference of scatter_nd/helpers.hpp: dtypes,
 // ranks 1-4, depths, batch shapes, duplicates, bad rows, both policies, out of place and in
 // place; the public CPU op, the CPU backend with tiny blocks (the multithreaded path), and the
 // CUDA backend's driver on the host executor (forward order, and the deterministic path).
@@ -8,8 +8,8 @@
 #include <cstdlib>
 #include <random>
 
-#include "test_scatter_nd_driver_support.hpp"
-#include "test_scatter_nd_support.hpp"
+#include "scatter_nd/driver_helpers.hpp"
+#include "scatter_nd/helpers.hpp"
 
 namespace tensorbuf {
 namespace {
