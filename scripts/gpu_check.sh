@@ -70,7 +70,7 @@ pack
 # 3. The CUDA tests under compute-sanitizer memcheck, every executable at once (one GPU is
 #    plenty; each is bounded). Not the pool-allocation count: memcheck allocates on its own.
 pids=()
-for exe in "$BUILD"/tests/test_*; do
+for exe in "$BUILD"/tests/*/test_*; do
   [ -x "$exe" ] || continue
   "$exe" --gtest_list_tests --gtest_filter='*CUDA*' | grep -q '^  ' || continue
   name=$(basename "$exe")

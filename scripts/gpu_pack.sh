@@ -23,7 +23,7 @@ ldd "$BUILD/bench/tensorbuf_bench" | awk '/libbenchmark/ {print $3}' |
   xargs -r -I{} cp -L {} "$BUILD/carried_libs/"
 echo "$root" > "$BUILD/carried_root.txt"
 tar cJf .gpu/build.tar.xz "$BUILD/apps/tensorbuf" "$BUILD/bench/tensorbuf_bench" \
-  "$BUILD"/tests/test_* "$BUILD/carried_libs" "$BUILD/carried_root.txt" \
+  "$BUILD"/tests/*/test_* "$BUILD/carried_libs" "$BUILD/carried_root.txt" \
   $(find "$BUILD" -name CTestTestfile.cmake)
 size=$(stat -c %s .gpu/build.tar.xz)
 echo "gpu_pack: .gpu/build.tar.xz, $((size >> 20)) MiB (the device tool carries 64 MiB at most)"
