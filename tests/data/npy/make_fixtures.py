@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Generates the .npy fixtures of tests/test_npy.cpp with NumPy itself (Debian python3-numpy,
+"""Generates the .npy fixtures of tests/tools/test_npy.cpp with NumPy itself (Debian python3-numpy,
 1.24). Run from anywhere: /usr/bin/python3 tests/data/npy/make_fixtures.py
 Valid files come from np.save / np.lib.format.write_array; the malformed ones are NumPy's
 output with one thing broken, so each exercises exactly one check."""
