@@ -32,18 +32,14 @@ const void* BackendRun::read(const TensorBuffer& buffer) {
   return ptr;
 }
 
-void* BackendRun::mutate(TensorBuffer& buffer) {
-  Storage& storage = BufferAccess::storage(buffer);
-  if (!on_cuda_) return storage.host_write(/*keep_contents=*/true);
-  void* ptr = storage.device_write(context_.device, context_.stream, /*keep_contents=*/true);
-  touch(storage);
-  return ptr;
-}
+void* BackendRun::mutate(TensorBuffer& buffer) { return write(buffer, /*keep_contents=*/true); }
 
-void* BackendRun::overwrite(TensorBuffer& buffer) {
+void* BackendRun::overwrite(TensorBuffer& buffer) { return write(buffer, /*keep_contents=*/false); }
+
+void* BackendRun::write(TensorBuffer& buffer, bool keep_contents) {
   Storage& storage = BufferAccess::storage(buffer);
-  if (!on_cuda_) return storage.host_write(/*keep_contents=*/false);
-  void* ptr = storage.device_write(context_.device, context_.stream, /*keep_contents=*/false);
+  if (!on_cuda_) return storage.host_write(keep_contents);
+  void* ptr = storage.device_write(context_.device, context_.stream, keep_contents);
   touch(storage);
   return ptr;
 }

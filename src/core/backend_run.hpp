@@ -46,6 +46,7 @@ class BackendRun {
 
  private:
   static constexpr int kMaxBuffers = 8;
+  void* write(TensorBuffer& buffer, bool keep_contents);
   void touch(const Storage& storage);
   void finish_all(bool rethrow);
 
