@@ -4,7 +4,7 @@
 # the CPU tests run under qemu-aarch64 user emulation. ARM differs from x86 where the code's
 # portable paths and assumptions live: no x86 intrinsics (src/core/isa.hpp picks the portable
 # twins and the `yield` spin hint), `char` unsigned, other alignment rules. The CLI tests
-# (tests/tools/test_cli.cpp) are not built: they start the CLI as a child process, which needs
+# (tests/tools/test_cli*.cpp) are not built: they start the CLI as a child process, which needs
 # binfmt_misc for an ARM binary (tests/tools/CMakeLists.txt leaves them out under
 # CMAKE_CROSSCOMPILING_EMULATOR).
 # Usage: scripts/check_aarch64.sh [build-dir]   (as root: installs the cross toolchain and qemu)
