@@ -14,15 +14,8 @@
 namespace tensorbuf {
 namespace {
 
-using testing::mask_update::bytes;
-using testing::mask_update::from_bytes;
-using testing::mask_update::make;
-using testing::mask_update::make_f32;
-using testing::mask_update::make_mask;
-using testing::mask_update::values;
-
-using testing::mask_update::BooleanMaskUpdate;
-using testing::mask_update::iota;
+// The helpers and the fixture (spec_fixture.hpp).
+using namespace testing::mask_update;  // NOLINT(google-build-using-namespace)
 
 class BooleanMaskUpdateBytes : public BooleanMaskUpdate {};
 
