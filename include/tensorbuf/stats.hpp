@@ -15,6 +15,7 @@ struct Stats {
   std::int64_t bytes_device_to_host = 0;
   std::int64_t device_allocations = 0;       // real allocations (caching-allocator misses)
   std::int64_t pinned_host_allocations = 0;  // real pinned allocations (cache misses)
+  std::int64_t host_allocations = 0;         // real pageable host allocations (cache misses)
   std::int64_t host_waits = 0;               // times the host blocked on device work
 };
 

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -15,6 +16,23 @@ namespace core {
 class Storage;
 struct BufferAccess;
 }
+
+/// How a TensorBuffer borrows memory it does not own (docs/interop.md).
+struct BorrowOptions {
+  /// Every write through tensorbuf (mutable_* / overwrite_* accessors, loads, in-place ops)
+  /// throws InvalidArgumentError and leaves the memory byte-identical.
+  bool read_only = false;
+  /// The caller's stream the data is ready on: tensorbuf's first use waits on it (an event on
+  /// the device; the host waits only for a host read of host memory).
+  Stream ready_stream;
+  /// Called exactly once, when the last TensorBuffer or DLPack export referring to the memory
+  /// is gone, with the stream of tensorbuf's last use (null: none) so the owner can free in
+  /// stream order. Never called when borrow() throws. May run on any thread; must not throw
+  /// or block.
+  std::function<void(Stream last_use)> release;
+  /// Keep the other side's copy (the mirror) across calls until note_external_write().
+  bool cache_mirror = false;
+};
 
 /// A typed, shaped buffer with up to two copies of its bytes (host and device) and a validity
 /// bit for each. Reading a stale side copies from the other; writing a side marks the other
@@ -41,6 +59,28 @@ class TensorBuffer {
   /// Deep copy: same dtype, shape, dynamic flag and contents (on the host).
   TensorBuffer clone() const;
 
+  /// A fixed-size buffer over caller memory on `device` (host: Device::cpu(); CUDA: cuda:i),
+  /// without a copy: that memory is the buffer's home and in-place ops write it. Element
+  /// aligned; null only when the shape has no elements. InvalidArgumentError for misaligned or
+  /// null data, UnavailableError for CUDA memory without CUDA (docs/interop.md, I1).
+  static TensorBuffer borrow(void* data, const Shape& shape, DataType type, Device device,
+                             BorrowOptions options = {});
+  /// Same, always read-only.
+  static TensorBuffer borrow(const void* data, const Shape& shape, DataType type, Device device,
+                             BorrowOptions options = {});
+  bool is_borrowed() const;
+  bool is_read_only() const;
+  /// The owner wrote the home memory on `producer` (null: the library's stream): tensorbuf's
+  /// next use waits on that work (an event), and the mirror is dropped.
+  void wait_for(Stream producer);
+  /// The owner wrote the home memory: the mirror is dropped (needed with cache_mirror).
+  void note_external_write();
+  /// Frees the copy on `device` (back to the caching pools). InvalidArgumentError when the other
+  /// side is not valid, or `device` holds the home of borrowed or exported memory.
+  void evict(Device device);
+  /// Bytes this buffer holds (owned or referenced) on `device` now; 0 if none.
+  std::size_t bytes_on(Device device) const;
+
   TensorBuffer(TensorBuffer&&) noexcept;
   TensorBuffer& operator=(TensorBuffer&&) noexcept;
   TensorBuffer(const TensorBuffer&) = delete;
@@ -66,7 +106,7 @@ class TensorBuffer {
   void load_array(std::span<const std::int32_t> values);
   /// References `bytes` (native byte order) without copying; the caller keeps them alive and
   /// unchanged while referenced. The first write through this buffer copies them first:
-  /// tensorbuf never writes into caller memory. Throws InvalidArgumentError when the byte
+  /// tensorbuf never writes into caller memory (TensorBuffer::borrow does). Throws InvalidArgumentError when the byte
   /// count is not type_size() * count(shape) or a fixed-size buffer is given another shape.
   void load_buffer(std::span<const std::byte> bytes, const Shape& shape);
   void load_buffer(std::span<const std::byte> bytes);
@@ -85,6 +125,9 @@ class TensorBuffer {
   ///  overwrite_*: the caller writes every element; no copy, then the other side is stale.
   /// Device accessors use the buffer's device (cuda:0 unless synced elsewhere) and throw
   /// UnavailableError without a usable CUDA device.
+  /// On a borrowed buffer, a write through the other side's accessor (mutable_host() of CUDA
+  /// memory) reaches the home memory at the next sync_to(home) or use there; loads and ops
+  /// write it back before they return.
   template <class T> const T* host() const { return static_cast<const T*>(host_data(DataTypeOf<T>::value)); }
   template <class T> T* mutable_host() { return static_cast<T*>(mutable_host_data(DataTypeOf<T>::value)); }
   template <class T> T* overwrite_host() { return static_cast<T*>(overwrite_host_data(DataTypeOf<T>::value)); }
@@ -111,7 +154,8 @@ class TensorBuffer {
 
  private:
   friend struct core::BufferAccess;  // the library's ops reach the storage through it
-  TensorBuffer(DataType type, Shape shape, bool dynamic, std::unique_ptr<core::Storage> storage);
+  TensorBuffer(DataType type, Shape shape, bool dynamic, std::shared_ptr<core::Storage> storage);
+  void check_writable(const char* what) const;
   void check_element_type(DataType requested) const;
   const void* host_data(DataType requested) const;
   void* mutable_host_data(DataType requested);
@@ -125,7 +169,7 @@ class TensorBuffer {
   DataType type_;
   Shape shape_;
   bool dynamic_;
-  std::unique_ptr<core::Storage> storage_;
+  std::shared_ptr<core::Storage> storage_;  // shared with DLPack exports
 };
 
 }  // namespace tensorbuf

@@ -17,18 +17,19 @@ BackendRun::~BackendRun() {
   if (!finished_) finish_all(/*rethrow=*/false);
 }
 
-void BackendRun::touch(const Storage& storage) {
+void BackendRun::touch(Storage& storage, bool written) {
   // An op touches at most kMaxBuffers buffers (substr: six); reaching the limit is a bug here.
   TENSORBUF_EXPECTS(touched_count_ < kMaxBuffers, InternalError,
                     "BackendRun: more buffers than kMaxBuffers");
+  written_[touched_count_] = written;
   touched_[touched_count_++] = &storage;
 }
 
 const void* BackendRun::read(const TensorBuffer& buffer) {
-  const Storage& storage = BufferAccess::storage(buffer);
+  Storage& storage = BufferAccess::storage(buffer);
   if (!on_cuda_) return storage.host_read();
   const void* ptr = storage.device_read(context_.device, context_.stream);
-  touch(storage);
+  touch(storage, /*written=*/false);
   return ptr;
 }
 
@@ -38,9 +39,9 @@ void* BackendRun::overwrite(TensorBuffer& buffer) { return write(buffer, /*keep_
 
 void* BackendRun::write(TensorBuffer& buffer, bool keep_contents) {
   Storage& storage = BufferAccess::storage(buffer);
-  if (!on_cuda_) return storage.host_write(keep_contents);
-  void* ptr = storage.device_write(context_.device, context_.stream, keep_contents);
-  touch(storage);
+  void* ptr = on_cuda_ ? storage.device_write(context_.device, context_.stream, keep_contents)
+                       : storage.host_write(keep_contents);
+  touch(storage, /*written=*/true);
   return ptr;
 }
 
@@ -63,9 +64,17 @@ void BackendRun::finish() { finish_all(/*rethrow=*/true); }
 void BackendRun::finish_all(bool rethrow) {
   finished_ = true;
   std::exception_ptr first;
-  for (int i = 0; i < touched_count_; ++i) {
+  for (int i = 0; i < touched_count_ && on_cuda_; ++i) {
     try {
       touched_[i]->finish_device_use(context_.stream);
+    } catch (...) {
+      if (!first) first = std::current_exception();
+    }
+  }
+  for (int i = 0; i < touched_count_; ++i) {
+    if (!written_[i]) continue;
+    try {
+      touched_[i]->write_back_home();
     } catch (...) {
       if (!first) first = std::current_exception();
     }

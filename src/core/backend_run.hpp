@@ -40,20 +40,22 @@ class BackendRun {
   void copy(TensorBuffer& dst, const TensorBuffer& src);
 
   // Records the end of this run's device work on every touched buffer (later readers and other
-  // streams wait on it). Every buffer is recorded even when one fails; the first failure is
-  // thrown. Call it once, after the backend returned.
+  // streams wait on it), then writes every written buffer whose home is on the other side back
+  // to its home (borrowed or exported memory, docs/interop.md). Every buffer is handled even
+  // when one fails; the first failure is thrown. Call it once, after the backend returned.
   void finish();
 
  private:
   static constexpr int kMaxBuffers = 8;
   void* write(TensorBuffer& buffer, bool keep_contents);
-  void touch(const Storage& storage);
+  void touch(Storage& storage, bool written);
   void finish_all(bool rethrow);
 
   bool on_cuda_;
   bool finished_ = false;
   CudaContext context_;
-  const Storage* touched_[kMaxBuffers] = {};
+  Storage* touched_[kMaxBuffers] = {};
+  bool written_[kMaxBuffers] = {};
   int touched_count_ = 0;
 };
 

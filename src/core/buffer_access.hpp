@@ -2,6 +2,9 @@
 // code that includes this internal header (ops, tests) reaches it.
 #pragma once
 
+#include <memory>
+#include <utility>
+
 #include "core/storage.hpp"
 #include "tensorbuf/tensor_buffer.hpp"
 
@@ -9,6 +12,15 @@ namespace tensorbuf::core {
 
 struct BufferAccess {
   static Storage& storage(const TensorBuffer& buffer) { return *buffer.storage_; }
+  // A reference that keeps the storage alive (DLPack exports).
+  static std::shared_ptr<Storage> shared_storage(const TensorBuffer& buffer) {
+    return buffer.storage_;
+  }
+  // A fixed-size buffer over caller memory: validates `data` for `shape` and `type` on
+  // `device` (TensorBuffer::borrow's rules), then fills in memory's data, size and side.
+  // Defined in tensor_buffer_interop.cpp; DLPack imports use it with their own release.
+  static TensorBuffer borrow(void* data, const Shape& shape, DataType type, Device device,
+                             BorrowedMemory memory);
 };
 
 }  // namespace tensorbuf::core

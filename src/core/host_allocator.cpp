@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "core/error_macros.hpp"
+#include "core/stats_counters.hpp"
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -81,6 +82,7 @@ void* allocate_host_memory(std::size_t bytes) {
   void* ptr = std::aligned_alloc(rounded >= kLargeBlock ? kHugePage : kAlignment, rounded);
   TENSORBUF_EXPECTS(ptr != nullptr, ResourceExhaustedError,
                     str_cat("cannot allocate ", bytes, " bytes of host memory"));
+  stats_counters().host_allocations++;
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
   if (rounded >= kLargeBlock) madvise(ptr, rounded, MADV_HUGEPAGE);  // a hint; errors ignored
 #endif

@@ -20,6 +20,7 @@ Stats stats() {
   s.bytes_device_to_host = c.bytes_device_to_host.load();
   s.device_allocations = c.device_allocations.load();
   s.pinned_host_allocations = c.pinned_host_allocations.load();
+  s.host_allocations = c.host_allocations.load();
   s.host_waits = c.host_waits.load();
   return s;
 }
@@ -32,6 +33,7 @@ void reset_stats() {
   c.bytes_device_to_host = 0;
   c.device_allocations = 0;
   c.pinned_host_allocations = 0;
+  c.host_allocations = 0;
   c.host_waits = 0;
 }
 

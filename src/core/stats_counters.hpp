@@ -14,6 +14,7 @@ struct StatsCounters {
   std::atomic<std::int64_t> bytes_device_to_host{0};
   std::atomic<std::int64_t> device_allocations{0};
   std::atomic<std::int64_t> pinned_host_allocations{0};
+  std::atomic<std::int64_t> host_allocations{0};
   std::atomic<std::int64_t> host_waits{0};
 };
 

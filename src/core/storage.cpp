@@ -66,15 +66,29 @@ std::unique_ptr<Storage> Storage::reference(const void* bytes, std::size_t size)
 }
 
 Storage::~Storage() {
+  const StreamHandle last_stream = last_stream_;
+  if (borrowed_) release_borrowed();
+  if (events_memory_ != nullptr) {
+    for (EventHandle event : ready_events_) events_memory_->destroy_event(event);
+  }
   if (host_owned_) {
     free_host_block(host_, bytes_, host_allocator_, upload_in_flight_ ? last_use_ : nullptr);
   }
   release_device_locked();
+  if (release_) {
+    try {
+      release_(Stream{last_stream});
+    } catch (...) {
+      // A release must not throw (docs/interop.md); a destructor cannot report it.
+    }
+  }
 }
 
 void Storage::release_device_locked() const {
   if (device_memory_ == nullptr) return;
-  if (device_ != nullptr) device_memory_->free_device(device_, bytes_, device_index_, last_stream_);
+  if (device_ != nullptr && !device_borrowed_) {
+    device_memory_->free_device(device_, bytes_, device_index_, last_stream_);
+  }
   if (last_use_ != nullptr) device_memory_->destroy_event(last_use_);
   device_ = nullptr;
   last_use_ = nullptr;
@@ -86,7 +100,8 @@ void Storage::release_device_locked() const {
 }
 
 void Storage::ensure_host_valid_locked() const {
-  if (host_valid_ || bytes_ == 0) {
+  consume_ready_locked(home_locked() == Side::kDevice ? download_stream_locked() : nullptr);
+  if (host_current_locked() || bytes_ == 0) {
     host_valid_ = true;
     return;
   }
@@ -102,10 +117,11 @@ void Storage::ensure_host_valid_locked() const {
   }
   // Only the device copy is current: download it into (possibly new) owned host memory.
   HostBlock fresh;
-  if (!host_owned_ || host_ == nullptr) fresh = allocate_host_block(bytes_);
+  if (!(host_owned_ || host_borrowed_) || host_ == nullptr) fresh = allocate_host_block(bytes_);
   void* target = fresh.ptr != nullptr ? fresh.ptr : host_;
   try {
-    device_memory_->copy_device_to_host(target, device_, bytes_, device_index_, last_stream_);
+    device_memory_->copy_device_to_host(target, device_, bytes_, device_index_,
+                                        download_stream_locked());
   } catch (...) {
     free_host_block(fresh.ptr, bytes_, fresh.allocator, nullptr);
     throw;
@@ -130,14 +146,21 @@ const void* Storage::host_read() const {
 
 void* Storage::host_write(bool keep_contents) {
   std::lock_guard lock(mutex_);
+  require_writable_locked();
   if (bytes_ == 0) {
     host_valid_ = true;
     device_valid_ = false;
     return nullptr;
   }
-  if (keep_contents) ensure_host_valid_locked();
-  if (!host_owned_) {
+  if (keep_contents) {
+    ensure_host_valid_locked();
+  } else {
+    consume_ready_locked(home_locked() == Side::kDevice ? download_stream_locked() : nullptr);
+  }
+  if (!host_owned_ && !host_borrowed_) {
     // Copy-on-write of caller memory (or first host allocation after device-only use).
+    TENSORBUF_EXPECTS(exports_ == 0 || export_side_ != Side::kHost, InvalidArgumentError,
+                      "a DLPack export pins this buffer's host memory; writing it would move it");
     HostBlock fresh = allocate_host_block(bytes_);
     if (keep_contents && host_ != nullptr) std::memcpy(fresh.ptr, host_, bytes_);
     host_ = fresh.ptr;
@@ -161,12 +184,17 @@ void Storage::ensure_device_valid_locked(int device, StreamHandle stream, bool c
   DeviceMemory* memory = device_memory();
   TENSORBUF_EXPECTS(memory != nullptr, UnavailableError,
                     "no usable CUDA device for a device copy of the buffer");
+  consume_ready_locked(stream);
   if (device_ != nullptr && device_index_ != device) {
+    TENSORBUF_EXPECTS(!device_borrowed_ && !(exports_ > 0 && export_side_ == Side::kDevice),
+                      InvalidArgumentError,
+                      str_cat("the buffer's memory is pinned on cuda:", device_index_,
+                              " (borrowed or exported); it cannot be used on cuda:", device));
     // Moving to another device goes through the host.
     ensure_host_valid_locked();
     release_device_locked();
   }
-  if (device_valid_ && device_ != nullptr) {
+  if (device_current_locked() && device_ != nullptr) {
     wait_for_streams_locked(stream);
     return;
   }
@@ -209,6 +237,7 @@ const void* Storage::device_read(int device, StreamHandle stream) const {
 
 void* Storage::device_write(int device, StreamHandle stream, bool keep_contents) {
   std::lock_guard lock(mutex_);
+  require_writable_locked();
   ensure_device_valid_locked(device, stream, keep_contents);
   host_valid_ = bytes_ == 0;
   return device_;
@@ -223,12 +252,12 @@ void Storage::finish_device_use(StreamHandle stream) const {
 
 bool Storage::host_valid() const {
   std::lock_guard lock(mutex_);
-  return host_valid_;
+  return host_current_locked();
 }
 
 bool Storage::device_valid() const {
   std::lock_guard lock(mutex_);
-  return device_valid_;
+  return device_current_locked();
 }
 
 int Storage::device_index() const {
@@ -239,6 +268,112 @@ int Storage::device_index() const {
 bool Storage::references_caller_memory() const {
   std::lock_guard lock(mutex_);
   return !host_owned_ && host_ != nullptr;
+}
+
+// ---- Homes and mirrors (docs/interop.md, I1) ----
+
+Side Storage::home_locked() const {
+  if (host_borrowed_) return Side::kHost;
+  if (device_borrowed_) return Side::kDevice;
+  return writable_exports_ > 0 ? export_side_ : Side::kNone;
+}
+
+// A mirror of a home is trusted only while the home is stale (the mirror is then the truth)
+// or the owner promised to report its writes (cache_mirror).
+bool Storage::mirror_trusted_locked(Side mirror) const {
+  const Side home = home_locked();
+  if (home == Side::kNone || home == mirror || cache_mirror_) return true;
+  const bool home_valid = home == Side::kHost ? host_valid_ : device_valid_;
+  return !home_valid;
+}
+
+bool Storage::host_current_locked() const {
+  return host_valid_ && mirror_trusted_locked(Side::kHost);
+}
+
+bool Storage::device_current_locked() const {
+  return device_valid_ && mirror_trusted_locked(Side::kDevice);
+}
+
+void Storage::require_writable_locked() const {
+  TENSORBUF_EXPECTS(!read_only_, InvalidArgumentError,
+                    "the buffer is read-only (borrowed or imported read-only memory): tensorbuf "
+                    "does not write it");
+}
+
+// Waits for the producer streams the owner named (wait_for, ready_stream): on `stream`, or
+// on the host when it is null.
+void Storage::consume_ready_locked(StreamHandle stream) const {
+  if (ready_events_.empty()) return;
+  for (EventHandle event : ready_events_) {
+    if (stream != nullptr) {
+      events_memory_->stream_wait(stream, event);
+    } else {
+      events_memory_->host_wait(event);
+    }
+  }
+  for (EventHandle event : ready_events_) events_memory_->destroy_event(event);
+  ready_events_.clear();
+}
+
+StreamHandle Storage::download_stream_locked() const {
+  if (last_stream_ != nullptr || device_memory_ == nullptr) return last_stream_;
+  return device_memory_->default_stream(device_index_);
+}
+
+void Storage::write_back_home() {
+  std::lock_guard lock(mutex_);
+  const Side home = home_locked();
+  if (bytes_ == 0 || home == Side::kNone) return;
+  if (home == Side::kHost && !host_valid_ && device_valid_) {
+    ensure_host_valid_locked();  // downloads into the home memory itself
+    return;
+  }
+  if (home != Side::kDevice || device_valid_ || !host_valid_) return;
+  const StreamHandle stream = download_stream_locked();
+  consume_ready_locked(stream);
+  device_memory_->copy_host_to_device(device_, host_, bytes_, device_index_, stream);
+  StatsCounters& counters = stats_counters();
+  counters.host_to_device_copies++;
+  counters.bytes_host_to_device += static_cast<std::int64_t>(bytes_);
+  upload_in_flight_ = true;
+  device_valid_ = true;
+  last_use_ = device_memory_->record_event(last_use_, device_index_, stream);
+  last_stream_ = stream;
+}
+
+void Storage::evict(Side side, int device) {
+  std::lock_guard lock(mutex_);
+  const bool pinned = exports_ > 0 && export_side_ == side;
+  if (side == Side::kHost) {
+    if (host_ == nullptr && !host_valid_) return;
+    TENSORBUF_EXPECTS(!host_borrowed_ && !pinned, InvalidArgumentError,
+                      "the host copy is the buffer's home (borrowed or exported memory); only "
+                      "its mirror can be evicted");
+    TENSORBUF_EXPECTS(bytes_ == 0 || device_current_locked(), InvalidArgumentError,
+                      "the device copy is not valid: evicting the host copy would lose the data");
+    if (upload_in_flight_) device_memory_->host_wait(last_use_);  // still read by an upload
+    if (host_owned_) free_host_block(host_, bytes_, host_allocator_, nullptr);
+    host_ = nullptr;
+    host_owned_ = false;
+    host_valid_ = false;
+    upload_in_flight_ = false;
+    return;
+  }
+  if (device_index_ != device || (device_ == nullptr && !device_valid_)) return;
+  TENSORBUF_EXPECTS(!device_borrowed_ && !pinned, InvalidArgumentError,
+                    "the device copy is the buffer's home (borrowed or exported memory); only "
+                    "its mirror can be evicted");
+  TENSORBUF_EXPECTS(bytes_ == 0 || host_current_locked(), InvalidArgumentError,
+                    "the host copy is not valid: evicting the device copy would lose the data");
+  if (upload_in_flight_) device_memory_->host_wait(last_use_);  // the host copy is still read
+  release_device_locked();
+}
+
+std::size_t Storage::bytes_on(Side side, int device) const {
+  std::lock_guard lock(mutex_);
+  if (side == Side::kHost) return host_ != nullptr ? bytes_ : 0;
+  return device_ != nullptr && device_index_ == device ? bytes_ : 0;
 }
 
 }  // namespace tensorbuf::core

@@ -1,19 +1,43 @@
 // Storage: up to two copies of a buffer's bytes (host, device), a validity bit for each, and
-// the lazy-sync state machine between them (DESIGN.md, "TensorBuffer and lazy sync").
+// the lazy-sync state machine between them (DESIGN.md, "TensorBuffer and lazy sync"). A
+// borrowed storage's home copy is caller memory (docs/interop.md): it is never freed here, the
+// other side is a mirror that is not trusted across calls, and the caller's release runs once
+// when the last owner (a TensorBuffer or a DLPack export) lets go.
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "core/device_memory.hpp"
+#include "tensorbuf/types.hpp"
 
 namespace tensorbuf::core {
 
-// Every method gives the strong guarantee: if it throws (an allocation or a copy failed), the
-// contents, pointers and validity bits are as they were. Const methods may sync (copy to the
-// stale side) and are safe to call concurrently; a non-const call must not run concurrently
-// with any other call.
+// Which copy of the bytes is the home (the truth the owner reads and writes), if any.
+enum class Side : unsigned char { kNone, kHost, kDevice };
+
+// Caller memory handed to Storage::borrow (validated by the caller).
+struct BorrowedMemory {
+  void* data = nullptr;
+  std::size_t bytes = 0;
+  Side side = Side::kHost;
+  int device = 0;  // the CUDA device of device memory
+  bool read_only = false;
+  bool cache_mirror = false;
+  StreamHandle ready_stream = nullptr;  // the first use waits on it (event)
+  std::function<void(Stream)> release;  // called once, from the destructor
+  // Before release runs, this stream is made to wait for tensorbuf's last use (a DLPack
+  // import's producer stream, I5.2); null: the release gets the last-use stream only.
+  bool order_release_on_ready_stream = false;
+};
+
+// Every method gives the strong guarantee: if it throws (an allocation or a copy failed, a
+// read-only or moved-memory rule was broken), the contents, pointers and validity bits are as
+// they were. Const methods may sync (copy to the stale side) and are safe to call concurrently;
+// a non-const call must not run concurrently with any other call.
 class Storage {
  public:
   // Owned host memory (pinned when a device memory is active), zero-filled when `zero`.
@@ -22,10 +46,14 @@ class Storage {
   static std::unique_ptr<Storage> unallocated(std::size_t bytes);
   // References caller memory without copying; the first write copies it (copy-on-write).
   static std::unique_ptr<Storage> reference(const void* bytes, std::size_t size);
+  // Caller memory as the home copy, written in place. Throws (and never calls `release`) when
+  // the device memory is unusable or the ready event cannot be recorded.
+  static std::unique_ptr<Storage> borrow(BorrowedMemory memory);
 
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;
-  // Frees memory in stream order; never copies, never waits for the device.
+  // Frees owned memory in stream order, never waits for the device (except for an upload still
+  // reading borrowed host memory), then runs a borrowed storage's release.
   ~Storage();
 
   std::size_t bytes() const { return bytes_; }
@@ -34,7 +62,8 @@ class Storage {
   const void* host_read() const;
   // `keep_contents`: sync first (mutable); otherwise the caller overwrites everything. Copies
   // referenced caller memory into owned memory first, waits for an in-flight upload that
-  // still reads the host copy, and marks the device copy stale.
+  // still reads the host copy, and marks the device copy stale. InvalidArgumentError when
+  // read-only.
   void* host_write(bool keep_contents);
 
   // Device side, for work enqueued on `stream` of `device`. A read uploads a stale device
@@ -44,6 +73,11 @@ class Storage {
   void* device_write(int device, StreamHandle stream, bool keep_contents);
   void finish_device_use(StreamHandle stream) const;
 
+  // After a write on the mirror side of a buffer with a home: copies the mirror to the home
+  // (an upload in stream order, or a download with a host wait). Nothing otherwise.
+  void write_back_home();
+
+  // The caller's view of validity: a mirror not trusted across calls reads as stale.
   bool host_valid() const;
   bool device_valid() const;
   // The CUDA device holding the device copy, or -1 when there is none.
@@ -51,20 +85,58 @@ class Storage {
   // True while the host copy is caller memory referenced by load_buffer.
   bool references_caller_memory() const;
 
+  // Interop (docs/interop.md, I1).
+  bool is_borrowed() const { return borrowed_; }
+  bool is_read_only() const { return read_only_; }
+  // The next use waits on `stream`'s work so far (an event on `device`; the host never waits
+  // unless the use is on the host).
+  void wait_for(StreamHandle stream, int device);
+  // The owner wrote its memory: the home copy is current, the mirror is dropped.
+  void note_external_write();
+  // Frees the copy on `side` (and, for kDevice, only when it lives on `device`).
+  void evict(Side side, int device);
+  std::size_t bytes_on(Side side, int device) const;
+
+  // DLPack export (I2): pins the freshest side (its pointer cannot move while exports live)
+  // and, when writable, makes it the home. `consumer` (may be null) waits on the last write.
+  // InvalidArgumentError, with nothing changed, when the memory is read-only and
+  // `allow_read_only` is false (the legacy form has no read-only flag).
+  struct Export {
+    void* data = nullptr;
+    Side side = Side::kHost;
+    int device = 0;
+    bool read_only = false;  // the exported memory must not be written by the consumer
+    bool home = false;       // a writable export: pass to end_export
+  };
+  Export begin_export(bool writable, bool allow_read_only, StreamHandle consumer);
+  void end_export(bool home) noexcept;
+  // Throws InvalidArgumentError naming `what` when an export pins this storage's memory.
+  void require_unpinned(const char* what) const;
+
  private:
   explicit Storage(std::size_t bytes) : bytes_(bytes) {}
   // The helpers below expect mutex_ held.
+  Side home_locked() const;
+  bool mirror_trusted_locked(Side mirror) const;
+  bool host_current_locked() const;
+  bool device_current_locked() const;
+  void require_writable_locked() const;
   void ensure_host_valid_locked() const;
   void ensure_device_valid_locked(int device, StreamHandle stream, bool copy) const;
   void wait_for_streams_locked(StreamHandle stream) const;
+  void consume_ready_locked(StreamHandle stream) const;
+  StreamHandle download_stream_locked() const;
   void release_device_locked() const;
+  void release_borrowed() noexcept;
 
   const std::size_t bytes_;
   mutable std::mutex mutex_;
   mutable void* host_ = nullptr;
   mutable bool host_owned_ = false;            // false while host_ is caller memory (or null)
+  bool host_borrowed_ = false;                 // host_ is the borrowed home (written in place)
   mutable DeviceMemory* host_allocator_ = nullptr;  // null: aligned heap memory
   mutable void* device_ = nullptr;
+  bool device_borrowed_ = false;               // device_ is the borrowed home (never freed)
   mutable int device_index_ = -1;
   mutable DeviceMemory* device_memory_ = nullptr;
   mutable bool host_valid_ = false;
@@ -72,6 +144,19 @@ class Storage {
   mutable EventHandle last_use_ = nullptr;     // recorded after the last device-side use
   mutable StreamHandle last_stream_ = nullptr;
   mutable bool upload_in_flight_ = false;      // an upload may still read host_
+
+  // Borrowing and exports.
+  bool borrowed_ = false;
+  bool read_only_ = false;
+  bool cache_mirror_ = false;
+  int exports_ = 0;                            // live DLPack exports
+  int writable_exports_ = 0;
+  Side export_side_ = Side::kNone;
+  mutable std::vector<EventHandle> ready_events_;  // the next use waits on these
+  DeviceMemory* events_memory_ = nullptr;          // the memory that recorded them
+  std::function<void(Stream)> release_;
+  StreamHandle release_order_stream_ = nullptr;
+  bool order_release_ = false;
 };
 
 }  // namespace tensorbuf::core

@@ -1,5 +1,6 @@
 #include "tensorbuf/tensor_buffer.hpp"
 
+#include <cstring>
 #include <limits>
 
 #include "core/convert.hpp"
@@ -38,7 +39,7 @@ core::DeviceMemory& require_device_memory() {
 }  // namespace
 
 TensorBuffer::TensorBuffer(DataType type, Shape shape, bool dynamic,
-                           std::unique_ptr<core::Storage> storage)
+                           std::shared_ptr<core::Storage> storage)
     : type_(type), shape_(std::move(shape)), dynamic_(dynamic), storage_(std::move(storage)) {}
 
 TensorBuffer::TensorBuffer(TensorBuffer&&) noexcept = default;
@@ -85,6 +86,7 @@ void TensorBuffer::load_converted(std::span<const Source> values, const Shape& s
                     InvalidArgumentError,
                     "The size of the array to be loaded does not match the specified shape.");
   check_loadable_shape(shape);
+  check_writable("load_array");
   const std::size_t bytes = checked_byte_size(shape, type_);
   // Everything that can throw (allocation) happens before the buffer changes.
   std::unique_ptr<core::Storage> fresh;
@@ -92,12 +94,17 @@ void TensorBuffer::load_converted(std::span<const Source> values, const Shape& s
   if (bytes == storage_->bytes()) {
     target = storage_->host_write(false);
   } else {
+    storage_->require_unpinned("load_array of another size");
     fresh = core::Storage::allocate(bytes, false);
     target = fresh->host_write(false);
   }
   core::convert_buffer(values.data(), DataTypeOf<Source>::value, target, type_,
                        static_cast<std::int64_t>(values.size()));
-  if (fresh) storage_ = std::move(fresh);
+  if (fresh) {
+    storage_ = std::move(fresh);
+  } else {
+    storage_->write_back_home();  // a borrowed device home gets the loaded bytes
+  }
   shape_ = shape;
 }
 
@@ -118,6 +125,15 @@ void TensorBuffer::load_buffer(std::span<const std::byte> bytes, const Shape& sh
                     core::str_cat("The size of byte buffer and the shape do not match. Expected: ",
                                   expected, " Actual: ", bytes.size()));
   check_loadable_shape(shape);
+  check_writable("load_buffer");
+  if (storage_->is_borrowed()) {
+    // Borrowed memory is the home: the bytes are copied into it, never referenced.
+    void* target = storage_->host_write(false);
+    if (!bytes.empty()) std::memcpy(target, bytes.data(), bytes.size());
+    storage_->write_back_home();
+    return;
+  }
+  storage_->require_unpinned("load_buffer");
   storage_ = core::Storage::reference(bytes.data(), bytes.size());
   shape_ = shape;
 }

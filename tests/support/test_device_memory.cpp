@@ -64,23 +64,42 @@ void TestDeviceMemory::free_host(void* ptr, std::size_t, core::EventHandle) noex
   std::free(ptr);
 }
 
+void TestDeviceMemory::log(TraceEntry::Kind kind, core::StreamHandle stream,
+                           core::EventHandle event) {
+  std::lock_guard lock(mutex_);
+  trace_.push_back(TraceEntry{kind, stream, event != nullptr ? *static_cast<int*>(event) : 0});
+}
+
+std::vector<TraceEntry> TestDeviceMemory::trace() const {
+  std::lock_guard lock(mutex_);
+  return trace_;
+}
+
+void TestDeviceMemory::clear_trace() {
+  std::lock_guard lock(mutex_);
+  trace_.clear();
+}
+
 void TestDeviceMemory::copy_host_to_device(void* dst, const void* src, std::size_t bytes, int,
-                                           core::StreamHandle) {
+                                           core::StreamHandle stream) {
   count_copy();
   std::memcpy(dst, src, bytes);
   ++uploads_;
+  log(TraceEntry::Kind::kUpload, stream, nullptr);
 }
 
 void TestDeviceMemory::copy_device_to_device(void* dst, const void* src, std::size_t bytes, int,
-                                             core::StreamHandle) {
+                                             core::StreamHandle stream) {
   count_copy();
   std::memmove(dst, src, bytes);
+  log(TraceEntry::Kind::kDeviceCopy, stream, nullptr);
 }
 
 void TestDeviceMemory::copy_device_to_host(void* dst, const void* src, std::size_t bytes, int,
-                                           core::StreamHandle) {
+                                           core::StreamHandle stream) {
   count_copy();
   std::memcpy(dst, src, bytes);
+  log(TraceEntry::Kind::kDownload, stream, nullptr);
   ++downloads_;
   ++host_waits_;
   core::stats_counters().host_waits++;
@@ -91,24 +110,37 @@ void TestDeviceMemory::memset_device(void* dst, int value, std::size_t bytes, in
   std::memset(dst, value, bytes);
 }
 
-core::EventHandle TestDeviceMemory::record_event(core::EventHandle event, int, core::StreamHandle) {
+core::EventHandle TestDeviceMemory::record_event(core::EventHandle event, int,
+                                                core::StreamHandle stream) {
   const std::int64_t n = ++records_;
   if (fail_record_at_ != 0 && n == fail_record_at_) {
     throw InternalError("injected event record failure");
   }
-  return event != nullptr ? event : new int(0);
+  if (event == nullptr) {
+    std::lock_guard lock(mutex_);
+    event = new int(++next_event_id_);
+    ++live_events_;
+  }
+  log(TraceEntry::Kind::kRecord, stream, event);
+  return event;
 }
 
 void TestDeviceMemory::destroy_event(core::EventHandle event) noexcept {
+  if (event == nullptr) return;
+  --live_events_;
   delete static_cast<int*>(event);
 }
 
-void TestDeviceMemory::host_wait(core::EventHandle) {
+void TestDeviceMemory::host_wait(core::EventHandle event) {
   ++host_waits_;
   core::stats_counters().host_waits++;
+  log(TraceEntry::Kind::kHostWait, nullptr, event);
 }
 
-void TestDeviceMemory::stream_wait(core::StreamHandle, core::EventHandle) { ++stream_waits_; }
+void TestDeviceMemory::stream_wait(core::StreamHandle stream, core::EventHandle event) {
+  ++stream_waits_;
+  log(TraceEntry::Kind::kStreamWait, stream, event);
+}
 
 std::int64_t TestDeviceMemory::live_device_blocks() const {
   std::lock_guard lock(mutex_);

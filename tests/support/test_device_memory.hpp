@@ -6,10 +6,20 @@
 #include <cstdint>
 #include <mutex>
 #include <set>
+#include <vector>
 
 #include "core/device_memory.hpp"
 
 namespace tensorbuf::testing {
+
+// One stream-ordering step, in the order asked for (the stream contract's tests read it).
+struct TraceEntry {
+  enum class Kind { kRecord, kStreamWait, kHostWait, kUpload, kDownload, kDeviceCopy };
+  Kind kind;
+  core::StreamHandle stream;  // null for host waits
+  int event;                  // the event's id (1, 2, ... in creation order); 0 for copies
+  friend bool operator==(const TraceEntry&, const TraceEntry&) = default;
+};
 
 class TestDeviceMemory final : public core::DeviceMemory {
  public:
@@ -57,10 +67,15 @@ class TestDeviceMemory final : public core::DeviceMemory {
   std::int64_t live_host_blocks() const;
   // True if `ptr` is memory this object handed out as device memory.
   bool is_device_pointer(const void* ptr) const;
+  // Every record, wait and copy since the last clear_trace(), in order.
+  std::vector<TraceEntry> trace() const;
+  void clear_trace();
+  std::int64_t live_events() const { return live_events_; }
 
  private:
   void count_allocation();
   void count_copy();
+  void log(TraceEntry::Kind kind, core::StreamHandle stream, core::EventHandle event);
 
   mutable std::mutex mutex_;
   std::set<const void*> device_blocks_;
@@ -71,6 +86,9 @@ class TestDeviceMemory final : public core::DeviceMemory {
   std::atomic<std::int64_t> device_allocations_{0}, host_allocations_{0};
   std::atomic<std::int64_t> uploads_{0}, downloads_{0}, host_waits_{0}, stream_waits_{0};
   int stream_token_[4] = {};
+  std::vector<TraceEntry> trace_;
+  int next_event_id_ = 0;
+  std::atomic<std::int64_t> live_events_{0};
 };
 
 // Installs a TestDeviceMemory for the scope of a test.
