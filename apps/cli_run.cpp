@@ -2,6 +2,7 @@
 // the output file is written (atomically) only when the op succeeded.
 #include <charconv>
 #include <functional>
+#include <optional>
 #include <iostream>
 
 #include "cli.hpp"
@@ -13,17 +14,19 @@ constexpr const char* kRunUsage = R"(usage: tensorbuf run <op> [flags]
 
 ops:
   tensor_scatter_nd_{sub,add,update,min,max}
-      --tensor T.npy --indices I.npy --updates U.npy --out O.npy [--deterministic]
-      [--out-of-bounds default|error|drop] [--device cpu|cuda]
+      --tensor T.npy --indices I.npy --updates U.npy (--out O.npy | --in-place)
+      [--deterministic] [--out-of-bounds default|error|drop] [--device cpu|cuda]
   boolean_mask_update
-      --tensor T.npy --mask M.npy --updates U.npy [--axis N] [--no-broadcast] --out O.npy
-      [--device cpu|cuda]
+      --tensor T.npy --mask M.npy --updates U.npy [--axis N] [--no-broadcast]
+      (--out O.npy | --in-place) [--device cpu|cuda]
   substr
       --input S.npy --pos P.npy --len L.npy [--unit byte|utf8_char] --out O.npy
       [--out-of-bounds default|error|drop] [--device cpu|cuda]
 
 Inputs and outputs are NumPy .npy files (format 1.0-3.0, either byte order, C order); strings
-are dtype S arrays; a 0-d array is a scalar. `tensorbuf run <op> --help` shows one op.
+are dtype S arrays; a 0-d array is a scalar. --in-place maps T.npy into memory and updates its
+data in the file itself, with no copy (native byte order; nothing is written on an error).
+`tensorbuf run <op> --help` shows one op.
 Exit status: 0 success, 2 invalid inputs, 1 any other failure (e.g. CUDA unavailable).
 )";
 
@@ -49,35 +52,59 @@ Device device_of(const Args& flags) {
   return parse_device(flags.optional("device").value_or("cpu"));
 }
 
-using ScatterFn = TensorBuffer (*)(const TensorBuffer&, const TensorBuffer&, const TensorBuffer&,
-                                   const ScatterOptions&);
+// The output of an op that can run in place: the --out path, or none for --in-place (exactly
+// one of the two).
+std::optional<std::string> output_path(const Args& flags) {
+  if (!flags.has("in-place")) return flags.required("out");
+  if (flags.has("out")) throw InvalidArgumentError("--in-place and --out cannot both be given");
+  return std::nullopt;
+}
 
-int run_scatter(const std::string& op, ScatterFn fn, const std::vector<std::string>& args) {
+// The tensor argument: a copy read from the file, or (in place) the file's data mapped.
+TensorBuffer load_tensor(const Args& flags, bool in_place) {
+  const std::string& path = flags.required("tensor");
+  if (!in_place) return load_npy_tensor(path);
+  return map_npy_tensor(path, NpyMapOptions{.writable = true});
+}
+
+struct ScatterFns {
+  TensorBuffer (*out_of_place)(const TensorBuffer&, const TensorBuffer&, const TensorBuffer&,
+                               const ScatterOptions&);
+  void (*in_place)(TensorBuffer&, const TensorBuffer&, const TensorBuffer&,
+                   const ScatterOptions&);
+};
+
+int run_scatter(const std::string& op, ScatterFns fn, const std::vector<std::string>& args) {
   const std::string command = "tensorbuf run " + op;
   const Args flags(args,
                    {{"tensor", true}, {"indices", true}, {"updates", true}, {"out", true},
-                    {"deterministic", false}, {"out-of-bounds", true}, {"device", true}},
+                    {"in-place", false}, {"deterministic", false}, {"out-of-bounds", true},
+                    {"device", true}},
                    command);
   if (flags.help()) {
     std::cout << "usage: " << command
-              << " --tensor T.npy --indices I.npy --updates U.npy --out O.npy\n"
+              << " --tensor T.npy --indices I.npy --updates U.npy (--out O.npy | --in-place)\n"
                  "       [--deterministic] [--out-of-bounds default|error|drop] [--device cpu|cuda]\n\n"
                  "TensorFlow's tensor_scatter_nd_*: out = tensor; out[indices[r]] op= updates[r].\n"
                  "indices: int32 or int64, shape [..., D]; updates: tensor's dtype, shape\n"
                  "indices.shape[:-1] + tensor.shape[D:]. --out-of-bounds default: error on the CPU,\n"
-                 "drop on CUDA. --deterministic: CUDA results equal the CPU's bit for bit.\n";
+                 "drop on CUDA. --deterministic: CUDA results equal the CPU's bit for bit.\n"
+                 "--in-place: T.npy's data is updated in the file itself (mapped, no copy).\n";
     return kExitOk;
   }
   ScatterOptions options;
   options.device = device_of(flags);
   options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
   options.deterministic = flags.has("deterministic");
-  const std::string& out = flags.required("out");
-  const TensorBuffer tensor = load_npy_tensor(flags.required("tensor"));
+  const std::optional<std::string> out = output_path(flags);
+  TensorBuffer tensor = load_tensor(flags, !out);
   const TensorBuffer indices = load_npy_tensor(flags.required("indices"));
   const TensorBuffer updates = load_npy_tensor(flags.required("updates"));
-  const TensorBuffer result = fn(tensor, indices, updates, options);
-  save_npy(out, result);
+  if (!out) {
+    fn.in_place(tensor, indices, updates, options);
+    return kExitOk;
+  }
+  save_npy(*out, fn.out_of_place(tensor, indices, updates, options));
   return kExitOk;
 }
 
@@ -85,27 +112,32 @@ int run_boolean_mask_update(const std::vector<std::string>& args) {
   const std::string command = "tensorbuf run boolean_mask_update";
   const Args flags(args,
                    {{"tensor", true}, {"mask", true}, {"updates", true}, {"out", true},
-                    {"axis", true}, {"no-broadcast", false}, {"device", true}},
+                    {"in-place", false}, {"axis", true}, {"no-broadcast", false},
+                    {"device", true}},
                    command);
   if (flags.help()) {
     std::cout << "usage: " << command
-              << " --tensor T.npy --mask M.npy --updates U.npy --out O.npy\n"
+              << " --tensor T.npy --mask M.npy --updates U.npy (--out O.npy | --in-place)\n"
                  "       [--axis N] [--no-broadcast] [--device cpu|cuda]\n\n"
                  "NumPy's out[(slice(None),)*axis + (mask,)] = updates on a copy of tensor. mask:\n"
                  "bool, shape tensor.shape[axis:axis+mask.rank]; updates: tensor's dtype,\n"
-                 "broadcast to the target shape unless --no-broadcast.\n";
+                 "broadcast to the target shape unless --no-broadcast. --in-place: T.npy's data\n"
+                 "is updated in the file itself (mapped, no copy).\n";
     return kExitOk;
   }
   BooleanMaskUpdateOptions options;
   options.device = device_of(flags);
   if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
   options.broadcast = !flags.has("no-broadcast");
-  const std::string& out = flags.required("out");
-  const TensorBuffer tensor = load_npy_tensor(flags.required("tensor"));
+  const std::optional<std::string> out = output_path(flags);
+  TensorBuffer tensor = load_tensor(flags, !out);
   const TensorBuffer mask = load_npy_tensor(flags.required("mask"));
   const TensorBuffer updates = load_npy_tensor(flags.required("updates"));
-  const TensorBuffer result = boolean_mask_update(tensor, mask, updates, options);
-  save_npy(out, result);
+  if (!out) {
+    boolean_mask_update_in_place(tensor, mask, updates, options);
+    return kExitOk;
+  }
+  save_npy(*out, boolean_mask_update(tensor, mask, updates, options));
   return kExitOk;
 }
 
@@ -154,11 +186,11 @@ int run_command(const std::vector<std::string>& args) {
   }
   const std::string& op = args.front();
   const std::vector<std::string> rest(args.begin() + 1, args.end());
-  if (op == "tensor_scatter_nd_sub") return run_scatter(op, &tensor_scatter_nd_sub, rest);
-  if (op == "tensor_scatter_nd_add") return run_scatter(op, &tensor_scatter_nd_add, rest);
-  if (op == "tensor_scatter_nd_update") return run_scatter(op, &tensor_scatter_nd_update, rest);
-  if (op == "tensor_scatter_nd_min") return run_scatter(op, &tensor_scatter_nd_min, rest);
-  if (op == "tensor_scatter_nd_max") return run_scatter(op, &tensor_scatter_nd_max, rest);
+  if (op == "tensor_scatter_nd_sub") return run_scatter(op, {&tensor_scatter_nd_sub, &tensor_scatter_nd_sub_in_place}, rest);
+  if (op == "tensor_scatter_nd_add") return run_scatter(op, {&tensor_scatter_nd_add, &tensor_scatter_nd_add_in_place}, rest);
+  if (op == "tensor_scatter_nd_update") return run_scatter(op, {&tensor_scatter_nd_update, &tensor_scatter_nd_update_in_place}, rest);
+  if (op == "tensor_scatter_nd_min") return run_scatter(op, {&tensor_scatter_nd_min, &tensor_scatter_nd_min_in_place}, rest);
+  if (op == "tensor_scatter_nd_max") return run_scatter(op, {&tensor_scatter_nd_max, &tensor_scatter_nd_max_in_place}, rest);
   if (op == "boolean_mask_update") return run_boolean_mask_update(rest);
   if (op == "substr") return run_substr(rest);
   throw InvalidArgumentError("unknown op '" + op + "' (see tensorbuf run --help)");

@@ -62,6 +62,21 @@ NpyArray load_npy(const std::filesystem::path& path, const NpyReadOptions& optio
 TensorBuffer parse_npy_tensor(std::span<const std::byte> bytes, const NpyReadOptions& options = {});
 TensorBuffer load_npy_tensor(const std::filesystem::path& path, const NpyReadOptions& options = {});
 
+/// Options for mapping a .npy file.
+struct NpyMapOptions {
+  /// Map the file for writing: in-place ops and loads write the file itself (MAP_SHARED).
+  bool writable = false;
+  /// As NpyReadOptions::uint16_as_bfloat16.
+  bool uint16_as_bfloat16 = false;
+};
+
+/// Memory-maps a numeric .npy file and borrows its data (TensorBuffer::borrow, docs/interop.md):
+/// nothing is copied; read-only unless `writable`. The mapping lives until the buffer and every
+/// DLPack export of it are gone. The data must be usable as it lies: InvalidArgumentError for a
+/// file load_npy_tensor would have to convert (the other byte order, `S` strings), and every
+/// error of load_npy_tensor. Bool bytes are not normalised (any nonzero byte reads as true).
+TensorBuffer map_npy_tensor(const std::filesystem::path& path, const NpyMapOptions& options = {});
+
 /// As parse_npy / load_npy, but requires a byte-string (`S`) array (InvalidArgumentError
 /// otherwise).
 StringTensor parse_npy_strings(std::span<const std::byte> bytes);

@@ -140,7 +140,8 @@ class TensorBuffer {
   void sync_to(Device device) const;
   /// Whether the copy on `device` holds the current contents.
   bool is_valid_on(Device device) const;
-  /// Where the freshest copy lives: CUDA if only the device copy is valid, else the CPU.
+  /// Where the freshest copy lives: the home of borrowed (or exported) memory while it is
+  /// current, else CUDA if only the device copy is valid, else the CPU. Ops run there.
   Device residence() const;
 
   /// Untyped forms of the accessors above (no element-type check).

@@ -278,6 +278,18 @@ Side Storage::home_locked() const {
   return writable_exports_ > 0 ? export_side_ : Side::kNone;
 }
 
+Side Storage::residence_locked() const {
+  const Side home = home_locked();
+  if (home == Side::kDevice && device_valid_) return Side::kDevice;
+  if (home == Side::kHost && host_valid_) return Side::kHost;
+  return !host_current_locked() && device_current_locked() ? Side::kDevice : Side::kHost;
+}
+
+Side Storage::residence() const {
+  std::lock_guard lock(mutex_);
+  return residence_locked();
+}
+
 // A mirror of a home is trusted only while the home is stale (the mirror is then the truth)
 // or the owner promised to report its writes (cache_mirror).
 bool Storage::mirror_trusted_locked(Side mirror) const {

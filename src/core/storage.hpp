@@ -80,6 +80,9 @@ class Storage {
   // The caller's view of validity: a mirror not trusted across calls reads as stale.
   bool host_valid() const;
   bool device_valid() const;
+  // Where ops run by default: the home while it is current, else the device side if only it
+  // is current, else the host.
+  Side residence() const;
   // The CUDA device holding the device copy, or -1 when there is none.
   int device_index() const;
   // True while the host copy is caller memory referenced by load_buffer.
@@ -117,6 +120,7 @@ class Storage {
   explicit Storage(std::size_t bytes) : bytes_(bytes) {}
   // The helpers below expect mutex_ held.
   Side home_locked() const;
+  Side residence_locked() const;
   bool mirror_trusted_locked(Side mirror) const;
   bool host_current_locked() const;
   bool device_current_locked() const;

@@ -98,8 +98,7 @@ Storage::Export Storage::begin_export(bool writable, bool allow_read_only,
   std::lock_guard lock(mutex_);
   Export out;
   // The freshest side (residence()), or the side earlier exports pinned.
-  out.side = !host_current_locked() && device_current_locked() && bytes_ != 0 ? Side::kDevice
-                                                                               : Side::kHost;
+  out.side = bytes_ != 0 ? residence_locked() : Side::kHost;
   if (exports_ > 0) out.side = export_side_;
   if (out.side == Side::kHost) {
     ensure_host_valid_locked();  // zeros for a buffer never written

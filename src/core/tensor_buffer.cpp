@@ -260,9 +260,7 @@ bool TensorBuffer::is_valid_on(Device device) const {
 }
 
 Device TensorBuffer::residence() const {
-  if (!storage_->host_valid() && storage_->device_valid()) {
-    return Device::cuda(storage_->device_index());
-  }
+  if (storage_->residence() == core::Side::kDevice) return Device::cuda(storage_->device_index());
   return Device::cpu();
 }
 

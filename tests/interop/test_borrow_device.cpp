@@ -55,6 +55,7 @@ TEST_F(BorrowDeviceTest, CacheMirrorKeepsTheCopyUntilNoteExternalWrite) {
   block.values()[0] = 10;
   EXPECT_EQ(b.get_float_array(), (std::vector<float>{1, 2}));  // cached, as promised
   EXPECT_EQ(memory_->downloads(), 1);
+  EXPECT_EQ(b.residence(), Device::cuda(0));  // ops still run at the home
   b.note_external_write();
   EXPECT_EQ(b.get_float_array(), (std::vector<float>{10, 2}));
   EXPECT_EQ(memory_->downloads(), 2);
