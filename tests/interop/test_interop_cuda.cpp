@@ -33,7 +33,7 @@ constexpr int kSpinMs = 200;  // far longer than the host needs to enqueue the o
 struct CallerMemory {
   CallerMemory() {
     cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
-    cudaMalloc(&data, kN * sizeof(float));
+    cudaMalloc(reinterpret_cast<void**>(&data), kN * sizeof(float));
     cudaMemset(data, 0, kN * sizeof(float));
     cudaDeviceSynchronize();
   }
