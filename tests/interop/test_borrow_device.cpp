@@ -7,6 +7,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/backend_run.hpp"
 #include "support/interop_helpers.hpp"
 #include "support/test_device_memory.hpp"
 #include "tensorbuf/tensorbuf.hpp"
@@ -90,6 +91,23 @@ TEST_F(BorrowDeviceTest, CpuOpOnDeviceHomeWritesTheResultBackBeforeReturning) {
   EXPECT_EQ(stats().device_to_host_copies, 1);  // the home, read on the host
   EXPECT_EQ(stats().host_to_device_copies, 1);  // the result, written back
   EXPECT_EQ(table.residence(), Device::cuda(0));
+}
+
+TEST_F(BorrowDeviceTest, DeviceRunOnHostHomeWritesBackWithOneHostWait) {
+  std::vector<float> data = {1, 2};
+  TensorBuffer b = TensorBuffer::borrow(data.data(), Shape{2}, DataType::kFloat32, Device::cpu());
+  reset_stats();
+  {
+    core::BackendRun run(Device::cuda(0), Stream{});  // what a CUDA op does with its tensor
+    static_cast<float*>(run.mutate(b))[1] = 7;
+    run.finish();
+  }
+  EXPECT_EQ(data[1], 7.0f);  // written back before the op returns
+  EXPECT_EQ(stats().host_to_device_copies, 1);
+  EXPECT_EQ(stats().device_to_host_copies, 1);
+  EXPECT_EQ(stats().host_waits, 1);
+  EXPECT_EQ(stats().host_allocations + stats().pinned_host_allocations, 0);
+  EXPECT_EQ(b.residence(), Device::cpu());
 }
 
 TEST_F(BorrowDeviceTest, LoadIntoDeviceHomeWritesTheHome) {
