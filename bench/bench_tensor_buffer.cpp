@@ -29,8 +29,12 @@ void BM_load_array_f32_to_u8(benchmark::State& state) { load_array_case(state, D
 void BM_load_array_f32_to_f16(benchmark::State& state) {
   load_array_case(state, DataType::kFloat16);
 }
+void BM_load_array_f32_to_bf16(benchmark::State& state) {
+  load_array_case(state, DataType::kBFloat16);
+}
 TENSORBUF_BENCHMARK(BM_load_array_f32_to_u8, "load_array_f32_to_u8", "cpu");
 TENSORBUF_BENCHMARK(BM_load_array_f32_to_f16, "load_array_f32_to_f16", "cpu");
+TENSORBUF_BENCHMARK(BM_load_array_f32_to_bf16, "load_array_f32_to_bf16", "cpu");
 
 constexpr std::int64_t kSyncBytes = kGiB;
 

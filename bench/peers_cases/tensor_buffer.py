@@ -7,6 +7,8 @@ SEED, LO, HI = 1, -64.0, 320.0
 
 TARGETS = {
     ("load_array_f32_to_u8", "cpu"): {"ratio_to_limit": 0.6, "vs": {"torch": 5.0}},
+    ("load_array_f32_to_f16", "cpu"): {"ratio_to_limit": 0.5},
+    ("load_array_f32_to_bf16", "cpu"): {"ratio_to_limit": 0.5},
 }
 
 
@@ -32,6 +34,8 @@ def cases(ctx):
                         lambda: (lambda x=torch_input(): x.clamp(0, 255).to(torch.uint8))))
         out.append(Case("load_array_f32_to_f16", "cpu", "torch", N * 6.0,
                         lambda: (lambda x=torch_input(): x.to(torch.float16))))
+        out.append(Case("load_array_f32_to_bf16", "cpu", "torch", N * 6.0,
+                        lambda: (lambda x=torch_input(): x.to(torch.bfloat16))))
         if ctx.torch_cuda:
             def h2d():
                 h = torch.empty(GiB, dtype=torch.uint8).pin_memory()

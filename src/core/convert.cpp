@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "core/isa.hpp"
 #if defined(TENSORBUF_ISA_SSE2)
@@ -10,11 +11,14 @@
 
 #include "core/dtype_dispatch.hpp"
 #include "core/parallel.hpp"
+#include "cpu/convert_half.hpp"
 
 namespace tensorbuf::core {
 namespace {
 
 constexpr std::int64_t kMinChunk = 1 << 16;
+static_assert(sizeof(float16) == 2 && std::is_standard_layout_v<float16>);
+static_assert(sizeof(bfloat16) == 2 && std::is_standard_layout_v<bfloat16>);
 
 // float -> uint8, the hot path of image pipelines: the same rule as convert_element (clamp to
 // [0, 255], truncate, NaN -> 0; clamping in float equals clamping in double for float inputs)
@@ -61,6 +65,15 @@ void convert_range(const From* src, To* dst, bool src_is_bool, bool dst_is_bool,
       float_to_uint8(src, dst, begin, end);
       return;
     }
+  }
+  // float16 and bfloat16 are a single std::uint16_t (standard layout): their bits are written.
+  if constexpr (std::is_same_v<From, float> && std::is_same_v<To, float16>) {
+    cpu::float_to_half_bits(src, reinterpret_cast<std::uint16_t*>(dst), begin, end);
+    return;
+  }
+  if constexpr (std::is_same_v<From, float> && std::is_same_v<To, bfloat16>) {
+    cpu::float_to_bfloat16_bits(src, reinterpret_cast<std::uint16_t*>(dst), begin, end);
+    return;
   }
   if (dst_is_bool) {
     // Nonzero (NaN included) is true; compared in the source's own type.

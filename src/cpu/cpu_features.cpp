@@ -17,6 +17,7 @@ CpuFeatures detect() {
   f.avx512bw = __builtin_cpu_supports("avx512f") != 0 && __builtin_cpu_supports("avx512bw") != 0 &&
                __builtin_cpu_supports("popcnt") != 0;
   f.bmi2 = __builtin_cpu_supports("bmi2") != 0;
+  f.f16c = __builtin_cpu_supports("avx") != 0 && __builtin_cpu_supports("f16c") != 0;
 #endif
   return f;
 }
