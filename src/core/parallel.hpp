@@ -11,12 +11,14 @@ namespace tensorbuf::core {
 int cpu_thread_count();
 
 // Runs body(chunk, begin, end) over [0, n) cut into at most cpu_thread_count() contiguous
-// chunks of at least `min_chunk` elements, chunk c covering a range before chunk c+1's; the
-// calling thread runs chunk 0. Returns after all chunks finished; rethrows the first
-// exception a chunk threw. Nested calls run serially.
-void parallel_for_chunks(std::int64_t n, std::int64_t min_chunk,
-                         const std::function<void(int chunk, std::int64_t begin,
-                                                  std::int64_t end)>& body);
+// chunks of at least `min_chunk` elements, chunk c covering a range before chunk c+1's. The
+// calling thread and the pool's workers claim chunks one at a time (the caller runs every chunk
+// no worker claimed in time; a caller that finds the pool busy with another caller's job runs
+// them all). Returns after all chunks finished; rethrows the first exception a chunk threw.
+// Nested calls run serially.
+void parallel_for_chunks(
+    std::int64_t n, std::int64_t min_chunk,
+    const std::function<void(int chunk, std::int64_t begin, std::int64_t end)>& body);
 
 // The number of chunks parallel_for_chunks would use for (n, min_chunk).
 int chunk_count(std::int64_t n, std::int64_t min_chunk);
