@@ -58,6 +58,20 @@ bool spin_until(Done&& done) {
   }
 }
 
+// One call of parallel_for_chunks: chunk c of `chunks` covers its share of [0, n).
+struct Job {
+  std::int64_t n = 0;
+  int chunks = 0;
+  detail::ChunkFunction function = nullptr;
+  const void* body = nullptr;
+
+  void run(int c) const {
+    const std::int64_t begin = n / chunks * c + std::min<std::int64_t>(c, n % chunks);
+    const std::int64_t end = begin + n / chunks + (c < n % chunks ? 1 : 0);
+    function(body, c, begin, end);
+  }
+};
+
 // Each job is one call of parallel_for_chunks. Its chunks are claimed one at a time, by the
 // caller and by the workers alike, so the caller never waits for a worker that has not started
 // (asleep, or not scheduled): it runs the unclaimed chunks itself and waits only for chunks a
@@ -78,16 +92,17 @@ class ThreadPool {
     for (std::thread& t : threads_) t.join();
   }
 
-  // Runs task(c) for each c in [0, chunks) (chunks <= 65535).
-  void run(int chunks, const std::function<void(int)>& task) {
+  // Runs the chunks of `job` (job.chunks <= 65535).
+  void run(const Job& job) {
     std::unique_lock job_lock(job_mutex_, std::try_to_lock);  // one job at a time
     if (!job_lock.owns_lock()) {
-      run_inline(chunks, task);
+      run_inline(job);
       return;
     }
+    const int chunks = job.chunks;
     {
       std::lock_guard lock(mutex_);
-      task_ = &task;
+      job_ = job;
       error_ = nullptr;
       pending_.store(chunks, std::memory_order_relaxed);
       generation_ = (generation_ + 1) & 0xffffffffu;
@@ -101,7 +116,6 @@ class ThreadPool {
       done_.wait(lock, [this] { return pending_.load(std::memory_order_relaxed) == 0; });
     }
     std::lock_guard lock(mutex_);
-    task_ = nullptr;
     if (error_) std::rethrow_exception(error_);
   }
 
@@ -133,7 +147,7 @@ class ThreadPool {
   void run_chunk(int chunk) {
     t_inside_parallel = true;
     try {
-      (*task_)(chunk);
+      job_.run(chunk);
     } catch (...) {
       std::lock_guard lock(mutex_);
       if (!error_) error_ = std::current_exception();
@@ -141,12 +155,12 @@ class ThreadPool {
     t_inside_parallel = false;
   }
 
-  static void run_inline(int chunks, const std::function<void(int)>& task) {
+  static void run_inline(const Job& job) {
     std::exception_ptr error;
     t_inside_parallel = true;
-    for (int c = 0; c < chunks; ++c) {
+    for (int c = 0; c < job.chunks; ++c) {
       try {
-        task(c);
+        job.run(c);
       } catch (...) {
         if (!error) error = std::current_exception();
       }
@@ -177,8 +191,8 @@ class ThreadPool {
   std::mutex mutex_;
   std::condition_variable wake_;
   std::condition_variable done_;
-  const std::function<void(int)>* task_ = nullptr;  // set before claim_ publishes the job
-  std::uint64_t generation_ = 0;                    // the caller's copy (under job_mutex_)
+  Job job_;                       // set before claim_ publishes it
+  std::uint64_t generation_ = 0;  // the caller's copy (under job_mutex_)
   std::atomic<std::uint64_t> claim_{0};
   std::atomic<int> pending_{0};  // chunks of the job not finished yet
   std::atomic<bool> stopping_{false};
@@ -209,21 +223,31 @@ int chunk_count(std::int64_t n, std::int64_t min_chunk) {
   return static_cast<int>(std::min<std::int64_t>(cpu_thread_count(), by_size));
 }
 
-void parallel_for_chunks(std::int64_t n, std::int64_t min_chunk,
-                         const std::function<void(int, std::int64_t, std::int64_t)>& body) {
-  const int chunks =
-      t_inside_parallel ? std::min(chunk_count(n, min_chunk), 1) : chunk_count(n, min_chunk);
-  if (chunks == 0) return;
-  auto range = [&](int c) {
-    const std::int64_t begin = n / chunks * c + std::min<std::int64_t>(c, n % chunks);
-    const std::int64_t end = begin + n / chunks + (c < n % chunks ? 1 : 0);
-    body(c, begin, end);
-  };
-  if (chunks == 1) {
-    range(0);
-    return;
+int threads_for_work(double serial_ns, double shared_ns, double per_thread_ns) {
+  int best = 1;
+  double best_ns = serial_ns;
+  for (int t = 2; t <= cpu_thread_count(); ++t) {
+    if (shared_ns / t < kMinThreadWorkNs) break;
+    const double ns = shared_ns / t + per_thread_ns + kRegionNs;
+    if (ns >= best_ns) break;
+    best = t;
+    best_ns = ns;
   }
-  pool().run(chunks, range);
+  return best;
 }
+
+std::int64_t min_chunk_for(double ns_per_item) {
+  return std::max<std::int64_t>(1, static_cast<std::int64_t>(kMinThreadWorkNs / ns_per_item));
+}
+
+namespace detail {
+
+bool inside_parallel() { return t_inside_parallel; }
+
+void run_chunks(std::int64_t n, int chunks, ChunkFunction function, const void* body) {
+  pool().run(Job{n, chunks, function, body});
+}
+
+}  // namespace detail
 
 }  // namespace tensorbuf::core
