@@ -233,7 +233,7 @@ int threads_for_work(double serial_ns, double shared_ns, double per_thread_ns) {
     best = t;
     best_ns = ns;
   }
-  return best;
+  return best_ns <= kMinGain * serial_ns ? best : 1;
 }
 
 std::int64_t min_chunk_for(double ns_per_item) {

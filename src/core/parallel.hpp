@@ -49,13 +49,16 @@ void parallel_for_chunks(std::int64_t n, std::int64_t min_chunk, const Body& bod
 //    caller ~0.3 us when the workers are polling and ~2.3 us when they sleep (the caller then
 //    runs the chunks itself); 10 us per chunk keeps that under a quarter even when they sleep.
 //  - kRegionNs: what one region adds to the estimate when threads are compared with one.
+//  - kMinGain: threads only when the estimate drops by a fifth at least against one thread;
+//    estimates are rough, and a close call is better served by one predictable thread.
 inline constexpr double kMinThreadWorkNs = 10000;
 inline constexpr double kRegionNs = 3000;
+inline constexpr double kMinGain = 0.8;
 
 // Threads for work that takes `serial_ns` on one thread, or, on t > 1 threads,
 // shared_ns / t + per_thread_ns + kRegionNs (per_thread_ns: what every thread pays in full,
 // e.g. a scan each one makes). A thread is added while each still gets kMinThreadWorkNs of the
-// shared work and the estimate improves.
+// shared work and the estimate improves; more than one only below kMinGain x serial_ns.
 int threads_for_work(double serial_ns, double shared_ns, double per_thread_ns = 0);
 
 // min_chunk for parallel_for_chunks over items of about `ns_per_item` each on one thread:

@@ -1,8 +1,10 @@
 // core::parallel_for_chunks, the CPU backends' thread pool: chunk ranges, exceptions, nested
 // calls, many back-to-back jobs with and without gaps longer than the workers' polling (a
-// lost wake-up would hang here), and concurrent callers. ctest runs it twice: polling (default) and TENSORBUF_SPIN_US=0.
+// lost wake-up would hang here), and concurrent callers. ctest runs it twice: polling (default) and
+// TENSORBUF_SPIN_US=0.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -88,6 +90,23 @@ TEST(ParallelFor, ManyBackToBackJobsAllFinish) {
     ASSERT_EQ(ran, chunks) << "job " << job;
     if (job % 2000 == 1999) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
+}
+
+// The one policy: threads only for work worth waking them (docs/internals.md, "CPU threads").
+TEST(ParallelPolicy, ThreadsOnlyForWorkWorthWakingThem) {
+  EXPECT_EQ(threads_for_work(0, 0), 1);
+  EXPECT_EQ(threads_for_work(15000, 15000), 1);   // 7.5 us per thread: below kMinThreadWorkNs
+  EXPECT_EQ(threads_for_work(1e6, 1e6, 1e6), 1);  // what every thread pays eats the gain
+  // 2 threads: 10 us of shared work each + the per-thread part + 3 us of region: 15.9 us is a
+  // fifth below 20 us, 16.1 us is not.
+  EXPECT_EQ(threads_for_work(20000, 20000, 2900), std::min(cpu_thread_count(), 2));
+  EXPECT_EQ(threads_for_work(20000, 20000, 3100), 1);
+  // 1 ms: threads while each gets 10 us; 1 s: every thread.
+  EXPECT_EQ(threads_for_work(1e6, 1e6), std::min(cpu_thread_count(), 100));
+  EXPECT_EQ(threads_for_work(1e9, 1e9), cpu_thread_count());
+  EXPECT_EQ(min_chunk_for(1.0), 10000);
+  EXPECT_EQ(min_chunk_for(0.5), 20000);
+  EXPECT_EQ(min_chunk_for(1e9), 1);
 }
 
 // Several threads calling at once (an inference server's request threads): one of them holds the
