@@ -98,7 +98,12 @@ def render(rows, processes, date, plot_name):
         cells = [f"{r[s]['op_tail']:.1f} / {r[s]['ref_tail']:.1f}" if s in r else ""
                  for s in sizes]
         lines.append(f"| {form} | | " + " | ".join(cells) + " |")
-    lines += ["", END, ""]
+    own = [f"{form} at {size_label(size)} ({r['op_tail']:.1f} / {r['ref_tail']:.1f})"
+           for form, sizes_of in sorted(rows.items()) for size, r in sorted(sizes_of.items())
+           if r["op_tail"] > 2 and r["ref_tail"] <= 2]
+    lines += ["", f"Points where the op's worst p99 / p50 is above 2 while its yardstick's is "
+              f"not: {len(own)} of {sum(len(r) for r in rows.values())}"
+              + (": " + "; ".join(own) if own else "") + ".", "", END, ""]
     return "\n".join(lines)
 
 
@@ -118,8 +123,8 @@ def plot(rows, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    groups = [("scatter_nd elements", lambda f: "_elements" in f),
-              ("scatter_nd slices", lambda f: "_slices" in f),
+    groups = [("scatter_nd elements", lambda f: f.startswith("scatter") and "_elements" in f),
+              ("scatter_nd slices", lambda f: f.startswith("scatter") and "_slices" in f),
               ("boolean_mask_update", lambda f: f.startswith("boolean_mask_update")),
               ("substr", lambda f: f.startswith("substr"))]
     fig, axes = plt.subplots(2, 2, figsize=(16, 10), dpi=100)
