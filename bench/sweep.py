@@ -37,7 +37,7 @@ def run_processes(args, keep):
 
 def load(keep):
     runs = []
-    for path in sorted(glob.glob(os.path.join(keep, "sweep_*.json"))):
+    for path in sorted(glob.glob(os.path.join(keep, "sweep*.json"))):
         with open(path) as f:
             runs.append(json.load(f))
     points = {}
@@ -57,6 +57,7 @@ def aggregate(points):
             "ref_tail": max(p["ref_p99"] / p["ref_p50"] for p in ps),
             "faults": max(p.get("op_faults", 0) for p in ps),
             "yardstick": ps[0]["yardstick"],
+            "processes": len(ps),
             "unit": ps[0]["unit"],
         }
     return rows
@@ -71,18 +72,21 @@ def us(seconds):
     return f"{x:.3g}" if x < 1000 else f"{x:.0f}"
 
 
-def render(rows, processes, date, plot_name):
+def render(rows, date, plot_name, note):
     sizes = sorted({s for r in rows.values() for s in r})
     head = "| form | yardstick | " + " | ".join(size_label(s) for s in sizes) + " |"
     rule = "|---|---|" + "---:|" * len(sizes)
+    counts = sorted({r["processes"] for by_size in rows.values() for r in by_size.values()})
+    many = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
     lines = [BEGIN, "", f"## Cost against size (CPU, {date})", "",
-             f"`tensorbuf bench --sweep` in {processes} separate processes "
+             f"`tensorbuf bench --sweep` in {many} separate processes per point "
              "(`bench/sweep.py`), each call timed alone, the op's and its yardstick's calls "
              "alternating. Yardstick: a plain serial loop over the same arrays (scatter), a "
              "serial memcpy of the same traffic (mask update, substr). Size: updated elements "
              "(scatter), tensor elements (mask update), strings (substr). Cell: the op's median "
              "us per call (median over the processes) and, after `x`, its ratio to the "
-             "yardstick's median.", "", f"![cost against size]({plot_name})", "", head, rule]
+             "yardstick's median." + (" " + note if note else ""), "",
+             f"![cost against size]({plot_name})", "", head, rule]
     for form in sorted(rows):
         r = rows[form]
         cells = [f"{us(r[s]['op'])} x{r[s]['op'] / r[s]['ref']:.2f}" if s in r else ""
@@ -156,6 +160,7 @@ def main():
     parser.add_argument("--date", default="2026-12-02")
     parser.add_argument("--out", default=os.path.join(HERE, "RESULTS.md"))
     parser.add_argument("--plot", default=os.path.join(HERE, "sweep.png"))
+    parser.add_argument("--note", default="", help="a sentence for the section's text")
     args = parser.parse_args()
     keep = args.source or args.keep or tempfile.mkdtemp(prefix="tensorbuf-sweep-")
     if not args.source:
@@ -163,10 +168,10 @@ def main():
             parser.error("--binary or --from is required")
         os.makedirs(keep, exist_ok=True)
         run_processes(args, keep)
-    processes, points = load(keep)
+    _, points = load(keep)
     rows = aggregate(points)
     plot(rows, args.plot)
-    write_section(args.out, render(rows, processes, args.date, os.path.basename(args.plot)))
+    write_section(args.out, render(rows, args.date, os.path.basename(args.plot), args.note))
     print(f"{args.out} and {args.plot} written; runs in {keep}")
 
 
