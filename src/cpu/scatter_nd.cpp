@@ -3,9 +3,10 @@
 // slice -- and each owner, on its own thread, walks all rows in order and applies those that
 // land in its range. Every output element is written by one owner in row order, so duplicates
 // apply in row order and the result does not depend on the thread count.
-//  1. Under kError the rows are checked first (row chunks in parallel when large, the smallest
-//     bad row wins) and nothing is written when one is bad.
-//  2. Owners, in parallel: copy the owner's range of `tensor` (out of place), then apply.
+//  1. In place under kError the rows are checked first (row chunks in parallel when large, the
+//     smallest bad row wins) and nothing is written when one is bad.
+//  2. Owners, in parallel: copy the owner's range of `tensor` (out of place), then apply. Out of
+//     place under kError they stop at the first bad row, and the op discards the output.
 // One owner is the plain serial loop. Each further owner costs one more walk over the indices
 // (streamed, cheap next to the random updates), so core::threads_for_work decides from the
 // estimated cost of the updates and the copy against that walk (docs/scatter_nd.md).
@@ -152,14 +153,20 @@ inline bool slice_of(const ScatterNdPlan& plan, const ScatterGeometry& geometry,
   }
 }
 
-// One owner: every row in order, those whose slice is in `range` applied; returns the bad rows
-// seen (they are skipped). The sole owner applies each row as it goes. One of several would
+// What an owner's walk saw: the bad rows it skipped, or, when told to stop at one (kError out of
+// place: the op discards the output then), the first.
+struct Walk {
+  std::int64_t bad = 0;
+  std::int64_t first_bad = -1;
+};
+
+// One owner: every row in order, those whose slice is in `range` applied. The sole owner
+// applies each row as it goes. One of several would
 // mispredict its "is this row mine" branch on every other random row, so it first lists its
 // rows of a block of 256 without a branch, then applies the list.
 template <ScatterOp Op, bool kDepth1, bool kOneElement, class T, class Index>
-std::int64_t apply_rows(const ScatterNdPlan& plan, const ScatterGeometry& geometry,
-                        const Index* indices, const T* updates, T* out, const Range& range,
-                        bool sole) {
+Walk apply_rows(const ScatterNdPlan& plan, const ScatterGeometry& geometry, const Index* indices,
+                const T* updates, T* out, const Range& range, bool sole, bool stop_at_bad) {
   const std::int64_t s = plan.slice_size;
   auto apply = [&](std::int64_t row, std::int64_t slice) {
     if constexpr (kOneElement) {
@@ -169,17 +176,20 @@ std::int64_t apply_rows(const ScatterNdPlan& plan, const ScatterGeometry& geomet
                     range.elements);
     }
   };
-  std::int64_t bad = 0;
+  Walk walk;
   if (sole) {
     for (std::int64_t row = 0; row < plan.num_rows; ++row) {
       std::int64_t slice = 0;
       if (slice_of<kDepth1>(plan, geometry, indices, row, &slice)) {
         apply(row, slice);
+      } else if (stop_at_bad) {
+        walk.first_bad = row;
+        return walk;
       } else {
-        ++bad;
+        ++walk.bad;
       }
     }
-    return bad;
+    return walk;
   }
   constexpr std::int64_t kBlock = 256;
   std::int64_t rows[kBlock];
@@ -192,23 +202,27 @@ std::int64_t apply_rows(const ScatterNdPlan& plan, const ScatterGeometry& geomet
     for (std::int64_t row = begin; row < end; ++row) {
       std::int64_t slice = 0;
       const bool good = slice_of<kDepth1>(plan, geometry, indices, row, &slice);
-      bad += good ? 0 : 1;
+      if (!good && stop_at_bad) {
+        walk.first_bad = row;
+        return walk;
+      }
+      walk.bad += good ? 0 : 1;
       rows[listed] = row;
       slices[listed] = slice;
       listed += (good && static_cast<std::uint64_t>(slice) - first < count) ? 1 : 0;
     }
     for (std::int64_t k = 0; k < listed; ++k) apply(rows[k], slices[k]);
   }
-  return bad;
+  return walk;
 }
 
 template <ScatterOp Op, class T, class Index>
-std::int64_t run_owner(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
-                       const ScatterGeometry& geometry, const Range& range, bool sole) {
+Walk run_owner(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
+               const ScatterGeometry& geometry, const Range& range, bool sole, bool stop_at_bad) {
   const auto* tensor = static_cast<const T*>(buffers.tensor);
   auto* out = static_cast<T*>(buffers.out);
   const std::int64_t s = plan.slice_size;
-  if (range.elements == 0 && range.first_element > 0) return 0;  // an owner with nothing
+  if (range.elements == 0 && range.first_element > 0) return {};  // an owner with nothing
   if (buffers.out != buffers.tensor && range.slices > 0 && range.elements > 0) {
     if (range.elements == s) {
       std::memcpy(out + range.first_slice * s, tensor + range.first_slice * s,
@@ -223,11 +237,15 @@ std::int64_t run_owner(const ScatterNdPlan& plan, const ScatterNdBuffers& buffer
   const auto* indices = static_cast<const Index*>(buffers.indices);
   const auto* updates = static_cast<const T*>(buffers.updates);
   if (plan.depth == 1) {
-    return s == 1 ? apply_rows<Op, true, true>(plan, geometry, indices, updates, out, range, sole)
-                  : apply_rows<Op, true, false>(plan, geometry, indices, updates, out, range, sole);
+    return s == 1 ? apply_rows<Op, true, true>(plan, geometry, indices, updates, out, range, sole,
+                                               stop_at_bad)
+                  : apply_rows<Op, true, false>(plan, geometry, indices, updates, out, range, sole,
+                                                stop_at_bad);
   }
-  return s == 1 ? apply_rows<Op, false, true>(plan, geometry, indices, updates, out, range, sole)
-                : apply_rows<Op, false, false>(plan, geometry, indices, updates, out, range, sole);
+  return s == 1 ? apply_rows<Op, false, true>(plan, geometry, indices, updates, out, range, sole,
+                                              stop_at_bad)
+                : apply_rows<Op, false, false>(plan, geometry, indices, updates, out, range, sole,
+                                               stop_at_bad);
 }
 
 // Owners from the pool's policy: the updates and the copy are shared between the owners, the
@@ -248,29 +266,35 @@ ScatterNdResult run(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
   std::vector<std::int64_t> table;
   const ScatterGeometry geometry = host_geometry(plan, table);
   const auto* indices = static_cast<const Index*>(buffers.indices);
-  if (plan.policy == OutOfBoundsPolicy::kError) {
+  const bool copy = buffers.out != buffers.tensor;
+  // In place, kError checks every row before anything is written. Out of place the owners stop
+  // at the first bad row instead (one pass fewer): the op then discards the output.
+  const bool stop_at_bad = plan.policy == OutOfBoundsPolicy::kError && copy;
+  if (plan.policy == OutOfBoundsPolicy::kError && !copy) {
     const std::int64_t bad = check_rows(plan, geometry, indices);
     if (bad >= 0) return bad_row(plan, indices, bad);
   }
-  const bool copy = buffers.out != buffers.tensor;
   const bool empty = plan.num_elements == 0 || plan.slice_size == 0 || plan.num_slices == 0;
   const int owners = empty               ? 1
                      : tuning.owners > 0 ? tuning.owners
                                          : owner_count(plan, copy, sizeof(T));
-  ScatterNdResult result;
+  Walk first;  // every owner sees every row; the first always walks them
   if (owners == 1) {
-    result.dropped_count =
-        run_owner<Op, T, Index>(plan, buffers, geometry, owner_range(plan, 1, 0), true);
-    return result;
+    first = run_owner<Op, T, Index>(plan, buffers, geometry, owner_range(plan, 1, 0), true,
+                                    stop_at_bad);
+  } else {
+    core::parallel_for_chunks(owners, 1, [&](int, std::int64_t begin, std::int64_t end) {
+      for (std::int64_t o = begin; o < end; ++o) {
+        const Walk walk = run_owner<Op, T, Index>(plan, buffers, geometry,
+                                                  owner_range(plan, owners, static_cast<int>(o)),
+                                                  false, stop_at_bad);
+        if (o == 0) first = walk;
+      }
+    });
   }
-  std::vector<std::int64_t> bad(static_cast<std::size_t>(owners), 0);
-  core::parallel_for_chunks(owners, 1, [&](int, std::int64_t begin, std::int64_t end) {
-    for (std::int64_t o = begin; o < end; ++o) {
-      bad[static_cast<std::size_t>(o)] = run_owner<Op, T, Index>(
-          plan, buffers, geometry, owner_range(plan, owners, static_cast<int>(o)), owners == 1);
-    }
-  });
-  result.dropped_count = bad[0];  // every owner sees every row; the first always walks them
+  if (first.first_bad >= 0) return bad_row(plan, indices, first.first_bad);
+  ScatterNdResult result;
+  result.dropped_count = first.bad;
   return result;
 }
 
