@@ -19,7 +19,7 @@ inline constexpr int kExitInvalid = 2;
 
 // A subcommand's flags: `--name value`, `--name=value`, or `--name` alone for a switch.
 struct FlagSpec {
-  std::string name;     // without the dashes
+  std::string name;  // without the dashes
   bool takes_value;
 };
 
@@ -54,5 +54,8 @@ int info_command(const std::vector<std::string>& args);
 int examples_command(const std::vector<std::string>& args);
 int run_command(const std::vector<std::string>& args);
 int bench_command(const std::vector<std::string>& args);
+// `tensorbuf bench --sweep` (apps/cli_bench_sweep.cpp).
+int bench_sweep(bool quick, const std::optional<std::string>& sizes,
+                const std::optional<std::string>& filter, const std::optional<std::string>& json);
 
 }  // namespace tensorbuf::cli

@@ -17,7 +17,9 @@
 namespace tensorbuf::cli {
 namespace {
 
-constexpr const char* kBenchUsage = R"(usage: tensorbuf bench [--device cpu|cuda|all] [--quick] [--json FILE] [--filter REGEX]
+constexpr const char* kBenchUsage =
+    R"(usage: tensorbuf bench [--device cpu|cuda|all] [--quick] [--json FILE] [--filter REGEX]
+       tensorbuf bench --sweep [--quick] [--sizes MIN:MAX[:STEP]] [--json FILE] [--filter REGEX]
 
 Runs the benchmark suite (bench/bench_*.cpp) and prints, per case and device: the median time
 per iteration, the traffic rate in GB/s (bytes read + written by the op, 1 GB = 1e9 bytes), the
@@ -29,6 +31,10 @@ skipped and why (the --json file keeps one "skipped" entry per case).
   --json    also write the results as a JSON array: case, device, bytes, seconds (median),
             gbps, limit_gbps, ratio_to_limit, ...
   --filter  only the cases whose "case/device" name matches REGEX
+  --sweep   instead of the cases: every op and form on the CPU at sizes 2^MIN .. 2^MAX (default
+            10:26:2; --quick: 10:16 and 10 ms per size), each beside its yardstick (a serial
+            loop or a memcpy of the same traffic); per call median and p99 (bench/sweep.hpp)
+  --sizes   the sweep's sizes, log2: MIN:MAX or MIN:MAX:STEP
 Threads: TENSORBUF_NUM_THREADS (default: all hardware threads).
 )";
 
@@ -161,10 +167,11 @@ void print_table(const std::vector<Row>& rows) {
     any_ran = true;
   }
   if (any_ran) {
-    std::cout << std::left << std::setw(static_cast<int>(width)) << "case" << "  "
-              << std::setw(6) << "device" << std::right << std::setw(12) << "time (ms)"
+    std::cout << std::left << std::setw(static_cast<int>(width)) << "case"
+              << "  " << std::setw(6) << "device" << std::right << std::setw(12) << "time (ms)"
               << std::setw(10) << "GB/s" << std::setw(12) << "limit GB/s" << std::setw(10)
-              << "ratio" << "\n";
+              << "ratio"
+              << "\n";
   }
   for (const Row& r : rows) {
     if (!r.skipped.empty()) continue;
@@ -209,12 +216,26 @@ void write_json(const std::string& path, const std::vector<Row>& rows, bool quic
 }  // namespace
 
 int bench_command(const std::vector<std::string>& args) {
-  const Args flags(args, {{"device", true}, {"quick", false}, {"json", true}, {"filter", true}},
+  const Args flags(args,
+                   {{"device", true},
+                    {"quick", false},
+                    {"json", true},
+                    {"filter", true},
+                    {"sweep", false},
+                    {"sizes", true}},
                    "tensorbuf bench");
   if (flags.help()) {
     std::cout << kBenchUsage;
     return kExitOk;
   }
+  if (flags.has("sweep")) {
+    if (flags.optional("device").value_or("cpu") != "cpu") {
+      throw InvalidArgumentError("--sweep runs on the CPU only (--device cpu)");
+    }
+    return bench_sweep(flags.has("quick"), flags.optional("sizes"), flags.optional("filter"),
+                       flags.optional("json"));
+  }
+  if (flags.has("sizes")) throw InvalidArgumentError("--sizes needs --sweep");
   const std::string device = flags.optional("device").value_or("all");
   if (device != "cpu" && device != "cuda" && device != "all") {
     throw InvalidArgumentError("--device must be cpu, cuda or all, not '" + device + "'");

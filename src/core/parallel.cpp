@@ -40,7 +40,10 @@ inline void cpu_relax() {
 #endif
 }
 
-// Polls `done` for up to spin_before_sleep(); true when it held.
+// Polls `done` for up to spin_before_sleep(); true when it held. Every 64 polls it also yields
+// the core: when the thread it waits for shares this core (the scheduler put both on one vCPU,
+// or the other core is busy), polling without yielding would keep that thread from running
+// for the whole polling time -- the 430 us "slow mode" of issue 24.
 template <class Done>
 bool spin_until(Done&& done) {
   if (spin_before_sleep().count() == 0) return done();
@@ -48,16 +51,37 @@ bool spin_until(Done&& done) {
   for (int i = 1;; ++i) {
     if (done()) return true;
     cpu_relax();
-    if (i % 64 == 0 && std::chrono::steady_clock::now() >= deadline) return false;
+    if (i % 64 == 0) {
+      if (std::chrono::steady_clock::now() >= deadline) return false;
+      std::this_thread::yield();
+    }
   }
 }
 
-// Each job is one call of parallel_for_chunks. Workers poll for the next job for a short while
-// after each one (spin_before_sleep()), then sleep on a condition variable.
+// One call of parallel_for_chunks: chunk c of `chunks` covers its share of [0, n).
+struct Job {
+  std::int64_t n = 0;
+  int chunks = 0;
+  detail::ChunkFunction function = nullptr;
+  const void* body = nullptr;
+
+  void run(int c) const {
+    const std::int64_t begin = n / chunks * c + std::min<std::int64_t>(c, n % chunks);
+    const std::int64_t end = begin + n / chunks + (c < n % chunks ? 1 : 0);
+    function(body, c, begin, end);
+  }
+};
+
+// Each job is one call of parallel_for_chunks. Its chunks are claimed one at a time, by the
+// caller and by the workers alike, so the caller never waits for a worker that has not started
+// (asleep, or not scheduled): it runs the unclaimed chunks itself and waits only for chunks a
+// worker is running. Workers poll for the next job for a short while after each one
+// (spin_before_sleep()), then sleep on a condition variable. A caller that finds the pool busy
+// with another caller's job runs its chunks itself, so concurrent callers do not queue.
 class ThreadPool {
  public:
   explicit ThreadPool(int workers) {
-    for (int i = 0; i < workers; ++i) threads_.emplace_back([this, i] { work(i + 1); });
+    for (int i = 0; i < workers; ++i) threads_.emplace_back([this] { work(); });
   }
   ~ThreadPool() {
     {
@@ -68,33 +92,62 @@ class ThreadPool {
     for (std::thread& t : threads_) t.join();
   }
 
-  // Runs task(c) for c in [0, chunks); chunk 0 on the caller.
-  void run(int chunks, const std::function<void(int)>& task) {
-    std::lock_guard job_lock(job_mutex_);  // one job at a time
+  // Runs the chunks of `job` (job.chunks <= 65535).
+  void run(const Job& job) {
+    std::unique_lock job_lock(job_mutex_, std::try_to_lock);  // one job at a time
+    if (!job_lock.owns_lock()) {
+      run_inline(job);
+      return;
+    }
+    const int chunks = job.chunks;
     {
       std::lock_guard lock(mutex_);
-      task_ = &task;
-      chunks_ = chunks;
-      pending_.store(chunks - 1, std::memory_order_relaxed);
+      job_ = job;
       error_ = nullptr;
-      generation_.fetch_add(1, std::memory_order_release);
+      pending_.store(chunks, std::memory_order_relaxed);
+      generation_ = (generation_ + 1) & 0xffffffffu;
+      claim_.store(generation_ << 32 | static_cast<std::uint64_t>(chunks) << 16,
+                   std::memory_order_release);
     }
     wake_.notify_all();
-    run_chunk(0);
+    run_claimed(generation_);
     if (!spin_until([this] { return pending_.load(std::memory_order_acquire) == 0; })) {
       std::unique_lock lock(mutex_);
       done_.wait(lock, [this] { return pending_.load(std::memory_order_relaxed) == 0; });
     }
     std::lock_guard lock(mutex_);
-    task_ = nullptr;
     if (error_) std::rethrow_exception(error_);
   }
 
  private:
+  // claim_: generation (32 bits) | chunks (16 bits) | next unclaimed chunk (16 bits).
+  static std::uint64_t generation_of(std::uint64_t claim) { return claim >> 32; }
+
+  // Claims and runs chunks of job `generation` until none is left; false when that job is
+  // over (or another one began) before this thread claimed anything.
+  void run_claimed(std::uint64_t generation) {
+    std::uint64_t claim = claim_.load(std::memory_order_acquire);
+    for (;;) {
+      const auto chunks = static_cast<int>((claim >> 16) & 0xffffu);
+      const auto next = static_cast<int>(claim & 0xffffu);
+      if (generation_of(claim) != generation || next >= chunks) return;
+      if (!claim_.compare_exchange_weak(claim, claim + 1, std::memory_order_acq_rel,
+                                        std::memory_order_acquire)) {
+        continue;
+      }
+      run_chunk(next);  // the job cannot end before this chunk is counted below
+      if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        std::lock_guard lock(mutex_);
+        done_.notify_one();
+      }
+      claim = claim_.load(std::memory_order_acquire);
+    }
+  }
+
   void run_chunk(int chunk) {
     t_inside_parallel = true;
     try {
-      (*task_)(chunk);
+      job_.run(chunk);
     } catch (...) {
       std::lock_guard lock(mutex_);
       if (!error_) error_ = std::current_exception();
@@ -102,26 +155,34 @@ class ThreadPool {
     t_inside_parallel = false;
   }
 
-  void work(int chunk) {
+  static void run_inline(const Job& job) {
+    std::exception_ptr error;
+    t_inside_parallel = true;
+    for (int c = 0; c < job.chunks; ++c) {
+      try {
+        job.run(c);
+      } catch (...) {
+        if (!error) error = std::current_exception();
+      }
+    }
+    t_inside_parallel = false;
+    if (error) std::rethrow_exception(error);
+  }
+
+  void work() {
     std::uint64_t seen = 0;
     for (;;) {
       auto has_news = [&] {
         return stopping_.load(std::memory_order_acquire) ||
-               generation_.load(std::memory_order_acquire) != seen;
+               generation_of(claim_.load(std::memory_order_acquire)) != seen;
       };
       if (!spin_until(has_news)) {
         std::unique_lock lock(mutex_);
         wake_.wait(lock, has_news);
       }
-      {
-        std::lock_guard lock(mutex_);
-        if (stopping_.load(std::memory_order_relaxed)) return;
-        seen = generation_.load(std::memory_order_relaxed);
-        if (chunk >= chunks_) continue;
-      }
-      run_chunk(chunk);
-      std::lock_guard lock(mutex_);
-      if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) done_.notify_one();
+      if (stopping_.load(std::memory_order_acquire)) return;
+      seen = generation_of(claim_.load(std::memory_order_acquire));
+      run_claimed(seen);
     }
   }
 
@@ -130,11 +191,10 @@ class ThreadPool {
   std::mutex mutex_;
   std::condition_variable wake_;
   std::condition_variable done_;
-  const std::function<void(int)>* task_ = nullptr;
-  int chunks_ = 0;
-  // Written under mutex_; also polled without it.
-  std::atomic<int> pending_{0};
-  std::atomic<std::uint64_t> generation_{0};
+  Job job_;                       // set before claim_ publishes it
+  std::uint64_t generation_ = 0;  // the caller's copy (under job_mutex_)
+  std::atomic<std::uint64_t> claim_{0};
+  std::atomic<int> pending_{0};  // chunks of the job not finished yet
   std::atomic<bool> stopping_{false};
   std::exception_ptr error_;
 };
@@ -163,21 +223,31 @@ int chunk_count(std::int64_t n, std::int64_t min_chunk) {
   return static_cast<int>(std::min<std::int64_t>(cpu_thread_count(), by_size));
 }
 
-void parallel_for_chunks(std::int64_t n, std::int64_t min_chunk,
-                         const std::function<void(int, std::int64_t, std::int64_t)>& body) {
-  const int chunks =
-      t_inside_parallel ? std::min(chunk_count(n, min_chunk), 1) : chunk_count(n, min_chunk);
-  if (chunks == 0) return;
-  auto range = [&](int c) {
-    const std::int64_t begin = n / chunks * c + std::min<std::int64_t>(c, n % chunks);
-    const std::int64_t end = begin + n / chunks + (c < n % chunks ? 1 : 0);
-    body(c, begin, end);
-  };
-  if (chunks == 1) {
-    range(0);
-    return;
+int threads_for_work(double serial_ns, double shared_ns, double per_thread_ns) {
+  int best = 1;
+  double best_ns = serial_ns;
+  for (int t = 2; t <= cpu_thread_count(); ++t) {
+    if (shared_ns / t < kMinThreadWorkNs) break;
+    const double ns = shared_ns / t + per_thread_ns + kRegionNs;
+    if (ns >= best_ns) break;
+    best = t;
+    best_ns = ns;
   }
-  pool().run(chunks, range);
+  return best_ns <= kMinGain * serial_ns ? best : 1;
 }
+
+std::int64_t min_chunk_for(double ns_per_item) {
+  return std::max<std::int64_t>(1, static_cast<std::int64_t>(kMinThreadWorkNs / ns_per_item));
+}
+
+namespace detail {
+
+bool inside_parallel() { return t_inside_parallel; }
+
+void run_chunks(std::int64_t n, int chunks, ChunkFunction function, const void* body) {
+  pool().run(Job{n, chunks, function, body});
+}
+
+}  // namespace detail
 
 }  // namespace tensorbuf::core

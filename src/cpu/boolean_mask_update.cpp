@@ -33,8 +33,13 @@ using core::MaskUpdateLayout;
 using namespace mask_update_detail;  // NOLINT(google-build-using-namespace): this op's own parts
 #endif
 
-constexpr std::int64_t kCountBlock = std::int64_t{1} << 14;     // mask entries per count block
-constexpr std::int64_t kMinChunkBytes = std::int64_t{1} << 16;  // output bytes per thread, min
+constexpr std::int64_t kCountBlock = std::int64_t{1} << 14;  // mask entries per count block
+// Costs on one core for the pool's policy (core::min_chunk_for; this VM, 2026-12-02, `tensorbuf
+// bench --sweep` with one thread): counting a mask entry, and writing a row: per row and per
+// output byte.
+constexpr double kCountNsPerEntry = 0.05;
+constexpr double kWriteNsPerRow = 0.3;
+constexpr double kWriteNsPerByte = 0.05;
 constexpr std::int64_t kSelectMaxRowBytes = 64;  // rows this small use the per-row select
 
 // Bit k of the result: byte k of p is nonzero (k < 64).
@@ -175,7 +180,8 @@ class Runner {
     const std::int64_t m_size = layout_.mask_size;
     const std::int64_t blocks = (m_size + kCountBlock - 1) / kCountBlock;
     block_prefix_.assign(static_cast<std::size_t>(blocks + 1), 0);
-    core::parallel_for(blocks, 16, [&](std::int64_t begin, std::int64_t end) {
+    const std::int64_t min_blocks = core::min_chunk_for(kCountNsPerEntry * kCountBlock);
+    core::parallel_for(blocks, min_blocks, [&](std::int64_t begin, std::int64_t end) {
       for (std::int64_t b = begin; b < end; ++b) {
         const std::int64_t first = b * kCountBlock;
         block_prefix_[static_cast<std::size_t>(b + 1)] =
@@ -192,8 +198,9 @@ class Runner {
   void write() {
     const std::int64_t rows = layout_.outer * layout_.mask_size;
     if (rows == 0 || row_bytes_ == 0) return;
-    const std::int64_t min_rows =
-        std::max<std::int64_t>(64, kMinChunkBytes / static_cast<std::int64_t>(row_bytes_));
+    const std::int64_t min_rows = std::max<std::int64_t>(
+        64,
+        core::min_chunk_for(kWriteNsPerRow + kWriteNsPerByte * static_cast<double>(row_bytes_)));
     core::parallel_for(rows, min_rows, [&](std::int64_t begin, std::int64_t end) {
       std::int64_t o = begin / layout_.mask_size;
       std::int64_t m = begin - o * layout_.mask_size;

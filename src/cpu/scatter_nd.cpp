@@ -1,18 +1,17 @@
-// CPU backend of the scatter ops. No atomics: the output is cut into blocks of whole slices
-// (or, for slices larger than a block, into parts of one slice) and each task owns one block,
-// so duplicates apply in row order and results do not depend on the thread count.
-//
-//  1. rows, in parallel chunks: check each row and count the rows per block;
-//  2. prefix sums give each (chunk, block) its place; the rows are bucketed by block, a
-//     stable counting sort (a block's rows stay in row order);
-//  3. tasks, in parallel: copy the block from `tensor` (out of place), then apply its rows.
-// Under kError step 1 finds the first bad row (chunks are in row order) and nothing is written.
+// CPU backend of the scatter ops. No atomics and no sorting: the output is cut into `owners`
+// ranges -- of whole slices, or, when there are fewer slices than owners, of elements of every
+// slice -- and each owner, on its own thread, walks all rows in order and applies those that
+// land in its range. Every output element is written by one owner in row order, so duplicates
+// apply in row order and the result does not depend on the thread count.
+//  1. In place under kError the rows are checked first (row chunks in parallel when large, the
+//     smallest bad row wins) and nothing is written when one is bad.
+//  2. Owners, in parallel: copy the owner's range of `tensor` (out of place), then apply. Out of
+//     place under kError they stop at the first bad row, and the op discards the output.
+// One owner is the plain serial loop. Each further owner costs one more walk over the indices
+// (streamed, cheap next to the random updates), so core::threads_for_work decides from the
+// estimated cost of the updates and the copy against that walk (docs/scatter_nd.md).
 #include <algorithm>
-#include <atomic>
 #include <cstring>
-#include <limits>
-#include <memory>
-#include <mutex>
 #include <vector>
 
 #include "core/dtype_dispatch.hpp"
@@ -30,44 +29,16 @@ using core::ScatterNdResult;
 using core::ScatterOp;
 using kernels::ScatterGeometry;
 
-constexpr std::int64_t kMinRowsPerChunk = 1 << 16;  // fewer: not worth waking the pool
-
-// The bucket arrays are reused across calls: fresh pages cost a page fault each on first
-// touch, which for large row counts costs more than the scatter itself. One cached block
-// (kept up to kMaxCachedBytes); a call that finds it in use allocates its own.
-constexpr std::size_t kMaxCachedBytes = std::size_t{1} << 30;
-
-class ScratchCache {
- public:
-  struct Block {
-    std::unique_ptr<std::byte[]> data;
-    std::size_t capacity = 0;
-  };
-  Block acquire(std::size_t bytes) {
-    {
-      std::lock_guard lock(mutex_);
-      if (cached_.data && cached_.capacity >= bytes) return std::move(cached_);
-    }
-    Block block;
-    block.data.reset(new std::byte[bytes]);
-    block.capacity = bytes;
-    return block;
-  }
-  void release(Block block) {
-    if (block.capacity > kMaxCachedBytes) return;
-    std::lock_guard lock(mutex_);
-    if (!cached_.data || cached_.capacity < block.capacity) cached_ = std::move(block);
-  }
-
- private:
-  std::mutex mutex_;
-  Block cached_;
-};
-
-ScratchCache& scratch_cache() {
-  static ScratchCache cache;
-  return cache;
-}
+// Costs on one core (this VM, 2026-12-02, from `tensorbuf bench --sweep` with one thread):
+// checking one index component, an owner's branch-free walk over one row it may skip, a row
+// applied while its slice is in cache (the table fits in kCachedBytes) or not, plus per element.
+constexpr double kCheckNsPerComponent = 0.3;
+constexpr double kOwnerWalkNsPerRow = 1.5;
+constexpr double kCachedRowNs = 1.5;
+constexpr double kMissedRowNs = 12.0;
+constexpr double kElementNs = 0.25;
+constexpr double kCopyNsPerByte = 0.05;
+constexpr double kCachedBytes = 8 << 20;
 
 ScatterGeometry host_geometry(const ScatterNdPlan& plan, std::vector<std::int64_t>& table) {
   ScatterGeometry geometry = kernels::make_geometry(plan);
@@ -89,261 +60,204 @@ ScatterNdResult bad_row(const ScatterNdPlan& plan, const Index* indices, std::in
   return result;
 }
 
+// The first bad row in [begin, end), or -1. Depth 1 checks blocks of rows with one branch per
+// block (the compare vectorises); only a block with a bad row is searched again.
+template <class Index>
+std::int64_t first_bad_row(const ScatterNdPlan& plan, const ScatterGeometry& geometry,
+                           const Index* indices, std::int64_t begin, std::int64_t end) {
+  if (plan.depth == 1) {
+    constexpr std::int64_t kBlock = 256;
+    const auto bound = static_cast<std::uint64_t>(geometry.dims[0]);
+    for (std::int64_t row = begin; row < end; row += kBlock) {
+      const std::int64_t stop = std::min(end, row + kBlock);
+      bool bad = false;
+      for (std::int64_t r = row; r < stop; ++r) {
+        bad |= static_cast<std::uint64_t>(static_cast<std::int64_t>(indices[r])) >= bound;
+      }
+      if (!bad) continue;
+      for (std::int64_t r = row; r < stop; ++r) {
+        if (static_cast<std::uint64_t>(static_cast<std::int64_t>(indices[r])) >= bound) return r;
+      }
+    }
+    return -1;
+  }
+  for (std::int64_t row = begin; row < end; ++row) {
+    std::int64_t slice = 0;
+    if (!geometry.slice_of(indices + row * plan.depth, &slice)) return row;
+  }
+  return -1;
+}
+
+template <class Index>
+std::int64_t check_rows(const ScatterNdPlan& plan, const ScatterGeometry& geometry,
+                        const Index* indices) {
+  const std::int64_t n = plan.num_rows;
+  const std::int64_t min_rows = core::min_chunk_for(kCheckNsPerComponent * plan.depth);
+  if (core::chunk_count(n, min_rows) <= 1) return first_bad_row(plan, geometry, indices, 0, n);
+  std::vector<std::int64_t> first_bad(static_cast<std::size_t>(core::chunk_count(n, min_rows)), -1);
+  core::parallel_for_chunks(n, min_rows, [&](int c, std::int64_t begin, std::int64_t end) {
+    first_bad[static_cast<std::size_t>(c)] = first_bad_row(plan, geometry, indices, begin, end);
+  });
+  for (const std::int64_t row : first_bad) {
+    if (row >= 0) return row;  // chunks are in row order
+  }
+  return -1;
+}
+
+// What one owner writes: slices [first_slice, first_slice + slices), elements
+// [first_element, first_element + elements) of each.
+struct Range {
+  std::int64_t first_slice = 0;
+  std::int64_t slices = 0;
+  std::int64_t first_element = 0;
+  std::int64_t elements = 0;
+};
+
+Range owner_range(const ScatterNdPlan& plan, int owners, int owner) {
+  auto split = [&](std::int64_t total, std::int64_t align, std::int64_t* first,
+                   std::int64_t* count) {
+    const std::int64_t units = (total + align - 1) / align;
+    const std::int64_t begin =
+        units / owners * owner + std::min<std::int64_t>(owner, units % owners);
+    const std::int64_t end = begin + units / owners + (owner < units % owners ? 1 : 0);
+    *first = std::min(total, begin * align);
+    *count = std::min(total, end * align) - *first;
+  };
+  Range range;
+  if (plan.num_slices >= owners) {
+    split(plan.num_slices, 1, &range.first_slice, &range.slices);
+    range.elements = plan.slice_size;
+  } else {  // few large slices: each owner takes whole cache lines of every slice
+    range.slices = plan.num_slices;
+    split(plan.slice_size, 16, &range.first_element, &range.elements);
+  }
+  return range;
+}
+
+// `out` never overlaps `update`: the op copies an input that aliases the tensor it writes.
 template <ScatterOp Op, class T>
-inline void apply_row(T* out, const T* update, std::int64_t count) {
+inline void apply_row(T* __restrict out, const T* __restrict update, std::int64_t count) {
   for (std::int64_t j = 0; j < count; ++j) out[j] = kernels::Combine<Op>::apply(out[j], update[j]);
 }
 
-// Small problems: one thread, rows in order.
-template <ScatterOp Op, class T, class Index>
-ScatterNdResult run_serial(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
-                           const ScatterGeometry& geometry) {
-  const auto* indices = static_cast<const Index*>(buffers.indices);
-  const auto* updates = static_cast<const T*>(buffers.updates);
-  auto* out = static_cast<T*>(buffers.out);
+// Row -> slice, false for a bad row. kDepth1: the common depth, without the loop.
+template <bool kDepth1, class Index>
+inline bool slice_of(const ScatterNdPlan& plan, const ScatterGeometry& geometry,
+                     const Index* indices, std::int64_t row, std::int64_t* slice) {
+  if constexpr (kDepth1) {
+    const auto v = static_cast<std::uint64_t>(static_cast<std::int64_t>(indices[row]));
+    *slice = static_cast<std::int64_t>(v);
+    return v < static_cast<std::uint64_t>(geometry.dims[0]);
+  } else {
+    return geometry.slice_of(indices + row * plan.depth, slice);
+  }
+}
+
+// What an owner's walk saw: the bad rows it skipped, or, when told to stop at one (kError out of
+// place: the op discards the output then), the first.
+struct Walk {
+  std::int64_t bad = 0;
+  std::int64_t first_bad = -1;
+};
+
+// One owner: every row in order, those whose slice is in `range` applied. The sole owner
+// applies each row as it goes. One of several would
+// mispredict its "is this row mine" branch on every other random row, so it first lists its
+// rows of a block of 256 without a branch, then applies the list.
+template <ScatterOp Op, bool kDepth1, bool kOneElement, class T, class Index>
+Walk apply_rows(const ScatterNdPlan& plan, const ScatterGeometry& geometry, const Index* indices,
+                const T* updates, T* out, const Range& range, bool sole, bool stop_at_bad) {
   const std::int64_t s = plan.slice_size;
-  ScatterNdResult result;
-  if (plan.policy == OutOfBoundsPolicy::kError) {
+  auto apply = [&](std::int64_t row, std::int64_t slice) {
+    if constexpr (kOneElement) {
+      out[slice] = kernels::Combine<Op>::apply(out[slice], updates[row]);
+    } else {
+      apply_row<Op>(out + slice * s + range.first_element, updates + row * s + range.first_element,
+                    range.elements);
+    }
+  };
+  Walk walk;
+  if (sole) {
     for (std::int64_t row = 0; row < plan.num_rows; ++row) {
       std::int64_t slice = 0;
-      if (!geometry.slice_of(indices + row * plan.depth, &slice)) {
-        return bad_row(plan, indices, row);
+      if (slice_of<kDepth1>(plan, geometry, indices, row, &slice)) {
+        apply(row, slice);
+      } else if (stop_at_bad) {
+        walk.first_bad = row;
+        return walk;
+      } else {
+        ++walk.bad;
       }
     }
+    return walk;
   }
-  if (buffers.out != buffers.tensor && plan.num_elements > 0) {
-    std::memcpy(out, buffers.tensor, static_cast<std::size_t>(plan.num_elements) * sizeof(T));
-  }
-  for (std::int64_t row = 0; row < plan.num_rows; ++row) {
-    std::int64_t slice = 0;
-    if (!geometry.slice_of(indices + row * plan.depth, &slice)) {
-      ++result.dropped_count;
-      continue;
-    }
-    apply_row<Op>(out + slice * s, updates + row * s, s);
-  }
-  return result;
-}
-
-// How the output is cut into tasks: groups of whole slices, each group cut into `parts`
-// ranges of elements of the slice (parts > 1 only when a group is one large slice).
-struct Layout {
-  std::int64_t slices_per_group = 1;
-  std::int64_t groups = 0;
-  std::int64_t parts = 1;
-  std::int64_t part_size = 0;
-};
-
-Layout make_layout(const ScatterNdPlan& plan, std::size_t element_bytes, std::int64_t block_bytes) {
-  Layout layout;
-  const std::int64_t block_elements =
-      std::max<std::int64_t>(1, block_bytes / static_cast<std::int64_t>(element_bytes));
-  if (plan.slice_size >= block_elements) {
-    layout.slices_per_group = 1;
-    layout.parts = (plan.slice_size + block_elements - 1) / block_elements;
-  } else {
-    layout.slices_per_group = std::max<std::int64_t>(1, block_elements / plan.slice_size);
-  }
-  layout.part_size = (plan.slice_size + layout.parts - 1) / layout.parts;
-  layout.groups = (plan.num_slices + layout.slices_per_group - 1) / layout.slices_per_group;
-  return layout;
-}
-
-// One bucketed row: its slice and either its row (slices of several elements) or, for
-// one-element slices, the update value itself, so the apply pass reads one stream.
-template <class Id, class Payload>
-struct Entry {
-  Id slice;
-  Payload payload;
-};
-
-// Makes the entry of a good row.
-template <class Id>
-struct RowPayload {
-  using EntryType = Entry<Id, Id>;
-  EntryType operator()(std::int64_t slice, std::int64_t row) const {
-    return EntryType{static_cast<Id>(slice), static_cast<Id>(row)};
-  }
-};
-template <class Id, class T>
-struct ValuePayload {
-  using EntryType = Entry<Id, T>;
-  const T* updates;
-  EntryType operator()(std::int64_t slice, std::int64_t row) const {
-    return EntryType{static_cast<Id>(slice), updates[row]};
-  }
-};
-
-// Rows bucketed by group: entries [begin[g], begin[g+1]) are group g's, in row order.
-template <class E>
-struct Buckets {
-  ScratchCache::Block memory;
-  E* entries = nullptr;
-  std::vector<std::int64_t> begin;
-  std::int64_t first_bad_index = -1;
-  std::int64_t dropped_count = 0;
-
-  Buckets() = default;
-  Buckets(Buckets&&) noexcept = default;
-  Buckets& operator=(Buckets&&) noexcept = default;
-  ~Buckets() {
-    if (memory.data) scratch_cache().release(std::move(memory));
-  }
-};
-
-template <class Index, class Make>
-Buckets<typename Make::EntryType> bucket_rows(const ScatterNdPlan& plan,
-                                              const ScatterGeometry& geometry, const Index* indices,
-                                              const Layout& layout, const Make& make) {
-  using E = typename Make::EntryType;
-  const std::int64_t n = plan.num_rows;
-  const std::int64_t groups = layout.groups;
-  const std::int64_t spg = layout.slices_per_group;
-  const int chunks = std::max(1, core::chunk_count(n, kMinRowsPerChunk));
-  std::vector<std::int64_t> chunk_begin(static_cast<std::size_t>(chunks) + 1);
-  for (int c = 0; c <= chunks; ++c) {
-    chunk_begin[static_cast<std::size_t>(c)] =
-        n / chunks * c + std::min<std::int64_t>(c, n % chunks);
-  }
-  std::vector<std::int64_t> counts(static_cast<std::size_t>(chunks * groups), 0);
-  std::vector<std::int64_t> first_bad(static_cast<std::size_t>(chunks), -1);
-  std::vector<std::int64_t> dropped(static_cast<std::size_t>(chunks), 0);
-  const bool stop_at_bad = plan.policy == OutOfBoundsPolicy::kError;
-
-  // 1. Check and count.
-  core::parallel_for(chunks, 1, [&](std::int64_t c_begin, std::int64_t c_end) {
-    for (std::int64_t c = c_begin; c < c_end; ++c) {
-      std::int64_t* count = counts.data() + c * groups;
-      for (std::int64_t row = chunk_begin[static_cast<std::size_t>(c)];
-           row < chunk_begin[static_cast<std::size_t>(c) + 1]; ++row) {
-        std::int64_t slice = 0;
-        if (geometry.slice_of(indices + row * plan.depth, &slice)) {
-          ++count[slice / spg];
-        } else {
-          if (first_bad[static_cast<std::size_t>(c)] < 0) {
-            first_bad[static_cast<std::size_t>(c)] = row;
-            if (stop_at_bad) break;
-          }
-          ++dropped[static_cast<std::size_t>(c)];
-        }
+  constexpr std::int64_t kBlock = 256;
+  std::int64_t rows[kBlock];
+  std::int64_t slices[kBlock];
+  const auto first = static_cast<std::uint64_t>(range.first_slice);
+  const auto count = static_cast<std::uint64_t>(range.slices);
+  for (std::int64_t begin = 0; begin < plan.num_rows; begin += kBlock) {
+    const std::int64_t end = std::min(plan.num_rows, begin + kBlock);
+    std::int64_t listed = 0;
+    for (std::int64_t row = begin; row < end; ++row) {
+      std::int64_t slice = 0;
+      const bool good = slice_of<kDepth1>(plan, geometry, indices, row, &slice);
+      if (!good && stop_at_bad) {
+        walk.first_bad = row;
+        return walk;
       }
+      walk.bad += good ? 0 : 1;
+      rows[listed] = row;
+      slices[listed] = slice;
+      listed += (good && static_cast<std::uint64_t>(slice) - first < count) ? 1 : 0;
     }
-  });
-  Buckets<E> buckets;
-  for (int c = 0; c < chunks; ++c) {
-    buckets.dropped_count += dropped[static_cast<std::size_t>(c)];
-    if (buckets.first_bad_index < 0)
-      buckets.first_bad_index = first_bad[static_cast<std::size_t>(c)];
+    for (std::int64_t k = 0; k < listed; ++k) apply(rows[k], slices[k]);
   }
-  if (stop_at_bad && buckets.first_bad_index >= 0) return buckets;
-
-  // 2. Places: group-major, chunk-minor, so each group's rows stay in row order.
-  buckets.begin.assign(static_cast<std::size_t>(groups) + 1, 0);
-  std::int64_t running = 0;
-  for (std::int64_t g = 0; g < groups; ++g) {
-    buckets.begin[static_cast<std::size_t>(g)] = running;
-    for (int c = 0; c < chunks; ++c) {
-      std::int64_t& count = counts[static_cast<std::size_t>(c * groups + g)];
-      const std::int64_t here = count;
-      count = running;
-      running += here;
-    }
-  }
-  buckets.begin[static_cast<std::size_t>(groups)] = running;
-
-  // 3. Fill.
-  const auto entries = static_cast<std::size_t>(std::max<std::int64_t>(running, 1));
-  buckets.memory = scratch_cache().acquire(entries * sizeof(E));
-  buckets.entries = reinterpret_cast<E*>(buckets.memory.data.get());
-  E* out = buckets.entries;
-  core::parallel_for(chunks, 1, [&](std::int64_t c_begin, std::int64_t c_end) {
-    for (std::int64_t c = c_begin; c < c_end; ++c) {
-      std::int64_t* place = counts.data() + c * groups;
-      for (std::int64_t row = chunk_begin[static_cast<std::size_t>(c)];
-           row < chunk_begin[static_cast<std::size_t>(c) + 1]; ++row) {
-        std::int64_t slice = 0;
-        if (!geometry.slice_of(indices + row * plan.depth, &slice)) continue;
-        out[place[slice / spg]++] = make(slice, row);
-      }
-    }
-  });
-  return buckets;
+  return walk;
 }
 
-// Runs the tasks: task (group, part) copies its block (out of place), then apply(entry,
-// first element, element count) for each of the group's entries in order.
-template <class T, class E, class Apply>
-void run_tasks(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers, const Layout& layout,
-               const Buckets<E>& buckets, const Apply& apply) {
+template <ScatterOp Op, class T, class Index>
+Walk run_owner(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
+               const ScatterGeometry& geometry, const Range& range, bool sole, bool stop_at_bad) {
   const auto* tensor = static_cast<const T*>(buffers.tensor);
   auto* out = static_cast<T*>(buffers.out);
-  const bool copy = buffers.out != buffers.tensor;
   const std::int64_t s = plan.slice_size;
-  const std::int64_t tasks = layout.groups * layout.parts;
-  std::atomic<std::int64_t> next{0};
-  // Tasks are claimed dynamically (their costs differ); each writes only its own block.
-  core::parallel_for(core::cpu_thread_count(), 1, [&](std::int64_t, std::int64_t) {
-    for (;;) {
-      const std::int64_t task = next.fetch_add(1, std::memory_order_relaxed);
-      if (task >= tasks) return;
-      const std::int64_t g = task / layout.parts;
-      const std::int64_t part = task % layout.parts;
-      const std::int64_t j_begin = part * layout.part_size;
-      const std::int64_t j_count = std::min(s, j_begin + layout.part_size) - j_begin;
-      if (copy) {
-        const std::int64_t s_begin = g * layout.slices_per_group;
-        const std::int64_t s_end = std::min(plan.num_slices, s_begin + layout.slices_per_group);
-        if (layout.parts == 1) {
-          std::memcpy(out + s_begin * s, tensor + s_begin * s,
-                      static_cast<std::size_t>((s_end - s_begin) * s) * sizeof(T));
-        } else {
-          std::memcpy(out + s_begin * s + j_begin, tensor + s_begin * s + j_begin,
-                      static_cast<std::size_t>(j_count) * sizeof(T));
-        }
+  if (range.elements == 0 && range.first_element > 0) return {};  // an owner with nothing
+  if (buffers.out != buffers.tensor && range.slices > 0 && range.elements > 0) {
+    if (range.elements == s) {
+      std::memcpy(out + range.first_slice * s, tensor + range.first_slice * s,
+                  static_cast<std::size_t>(range.slices * s) * sizeof(T));
+    } else {
+      for (std::int64_t k = range.first_slice; k < range.first_slice + range.slices; ++k) {
+        std::memcpy(out + k * s + range.first_element, tensor + k * s + range.first_element,
+                    static_cast<std::size_t>(range.elements) * sizeof(T));
       }
-      const E* entry = buckets.entries + buckets.begin[static_cast<std::size_t>(g)];
-      const E* entry_end = buckets.entries + buckets.begin[static_cast<std::size_t>(g) + 1];
-      for (; entry != entry_end; ++entry) apply(*entry, j_begin, j_count);
     }
-  });
-}
-
-template <ScatterOp Op, class T, class Index, class Make, class Apply>
-ScatterNdResult bucket_and_apply(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
-                                 const ScatterGeometry& geometry, const Layout& layout,
-                                 const Make& make, const Apply& apply) {
+  }
   const auto* indices = static_cast<const Index*>(buffers.indices);
-  auto buckets = bucket_rows(plan, geometry, indices, layout, make);
-  if (plan.policy == OutOfBoundsPolicy::kError && buckets.first_bad_index >= 0) {
-    return bad_row(plan, indices, buckets.first_bad_index);
+  const auto* updates = static_cast<const T*>(buffers.updates);
+  if (plan.depth == 1) {
+    return s == 1 ? apply_rows<Op, true, true>(plan, geometry, indices, updates, out, range, sole,
+                                               stop_at_bad)
+                  : apply_rows<Op, true, false>(plan, geometry, indices, updates, out, range, sole,
+                                                stop_at_bad);
   }
-  ScatterNdResult result;
-  result.dropped_count = buckets.dropped_count;
-  run_tasks<T>(plan, buffers, layout, buckets, apply);
-  return result;
+  return s == 1 ? apply_rows<Op, false, true>(plan, geometry, indices, updates, out, range, sole,
+                                              stop_at_bad)
+                : apply_rows<Op, false, false>(plan, geometry, indices, updates, out, range, sole,
+                                               stop_at_bad);
 }
 
-template <ScatterOp Op, class T, class Index, class Id>
-ScatterNdResult run_parallel(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
-                             const ScatterGeometry& geometry, const ScatterNdTuning& tuning) {
-  const Layout layout = make_layout(plan, sizeof(T), tuning.block_bytes);
-  const auto* updates = static_cast<const T*>(buffers.updates);
-  T* out = static_cast<T*>(buffers.out);
-  const std::int64_t s = plan.slice_size;
-  if (s == 1) {
-    return bucket_and_apply<Op, T, Index>(plan, buffers, geometry, layout,
-                                          ValuePayload<Id, T>{updates},
-                                          [out](const Entry<Id, T>& e, std::int64_t, std::int64_t) {
-                                            T& target = out[static_cast<std::int64_t>(e.slice)];
-                                            target = kernels::Combine<Op>::apply(target, e.payload);
-                                          });
-  }
-  return bucket_and_apply<Op, T, Index>(
-      plan, buffers, geometry, layout, RowPayload<Id>{},
-      [out, updates, s](const Entry<Id, Id>& e, std::int64_t j_begin, std::int64_t j_count) {
-        apply_row<Op>(out + static_cast<std::int64_t>(e.slice) * s + j_begin,
-                      updates + static_cast<std::int64_t>(e.payload) * s + j_begin, j_count);
-      });
+// Owners from the pool's policy: the updates and the copy are shared between the owners, the
+// walk over the rows is paid by every one of them.
+int owner_count(const ScatterNdPlan& plan, bool copy, std::size_t element_bytes) {
+  const double rows = static_cast<double>(plan.num_rows);
+  const double table_bytes =
+      static_cast<double>(plan.num_elements) * static_cast<double>(element_bytes);
+  const double apply = rows * (table_bytes <= kCachedBytes ? kCachedRowNs : kMissedRowNs) +
+                       rows * static_cast<double>(plan.slice_size) * kElementNs +
+                       (copy ? 2 * table_bytes * kCopyNsPerByte : 0.0);
+  return core::threads_for_work(apply, apply, rows * kOwnerWalkNsPerRow);
 }
 
 template <ScatterOp Op, class T, class Index>
@@ -351,16 +265,37 @@ ScatterNdResult run(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
                     const ScatterNdTuning& tuning) {
   std::vector<std::int64_t> table;
   const ScatterGeometry geometry = host_geometry(plan, table);
-  const bool in_place = buffers.out == buffers.tensor;
-  const std::int64_t work = plan.num_rows * plan.slice_size + (in_place ? 0 : plan.num_elements);
-  if (work < tuning.serial_below || plan.slice_size == 0 || plan.num_slices == 0) {
-    return run_serial<Op, T, Index>(plan, buffers, geometry);
+  const auto* indices = static_cast<const Index*>(buffers.indices);
+  const bool copy = buffers.out != buffers.tensor;
+  // In place, kError checks every row before anything is written. Out of place the owners stop
+  // at the first bad row instead (one pass fewer): the op then discards the output.
+  const bool stop_at_bad = plan.policy == OutOfBoundsPolicy::kError && copy;
+  if (plan.policy == OutOfBoundsPolicy::kError && !copy) {
+    const std::int64_t bad = check_rows(plan, geometry, indices);
+    if (bad >= 0) return bad_row(plan, indices, bad);
   }
-  constexpr auto kId32 = static_cast<std::int64_t>(std::numeric_limits<std::uint32_t>::max());
-  if (plan.num_rows < kId32 && plan.num_slices < kId32) {
-    return run_parallel<Op, T, Index, std::uint32_t>(plan, buffers, geometry, tuning);
+  const bool empty = plan.num_elements == 0 || plan.slice_size == 0 || plan.num_slices == 0;
+  const int owners = empty               ? 1
+                     : tuning.owners > 0 ? tuning.owners
+                                         : owner_count(plan, copy, sizeof(T));
+  Walk first;  // every owner sees every row; the first always walks them
+  if (owners == 1) {
+    first = run_owner<Op, T, Index>(plan, buffers, geometry, owner_range(plan, 1, 0), true,
+                                    stop_at_bad);
+  } else {
+    core::parallel_for_chunks(owners, 1, [&](int, std::int64_t begin, std::int64_t end) {
+      for (std::int64_t o = begin; o < end; ++o) {
+        const Walk walk = run_owner<Op, T, Index>(plan, buffers, geometry,
+                                                  owner_range(plan, owners, static_cast<int>(o)),
+                                                  false, stop_at_bad);
+        if (o == 0) first = walk;
+      }
+    });
   }
-  return run_parallel<Op, T, Index, std::uint64_t>(plan, buffers, geometry, tuning);
+  if (first.first_bad >= 0) return bad_row(plan, indices, first.first_bad);
+  ScatterNdResult result;
+  result.dropped_count = first.bad;
+  return result;
 }
 
 template <ScatterOp Op>

@@ -27,7 +27,10 @@ using core::SubstrMap;
 
 using namespace substr_detail;  // NOLINT(google-build-using-namespace): this op's own parts
 
-constexpr std::int64_t kMinChunk = 1 << 14;
+// Costs per string on one core for the pool's policy (core::min_chunk_for; short strings, this
+// VM, 2026-12-02, `tensorbuf bench --sweep` with one thread).
+constexpr double kByteNsPerString = 4.0;
+constexpr double kUtf8NsPerString = 12.0;
 
 // Element records, pass 1 -> pass 2: each element's start (absolute in the input chars) and
 // byte count, parked in the output offsets (out[i + 1], which no one reads before pass 2
@@ -328,13 +331,14 @@ core::SubstrResult run(const core::SubstrPlan& plan, const core::SubstrBuffers& 
   const std::int64_t n = plan.out_size;
   std::int64_t* const out_offsets = args.out_offsets;
   out_offsets[0] = 0;
-  const int chunks = core::chunk_count(n, kMinChunk);
+  const std::int64_t min_chunk = core::min_chunk_for(kUtf8 ? kUtf8NsPerString : kByteNsPerString);
+  const int chunks = core::chunk_count(n, min_chunk);
   std::vector<ChunkState> state(static_cast<std::size_t>(chunks));
   const PassArgs<Records> a{args.in_offsets, args.in_chars, args.pos, args.len, records};
   const CpuFeatures features = cpu_features();
   const bool simd = kUtf8 && features.avx512bw && features.bmi2;
 
-  core::parallel_for_chunks(n, kMinChunk, [&](int c, std::int64_t b, std::int64_t e) {
+  core::parallel_for_chunks(n, min_chunk, [&](int c, std::int64_t b, std::int64_t e) {
     ChunkState st;
     if constexpr (kUtf8) {
 #if defined(TENSORBUF_ISA_X86_64)
@@ -360,7 +364,7 @@ core::SubstrResult run(const core::SubstrPlan& plan, const core::SubstrBuffers& 
   std::uint8_t* out_chars = allocate_chars(result.total_bytes);
 
   const bool stream = result.total_bytes >= kStreamOutputBytes;
-  core::parallel_for_chunks(n, kMinChunk, [&](int c, std::int64_t b, std::int64_t e) {
+  core::parallel_for_chunks(n, min_chunk, [&](int c, std::int64_t b, std::int64_t e) {
     const std::int64_t at = base[static_cast<std::size_t>(c)];
     const std::int64_t end = base[static_cast<std::size_t>(c) + 1];
     const std::uint8_t* const chars = args.in_chars;

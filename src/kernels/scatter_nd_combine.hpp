@@ -48,13 +48,12 @@ struct Combine {
       }
     } else {
       // NumPy minimum/maximum: a NaN operand wins (the current one first); ties keep current.
-      if (is_nan_value(current)) return current;
-      if (is_nan_value(value)) return value;
-      if constexpr (Op == ScatterOp::kMin) {
-        return value < current ? value : current;
-      } else {
-        return current < value ? value : current;
-      }
+      // Written as selects, so a CPU loop over a row vectorises: `picked` is already `current`
+      // when `current` is NaN (every compare with NaN is false), so only a NaN `value` against a
+      // number needs the second select.
+      const bool take = Op == ScatterOp::kMin ? value < current : current < value;
+      const T picked = take ? value : current;
+      return (is_nan_value(value) & !is_nan_value(current)) ? value : picked;
     }
   }
 };

@@ -2,6 +2,7 @@
 // stale buffer copy exactly once; the thread pool serves several callers at once.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <string>
 #include <thread>
@@ -137,6 +138,55 @@ TEST(ConcurrencyTest, OpsOnSharedConstInputsFromManyThreads) {
         wrong += boolean_mask_update(tensor, mask, scalar).get_float_array() != masked;
         wrong += substr(strings, pos, len, {.unit = SubstrUnit::kUtf8Char}).to_strings() != sliced;
       }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(wrong, 0);
+}
+
+// Concurrent callers on their own tensors (issue 24, item 5: an inference server's request
+// threads): mask updates and in-place scatter adds large enough for the pool (several chunks,
+// several scatter owners), from 4 threads at once. Each thread checks exact values against
+// its own serial loop, so a chunk run twice, skipped, or run on another caller's job shows.
+TEST(ConcurrencyTest, CallPairsFromConcurrentCallersOnTheirOwnTensors) {
+  constexpr std::int64_t kTable = std::int64_t{1} << 22;  // beyond the cache: several owners
+  constexpr std::int64_t kRows = std::int64_t{1} << 17;
+  constexpr std::int64_t kMasked = std::int64_t{1} << 16;
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      std::vector<float> table(static_cast<std::size_t>(kTable));
+      std::vector<std::int64_t> index(static_cast<std::size_t>(kRows));
+      std::vector<float> values(static_cast<std::size_t>(kRows));
+      for (std::int64_t i = 0; i < kTable; ++i) table[i] = static_cast<float>((i + t) % 89);
+      for (std::int64_t r = 0; r < kRows; ++r) {
+        index[r] = (r * 40503 + t * 977) % kTable;
+        values[r] = static_cast<float>((r + t) % 7) * 0.25f;
+      }
+      TensorBuffer target = TensorBuffer::create_fixed_size({kTable}, DataType::kFloat32);
+      target.load_array(table);
+      TensorBuffer indices = TensorBuffer::create_fixed_size({kRows, 1}, DataType::kInt64);
+      std::copy(index.begin(), index.end(), indices.overwrite_host<std::int64_t>());
+      TensorBuffer updates = TensorBuffer::create_fixed_size({kRows}, DataType::kFloat32);
+      updates.load_array(values);
+      TensorBuffer mask = TensorBuffer::create_fixed_size({kMasked}, DataType::kBool);
+      std::uint8_t* m = mask.overwrite_host<std::uint8_t>();
+      for (std::int64_t i = 0; i < kMasked; ++i) m[i] = (i * 31 + t) % 5 < 2;
+      TensorBuffer small = TensorBuffer::create_fixed_size({kMasked}, DataType::kFloat32);
+      small.load_array(std::vector<float>(table.begin(), table.begin() + kMasked));
+      TensorBuffer fill = TensorBuffer::create_fixed_size({}, DataType::kFloat32);
+      fill.load_array(std::vector<float>{-1.0f});
+      std::vector<float> want_masked(table.begin(), table.begin() + kMasked);
+      for (std::int64_t i = 0; i < kMasked; ++i) {
+        if (m[i] != 0) want_masked[i] = -1.0f;
+      }
+      for (int round = 0; round < 3; ++round) {
+        tensor_scatter_nd_add_in_place(target, indices, updates);
+        for (std::int64_t r = 0; r < kRows; ++r) table[index[r]] += values[r];
+        wrong += boolean_mask_update(small, mask, fill).get_float_array() != want_masked;
+      }
+      wrong += target.get_float_array() != table;
     });
   }
   for (auto& t : threads) t.join();

@@ -1,8 +1,10 @@
 // core::parallel_for_chunks, the CPU backends' thread pool: chunk ranges, exceptions, nested
-// calls, and many back-to-back jobs with and without gaps longer than the workers' polling (a
-// lost wake-up would hang here). ctest runs it twice: polling (default) and TENSORBUF_SPIN_US=0.
+// calls, many back-to-back jobs with and without gaps longer than the workers' polling (a
+// lost wake-up would hang here), and concurrent callers. ctest runs it twice: polling (default) and
+// TENSORBUF_SPIN_US=0.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -88,6 +90,49 @@ TEST(ParallelFor, ManyBackToBackJobsAllFinish) {
     ASSERT_EQ(ran, chunks) << "job " << job;
     if (job % 2000 == 1999) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
+}
+
+// The one policy: threads only for work worth waking them (docs/internals.md, "CPU threads").
+TEST(ParallelPolicy, ThreadsOnlyForWorkWorthWakingThem) {
+  EXPECT_EQ(threads_for_work(0, 0), 1);
+  EXPECT_EQ(threads_for_work(15000, 15000), 1);   // 7.5 us per thread: below kMinThreadWorkNs
+  EXPECT_EQ(threads_for_work(1e6, 1e6, 1e6), 1);  // what every thread pays eats the gain
+  // 2 threads: 10 us of shared work each + the per-thread part + 3 us of region: 15.9 us is a
+  // fifth below 20 us, 16.1 us is not.
+  EXPECT_EQ(threads_for_work(20000, 20000, 2900), std::min(cpu_thread_count(), 2));
+  EXPECT_EQ(threads_for_work(20000, 20000, 3100), 1);
+  // 1 ms: threads while each gets 10 us; 1 s: every thread.
+  EXPECT_EQ(threads_for_work(1e6, 1e6), std::min(cpu_thread_count(), 100));
+  EXPECT_EQ(threads_for_work(1e9, 1e9), cpu_thread_count());
+  EXPECT_EQ(min_chunk_for(1.0), 10000);
+  EXPECT_EQ(min_chunk_for(0.5), 20000);
+  EXPECT_EQ(min_chunk_for(1e9), 1);
+}
+
+// Several threads calling at once (an inference server's request threads): one of them holds the
+// pool, the others run their chunks themselves; every job still sees each of its chunks once,
+// with the same ranges as alone.
+TEST(ParallelFor, ConcurrentCallersEachRunEveryChunkOnce) {
+  constexpr std::int64_t kN = std::int64_t{1} << 16;
+  const int chunks = chunk_count(kN, 1);
+  std::atomic<int> failures{0};
+  std::vector<std::thread> callers;
+  for (int t = 0; t < 4; ++t) {
+    callers.emplace_back([&, t] {
+      for (int job = 0; job < 3000; ++job) {
+        std::vector<std::int64_t> ends(static_cast<std::size_t>(chunks), -1);
+        std::atomic<std::int64_t> covered{0};
+        parallel_for_chunks(kN, 1, [&](int c, std::int64_t b, std::int64_t e) {
+          ends[static_cast<std::size_t>(c)] = e;
+          covered += e - b;
+        });
+        if (covered != kN || ends.back() != kN) failures++;
+        if (job % 500 == 499 && t == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+    });
+  }
+  for (std::thread& c : callers) c.join();
+  EXPECT_EQ(failures, 0);
 }
 
 }  // namespace

@@ -47,7 +47,7 @@ inline core::ScatterNdResult run_driver(kernels::HostExecutor& executor,
 }
 
 // How to run a backend directly.
-enum class Backend { kDriverForward, kDriverReverse, kDriverDeterministic, kCpuSmallBlocks };
+enum class Backend { kDriverForward, kDriverReverse, kDriverDeterministic, kCpuOwners };
 
 inline const char* backend_name(Backend backend) {
   switch (backend) {
@@ -57,8 +57,8 @@ inline const char* backend_name(Backend backend) {
       return "driver(reverse)";
     case Backend::kDriverDeterministic:
       return "driver(deterministic)";
-    case Backend::kCpuSmallBlocks:
-      return "cpu(small blocks)";
+    case Backend::kCpuOwners:
+      return "cpu(forced owners)";
   }
   return "?";
 }
@@ -72,8 +72,7 @@ struct DirectResult {
 
 inline DirectResult run_direct(Backend backend, core::ScatterOp op, const TensorBuffer& tensor,
                                const TensorBuffer& indices, const TensorBuffer& updates,
-                               OutOfBoundsPolicy policy, bool in_place_run,
-                               std::int64_t block_bytes = 64) {
+                               OutOfBoundsPolicy policy, bool in_place_run, int owners = 3) {
   core::ScatterNdPlan plan = core::plan_scatter_nd(op, tensor, indices, updates);
   plan.policy = policy;
   plan.deterministic = backend == Backend::kDriverDeterministic;
@@ -91,10 +90,9 @@ inline DirectResult run_direct(Backend backend, core::ScatterOp op, const Tensor
     buffers.out = fresh.overwrite_host_bytes();
   }
   core::ScatterNdResult r;
-  if (backend == Backend::kCpuSmallBlocks) {
+  if (backend == Backend::kCpuOwners) {
     cpu::ScatterNdTuning tuning;
-    tuning.block_bytes = block_bytes;
-    tuning.serial_below = 0;
+    tuning.owners = owners;  // more than the slices in some tests: element ranges then
     r = cpu::scatter_nd_tuned(plan, buffers, tuning);
   } else {
     kernels::HostExecutor executor(backend != Backend::kDriverForward);

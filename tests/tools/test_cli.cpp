@@ -83,6 +83,8 @@ TEST_F(Cli, UsageErrorsAreInvalidArgumentExit2) {
         "tpu", "--out", path("o.npy")},
        "InvalidArgument: --device must be cpu or cuda"},
       {{"bench", "--device", "gpu"}, "InvalidArgument: --device must be cpu, cuda or all"},
+      {{"bench", "--sweep", "--sizes", "12"}, "InvalidArgument: --sizes must be MIN:MAX[:STEP]"},
+      {{"bench", "--sizes", "10:12"}, "InvalidArgument: --sizes needs --sweep"},
       {{"info", "extra"}, "InvalidArgument: unexpected argument 'extra'"},
   };
   for (const auto& [args, prefix] : cases) {
@@ -152,6 +154,30 @@ TEST_F(Cli, BenchQuickWritesJson) {
   const Result r = run({"bench", "--quick"});
   EXPECT_EQ(r.status, 1);
   expect_error_line(r, "Unavailable: benchmarks are not built");
+#endif
+}
+
+// The size sweep: one line per (form, size) that ran, and the same points in the JSON.
+TEST_F(Cli, BenchSweepPrintsAndWritesEachPoint) {
+#if TENSORBUF_CLI_HAS_BENCH
+  const Result r = run({"bench", "--sweep", "--quick", "--sizes", "10:12", "--filter",
+                        "^substr_byte_scalar$", "--json", path("sweep.json")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("op p50"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("substr_byte_scalar                              1024"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("substr_byte_scalar                              4096"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("substr_utf8"), std::string::npos) << r.out;
+  const std::string json = read_text(path("sweep.json"));
+  for (const char* key :
+       {"\"form\": \"substr_byte_scalar\", \"yardstick\": \"memcpy\", \"unit\": \"strings\", "
+        "\"size\": 1024,",
+        "\"size\": 4096,", "\"op_p50\": ", "\"op_p99\": ", "\"ref_p50\": ", "\"op_faults\": "}) {
+    EXPECT_NE(json.find(key), std::string::npos) << key << " in " << json;
+  }
+#else
+  GTEST_SKIP() << "benchmarks are not built in";
 #endif
 }
 

@@ -1,0 +1,93 @@
+// `tensorbuf bench --sweep`: the size sweep of bench/sweep.hpp, printed as one line per
+// (form, size) -- the op's and the yardstick's median and p99 per call, their ratio, and the
+// op's p99 / p50 -- and optionally written as JSON (bench/sweep.py merges several processes'
+// files into bench/RESULTS.md).
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli.hpp"
+
+#if defined(TENSORBUF_HAVE_BENCHMARK)
+#include "sweep.hpp"
+#endif
+
+namespace tensorbuf::cli {
+namespace {
+
+#if defined(TENSORBUF_HAVE_BENCHMARK)
+std::string line(const char* format, auto... values) {
+  char text[256];
+  std::snprintf(text, sizeof(text), format, values...);
+  return text;
+}
+
+void print_point(const bench::SweepPoint& p) {
+  std::cout << line("%-42s %9lld %10.2f %10.2f %10.2f %10.2f %8.2f %8.2f %7.1f\n", p.form.c_str(),
+                    static_cast<long long>(p.size), p.op_p50 * 1e6, p.op_p99 * 1e6, p.ref_p50 * 1e6,
+                    p.ref_p99 * 1e6, p.op_p50 / p.ref_p50, p.op_p99 / p.op_p50, p.op_faults)
+            << std::flush;
+}
+
+void write_json(const std::string& path, const std::vector<bench::SweepPoint>& points) {
+  std::ostringstream out;
+  out << "[\n";
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const bench::SweepPoint& p = points[i];
+    out << line(
+               "  {\"form\": \"%s\", \"yardstick\": \"%s\", \"unit\": \"%s\", \"size\": %lld, "
+               "\"samples\": %lld, \"op_p50\": %.9g, \"op_p99\": %.9g, \"ref_p50\": %.9g, "
+               "\"ref_p99\": %.9g, \"op_faults\": %.3g}",
+               p.form.c_str(), p.yardstick.c_str(), p.unit.c_str(), static_cast<long long>(p.size),
+               static_cast<long long>(p.samples), p.op_p50, p.op_p99, p.ref_p50, p.ref_p99,
+               p.op_faults)
+        << (i + 1 < points.size() ? ",\n" : "\n");
+  }
+  out << "]\n";
+  std::ofstream file(path, std::ios::trunc);
+  file << out.str();
+  file.close();
+  if (!file) throw InvalidArgumentError("cannot write '" + path + "'");
+}
+
+// "MIN:MAX" or "MIN:MAX:STEP" in log2 of the size.
+void parse_sizes(const std::string& text, bench::SweepOptions& options) {
+  int min = 0, max = 0, step = 2;
+  const int read = std::sscanf(text.c_str(), "%d:%d:%d", &min, &max, &step);
+  if (read < 2 || min < 0 || max > 30 || min > max || step < 1) {
+    throw InvalidArgumentError("--sizes must be MIN:MAX[:STEP] in log2 of the size (0..30), not '" +
+                               text + "'");
+  }
+  options.min_log2 = min;
+  options.max_log2 = max;
+  options.step_log2 = step;
+}
+#endif
+
+}  // namespace
+
+int bench_sweep(bool quick, const std::optional<std::string>& sizes,
+                const std::optional<std::string>& filter, const std::optional<std::string>& json) {
+#if !defined(TENSORBUF_HAVE_BENCHMARK)
+  (void)quick, (void)sizes, (void)filter, (void)json;
+  throw UnavailableError("benchmarks are not built into this tensorbuf");
+#else
+  bench::SweepOptions options;
+  if (quick) {  // CI: inference sizes only, a short time per point
+    options.max_log2 = 16;
+    options.seconds_per_point = 0.01;
+  }
+  if (sizes) parse_sizes(*sizes, options);
+  if (filter) options.filter = *filter;
+  std::cout << "tensorbuf " << kVersion << " size sweep, cpu, " << cpu_thread_count()
+            << " thread(s); times per call in us; ratio = op p50 / yardstick p50\n"
+            << line("%-42s %9s %10s %10s %10s %10s %8s %8s %7s\n", "form", "size", "op p50",
+                    "op p99", "ref p50", "ref p99", "ratio", "p99/p50", "faults");
+  const std::vector<bench::SweepPoint> points = bench::run_sweep(options, print_point);
+  if (json) write_json(*json, points);
+  return kExitOk;
+#endif
+}
+
+}  // namespace tensorbuf::cli

@@ -1,0 +1,109 @@
+// The sweep's timing loop (sweep.hpp): per (form, size), a warm-up, then op and yardstick calls
+// alternately, each timed alone with steady_clock, until the time per point is spent (at least
+// min_samples calls each, at most max_samples).
+#include "sweep.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <regex>
+
+#if defined(__unix__)
+#include <sys/resource.h>
+#endif
+
+#include "sweep_forms.hpp"
+
+namespace tensorbuf::bench {
+namespace {
+
+// Nearest-rank quantile of sorted values.
+double quantile(const std::vector<double>& sorted, double q) {
+  if (sorted.empty()) return 0.0;
+  const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(sorted.size())));
+  return sorted[std::clamp<std::size_t>(rank, 1, sorted.size()) - 1];
+}
+
+// Minor page faults of this process so far (0 where getrusage is missing).
+long minor_faults() {
+#if defined(__unix__)
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
+#else
+  return 0;
+#endif
+}
+
+double seconds_of(const std::function<void()>& call) {
+  const auto t0 = std::chrono::steady_clock::now();
+  call();
+  const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
+  return dt.count();
+}
+
+SweepPoint measure(const SweepForm& form, std::int64_t size, const SweepOptions& options) {
+  const SweepCalls calls = form.make(size);
+  // Warm-up: first touch of outputs, caches, the pool's threads.
+  for (int i = 0; i < 3; ++i) {
+    calls.op();
+    calls.yardstick();
+  }
+  std::vector<double> op;
+  std::vector<double> ref;
+  double spent = 0;
+  long faults = 0;
+  while (static_cast<std::int64_t>(op.size()) < options.max_samples &&
+         (static_cast<std::int64_t>(op.size()) < options.min_samples ||
+          spent < options.seconds_per_point)) {
+    const long faults_before = minor_faults();
+    op.push_back(seconds_of(calls.op));
+    faults += minor_faults() - faults_before;
+    ref.push_back(seconds_of(calls.yardstick));
+    spent += std::max(op.back(), ref.back());
+  }
+  std::sort(op.begin(), op.end());
+  std::sort(ref.begin(), ref.end());
+  SweepPoint point;
+  point.form = form.name;
+  point.yardstick = form.yardstick;
+  point.unit = form.unit;
+  point.size = size;
+  point.samples = static_cast<std::int64_t>(op.size());
+  point.op_p50 = quantile(op, 0.5);
+  point.op_p99 = quantile(op, 0.99);
+  point.ref_p50 = quantile(ref, 0.5);
+  point.ref_p99 = quantile(ref, 0.99);
+  point.op_faults = static_cast<double>(faults) / static_cast<double>(op.size());
+  return point;
+}
+
+}  // namespace
+
+std::vector<SweepForm> sweep_forms() {
+  std::vector<SweepForm> forms;
+  for (auto* area :
+       {&scatter_nd_sweep_forms, &boolean_mask_update_sweep_forms, &substr_sweep_forms}) {
+    std::vector<SweepForm> more = (*area)();
+    forms.insert(forms.end(), more.begin(), more.end());
+  }
+  return forms;
+}
+
+std::vector<SweepPoint> run_sweep(const SweepOptions& options,
+                                  const std::function<void(const SweepPoint&)>& progress) {
+  const std::regex filter(options.filter.empty() ? "." : options.filter);
+  std::vector<SweepPoint> points;
+  for (const SweepForm& form : sweep_forms()) {
+    if (!std::regex_search(form.name, filter)) continue;
+    for (int log2 = options.min_log2; log2 <= options.max_log2; log2 += options.step_log2) {
+      const std::int64_t size = std::int64_t{1} << log2;
+      if (size > form.max_size) break;
+      points.push_back(measure(form, size, options));
+      if (progress) progress(points.back());
+    }
+  }
+  return points;
+}
+
+}  // namespace tensorbuf::bench

@@ -1,0 +1,31 @@
+// The sweep forms of each area (bench/sweep_<area>.cpp) and the helpers they share.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "sweep.hpp"
+
+namespace tensorbuf::bench {
+
+std::vector<SweepForm> scatter_nd_sweep_forms();
+std::vector<SweepForm> boolean_mask_update_sweep_forms();
+std::vector<SweepForm> substr_sweep_forms();
+
+/// The yardstick of a streaming op: one serial memcpy of traffic / 2 bytes (traffic = bytes
+/// read + bytes written), between buffers touched once here so the calls pay no page faults.
+inline std::function<void()> memcpy_yardstick(double traffic_bytes) {
+  const auto bytes = static_cast<std::size_t>(std::max(64.0, traffic_bytes / 2));
+  std::shared_ptr<std::byte[]> src(new std::byte[bytes]);
+  std::shared_ptr<std::byte[]> dst(new std::byte[bytes]);
+  std::memset(src.get(), 1, bytes);
+  std::memset(dst.get(), 0, bytes);
+  return [src, dst, bytes] { std::memcpy(dst.get(), src.get(), bytes); };
+}
+
+}  // namespace tensorbuf::bench
