@@ -128,7 +128,7 @@ void boolean_mask_update_in_place(ShardedTensor& tensor, const TensorBuffer& mas
                                   const BooleanMaskUpdateOptions& = {});
 
 /// The whole tensor on `root` (std::nullopt on the other ranks), on the host.
-/// InvalidArgumentError for a root outside the communicator.
+/// InvalidArgumentError for a root outside the communicator or not the same on every rank.
 std::optional<TensorBuffer> gather(const ShardedTensor& tensor, int root = 0);
 /// Splits `*on_root` (read on `root` only; may be null elsewhere) by `layout` (which must have
 /// comm.size() ranks and on_root's row count). InvalidArgumentError on every rank otherwise.
