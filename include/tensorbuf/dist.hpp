@@ -135,4 +135,15 @@ std::optional<TensorBuffer> gather(const ShardedTensor& tensor, int root = 0);
 ShardedTensor scatter(const Comm& comm, const TensorBuffer* on_root, const RowLayout& layout,
                       int root = 0);
 
+/// Writes the whole tensor as a .npy file with MPI-IO, each rank its own rows (no gather):
+/// the file equals the single-process save_npy of the gathered tensor byte for byte. It is
+/// written under a temporary name and renamed once every rank succeeded, so `path` is
+/// complete or unchanged. InvalidArgumentError when the file cannot be created or for
+/// bfloat16 (no NumPy dtype); InternalError for a failed write; on every rank.
+void save_npy(const std::string& path, const ShardedTensor& tensor);
+/// Reads a numeric .npy file with MPI-IO, each rank its block of rows (RowLayout::block).
+/// The accepted formats and their errors are those of the single-process load_npy, plus
+/// InvalidArgumentError for a 0-d array or a byte-string array; on every rank.
+ShardedTensor load_npy(const Comm& comm, const std::string& path);
+
 }  // namespace tensorbuf::dist
