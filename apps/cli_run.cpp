@@ -1,5 +1,6 @@
 // `tensorbuf run <op>`: one op on .npy files. Inputs are read, the op runs on --device, and
 // the output file is written (atomically) only when the op succeeded.
+#include <algorithm>
 #include <charconv>
 #include <functional>
 #include <iostream>
@@ -24,8 +25,12 @@ ops:
 
 Inputs and outputs are NumPy .npy files (format 1.0-3.0, either byte order, C order); strings
 are dtype S arrays; a 0-d array is a scalar. `tensorbuf run <op> --help` shows one op.
+`mpiexec -n N tensorbuf run <op> ... --distributed`: the same op over N MPI ranks, each reading
+and writing its rows with MPI-IO (docs/distributed.md); the output file is the same.
 Exit status: 0 success, 2 invalid inputs, 1 any other failure (e.g. CUDA unavailable).
 )";
+
+}  // namespace
 
 OutOfBoundsPolicy parse_policy(const std::optional<std::string>& text) {
   if (!text || *text == "default") return OutOfBoundsPolicy::kDeviceDefault;
@@ -44,6 +49,8 @@ int parse_axis(const std::string& text) {
   }
   return axis;
 }
+
+namespace {
 
 Device device_of(const Args& flags) {
   return parse_device(flags.optional("device").value_or("cpu"));
@@ -153,7 +160,12 @@ int run_command(const std::vector<std::string>& args) {
     return kExitOk;
   }
   const std::string& op = args.front();
-  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  const auto distributed = std::find(rest.begin(), rest.end(), "--distributed");
+  if (distributed != rest.end()) {
+    rest.erase(distributed);
+    return run_distributed(op, rest);
+  }
   if (op == "tensor_scatter_nd_sub") return run_scatter(op, &tensor_scatter_nd_sub, rest);
   if (op == "tensor_scatter_nd_add") return run_scatter(op, &tensor_scatter_nd_add, rest);
   if (op == "tensor_scatter_nd_update") return run_scatter(op, &tensor_scatter_nd_update, rest);
