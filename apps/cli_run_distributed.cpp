@@ -87,6 +87,28 @@ int run_mask_update(const std::vector<std::string>& args) {
   return kExitOk;
 }
 
+int run_substr(const std::vector<std::string>& args) {
+  const Args flags(args,
+                   {{"input", true}, {"pos", true}, {"len", true}, {"out", true}, {"unit", true},
+                    {"out-of-bounds", true}, {"device", true}},
+                   "tensorbuf run substr --distributed");
+  SubstrOptions options;
+  options.device = parse_device(flags.optional("device").value_or("cpu"));
+  options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
+  const std::string unit = flags.optional("unit").value_or("byte");
+  if (unit != "byte" && unit != "utf8_char") {
+    throw InvalidArgumentError("--unit must be byte or utf8_char, not '" + unit + "'");
+  }
+  options.unit = unit == "byte" ? SubstrUnit::kByte : SubstrUnit::kUtf8Char;
+  const std::string& out = flags.required("out");
+  const dist::Comm comm(MPI_COMM_WORLD);
+  const dist::ShardedStrings input = dist::load_npy_strings(comm, flags.required("input"));
+  const TensorBuffer pos = load_npy_tensor(flags.required("pos"));  // whole, every rank
+  const TensorBuffer len = load_npy_tensor(flags.required("len"));
+  dist::save_npy(out, dist::substr(input, pos, len, options));
+  return kExitOk;
+}
+
 int dispatch(const std::string& op, const std::vector<std::string>& args) {
   if (op == "tensor_scatter_nd_sub") return run_scatter(op, &dist::tensor_scatter_nd_sub_in_place, args);
   if (op == "tensor_scatter_nd_add") return run_scatter(op, &dist::tensor_scatter_nd_add_in_place, args);
@@ -94,6 +116,7 @@ int dispatch(const std::string& op, const std::vector<std::string>& args) {
   if (op == "tensor_scatter_nd_min") return run_scatter(op, &dist::tensor_scatter_nd_min_in_place, args);
   if (op == "tensor_scatter_nd_max") return run_scatter(op, &dist::tensor_scatter_nd_max_in_place, args);
   if (op == "boolean_mask_update") return run_mask_update(args);
+  if (op == "substr") return run_substr(args);
   throw InvalidArgumentError("unknown op '" + op + "' for --distributed (see tensorbuf run --help)");
 }
 

@@ -83,6 +83,23 @@ class ShardedTensor {
   TensorBuffer local_;
 };
 
+/// A StringTensor (rank >= 1) whose dim 0 is split over the ranks by a layout; the same
+/// checks as ShardedTensor (trailing dims and device kind equal on every rank).
+class ShardedStrings {
+ public:
+  ShardedStrings(Comm comm, RowLayout layout, StringTensor local);
+  const Comm& comm() const { return comm_; }
+  const RowLayout& layout() const { return layout_; }
+  Shape global_shape() const;
+  StringTensor& local() { return local_; }
+  const StringTensor& local() const { return local_; }
+
+ private:
+  Comm comm_;
+  RowLayout layout_;
+  StringTensor local_;
+};
+
 /// Scatter ops (spec/distributed.md D3). `indices` and `updates` are this rank's rows (indices
 /// of rank >= 2, in GLOBAL coordinates of the sharded tensor); the result equals the
 /// single-process CPU op on the gathered tensor with every rank's indices and updates
@@ -127,6 +144,15 @@ void boolean_mask_update_in_place(ShardedTensor& tensor, const TensorBuffer& mas
                                   const TensorBuffer& updates,
                                   const BooleanMaskUpdateOptions& = {});
 
+/// substr on every rank's rows (pos and len replicated, broadcast against the GLOBAL input
+/// shape, which must leave dim 0 the input's). Equals the single-process substr of the
+/// gathered strings; the result has the input's layout. Errors as the single-process op, on
+/// every rank: an out-of-range pos under kError is named by its global flat index (the first
+/// over all ranks); InvalidArgumentError when the broadcast changes dim 0 or the rank, or
+/// when the ranks disagree on pos/len shapes, the device, the policy or the unit.
+ShardedStrings substr(const ShardedStrings& input, const TensorBuffer& pos,
+                      const TensorBuffer& len, const SubstrOptions& = {});
+
 /// The whole tensor on `root` (std::nullopt on the other ranks), on the host.
 /// InvalidArgumentError for a root outside the communicator or not the same on every rank.
 std::optional<TensorBuffer> gather(const ShardedTensor& tensor, int root = 0);
@@ -145,5 +171,9 @@ void save_npy(const std::string& path, const ShardedTensor& tensor);
 /// The accepted formats and their errors are those of the single-process load_npy, plus
 /// InvalidArgumentError for a 0-d array or a byte-string array; on every rank.
 ShardedTensor load_npy(const Comm& comm, const std::string& path);
+/// The same for byte strings: dtype S<n> with the global longest item as n (at least 1), as
+/// the single-process save_npy writes them; load_npy_strings reads an S array by blocks of rows.
+void save_npy(const std::string& path, const ShardedStrings& strings);
+ShardedStrings load_npy_strings(const Comm& comm, const std::string& path);
 
 }  // namespace tensorbuf::dist

@@ -10,6 +10,7 @@
 #include "core/error_macros.hpp"
 #include "core/plan_boolean_mask_update.hpp"
 #include "dist/collective.hpp"
+#include "dist/row_part.hpp"
 #include "dist/validate.hpp"
 
 namespace tensorbuf::dist {
@@ -65,26 +66,6 @@ Agreed agree_operands(const ShardedTensor& tensor, const TensorBuffer& mask_loca
   return out;
 }
 
-// Rows [begin, begin + count) of `updates` along its dim aligned with the target's dim 0, or
-// `updates` itself when that dim is broadcast (absent or 1, with broadcasting on).
-const TensorBuffer& part_of(const TensorBuffer& updates, int target_rank, bool broadcast,
-                            std::int64_t begin, std::int64_t count, TensorBuffer& view) {
-  std::vector<std::int64_t> dims = updates.shape().dims();
-  const int shift = static_cast<int>(dims.size()) - target_rank;
-  if (shift < 0 || (broadcast && dims[static_cast<std::size_t>(shift)] == 1)) return updates;
-  // Leading dims before `shift` are all 1: the rows are contiguous.
-  std::int64_t row_elems = 1;
-  for (std::size_t i = static_cast<std::size_t>(shift) + 1; i < dims.size(); ++i) row_elems *= dims[i];
-  dims[static_cast<std::size_t>(shift)] = count;
-  const std::size_t row_bytes = static_cast<std::size_t>(row_elems) * updates.type_size();
-  const auto* base = static_cast<const std::byte*>(updates.host_bytes());  // staged if on device
-  view = TensorBuffer::create_dynamic(updates.data_type());
-  view.load_buffer({base + static_cast<std::size_t>(begin) * row_bytes,
-                    static_cast<std::size_t>(count) * row_bytes},
-                   Shape(dims));
-  return view;
-}
-
 std::int64_t count_true(const TensorBuffer& mask) {
   if (mask.data_type() != DataType::kBool) return 0;  // the plan rejects it on every rank
   const auto* bytes = mask.host<std::uint8_t>();
@@ -135,7 +116,7 @@ void boolean_mask_update_in_place(ShardedTensor& tensor, const ShardedTensor& ma
   }
   const int target_rank = plan.tensor_shape.rank() - plan.mask_rank + 1;
   TensorBuffer view = TensorBuffer::create_dynamic(updates.data_type());
-  const TensorBuffer& part = part_of(updates, target_rank, plan.broadcast, first, mine, view);
+  const TensorBuffer& part = detail::row_part(updates, target_rank, plan.broadcast, first, mine, view);
   apply_local(comm, tensor.local(), mask.local(), part, agreed.device, options, 0);
 }
 
@@ -160,7 +141,7 @@ void boolean_mask_update_in_place(ShardedTensor& tensor, const TensorBuffer& mas
   const int target_rank = plan.tensor_shape.rank() - plan.mask_rank + 1;
   TensorBuffer view = TensorBuffer::create_dynamic(updates.data_type());
   const int rank = comm.rank();
-  const TensorBuffer& part = part_of(updates, target_rank, plan.broadcast,
+  const TensorBuffer& part = detail::row_part(updates, target_rank, plan.broadcast,
                                      tensor.layout().offsets[rank], tensor.layout().rows_of(rank),
                                      view);
   apply_local(comm, tensor.local(), mask, part, agreed.device, options, plan.axis);

@@ -24,6 +24,8 @@ done
 run_both mask0 boolean_mask_update --tensor tensor.npy --mask mask.npy --updates mask_updates.npy
 run_both mask1 boolean_mask_update --tensor tensor.npy --mask col_mask.npy \
   --updates col_updates.npy --axis 1
+run_both substr substr --input strings.npy --pos pos.npy --len len.npy --unit utf8_char \
+  --out-of-bounds drop
 # A bad index: exit status 2 as in the single process, one message, no output file.
 set +e
 "${mpiexec[0]}" -n "$ranks" "${mpiexec[@]:1}" "$tensorbuf" run tensor_scatter_nd_add \

@@ -55,5 +55,15 @@ int main(int argc, char** argv) {
   std::vector<float> col_upd(rows * 2);
   for (float& v : col_upd) v = static_cast<float>(rng() % 100);
   save_npy(dir + "/col_updates.npy", make<float>({rows, 2}, col_upd));
+  std::vector<std::string> words;
+  std::vector<std::int32_t> pos, len;
+  for (std::int64_t i = 0; i < rows * 2; ++i) {
+    words.push_back(std::string(rng() % 6, 'a' + static_cast<char>(rng() % 26)) + "\xc3\xa9");
+    pos.push_back(static_cast<std::int32_t>(rng() % 3));
+    len.push_back(static_cast<std::int32_t>(rng() % 4) - 1);
+  }
+  save_npy(dir + "/strings.npy", StringTensor::from_strings(words, {rows, 2}));
+  save_npy(dir + "/pos.npy", make<std::int32_t>({rows, 2}, pos));
+  save_npy(dir + "/len.npy", make<std::int32_t>({rows, 2}, len));
   return 0;
 }
