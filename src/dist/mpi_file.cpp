@@ -50,25 +50,22 @@ void MpiFile::keep_failure(int code, std::string_view what) {
 }
 
 void MpiFile::write_at(std::uint64_t offset, const void* data, std::size_t bytes) {
-  const auto* p = static_cast<const char*>(data);
-  for (std::size_t done = 0; done < bytes && !failure_;) {
-    const std::size_t n = std::min(kChunk, bytes - done);
-    MPI_Status status;
-    const int rc = MPI_File_write_at(file_, static_cast<MPI_Offset>(offset + done), p + done,
-                                     static_cast<int>(n), MPI_BYTE, &status);
-    if (rc != MPI_SUCCESS) keep_failure(rc, "cannot write");
-    done += n;
-  }
+  transfer(offset, const_cast<void*>(data), bytes, true);  // MPI_File_write_at takes const
 }
 
 void MpiFile::read_at(std::uint64_t offset, void* data, std::size_t bytes) {
+  transfer(offset, data, bytes, false);
+}
+
+void MpiFile::transfer(std::uint64_t offset, void* data, std::size_t bytes, bool write) {
   auto* p = static_cast<char*>(data);
   for (std::size_t done = 0; done < bytes && !failure_;) {
     const std::size_t n = std::min(kChunk, bytes - done);
+    const auto at = static_cast<MPI_Offset>(offset + done);
     MPI_Status status;
-    const int rc = MPI_File_read_at(file_, static_cast<MPI_Offset>(offset + done), p + done,
-                                    static_cast<int>(n), MPI_BYTE, &status);
-    if (rc != MPI_SUCCESS) keep_failure(rc, "cannot read");
+    const int rc = write ? MPI_File_write_at(file_, at, p + done, static_cast<int>(n), MPI_BYTE, &status)
+                         : MPI_File_read_at(file_, at, p + done, static_cast<int>(n), MPI_BYTE, &status);
+    if (rc != MPI_SUCCESS) keep_failure(rc, write ? "cannot write" : "cannot read");
     done += n;
   }
 }

@@ -33,6 +33,7 @@ class MpiFile {
 
  private:
   void keep_failure(int code, std::string_view what);
+  void transfer(std::uint64_t offset, void* data, std::size_t bytes, bool write);
 
   const Comm& comm_;
   std::string path_;

@@ -163,6 +163,23 @@ core::npy::Header read_header(detail::MpiFile& file, const Comm& comm, const std
   return header;
 }
 
+// An open .npy file's header, and this rank's block of rows (dims[0] = its row count).
+struct Block {
+  core::npy::Header header;
+  RowLayout layout;
+  std::vector<std::int64_t> dims;
+};
+
+Block open_block(detail::MpiFile& file, const Comm& comm, const std::string& path,
+                 std::string_view who, bool strings) {
+  Block block;
+  block.header = read_header(file, comm, path, who, strings);
+  block.layout = RowLayout::block(block.header.dims[0], comm.size());
+  block.dims = block.header.dims;
+  block.dims[0] = block.layout.rows_of(comm.rank());
+  return block;
+}
+
 // This rank's rows of the array's data (block layout), read into `bytes`.
 void read_rows(detail::MpiFile& file, const core::npy::Header& header, const RowLayout& layout,
                int rank, void* bytes, std::size_t size) {
@@ -176,10 +193,7 @@ void read_rows(detail::MpiFile& file, const core::npy::Header& header, const Row
 ShardedTensor load_npy(const Comm& comm, const std::string& path) {
   constexpr std::string_view kWho = "load_npy";
   detail::MpiFile file(comm, path, MPI_MODE_RDONLY, kWho, path);
-  const core::npy::Header header = read_header(file, comm, path, kWho, false);
-  const RowLayout layout = RowLayout::block(header.dims[0], comm.size());
-  std::vector<std::int64_t> dims = header.dims;
-  dims[0] = layout.rows_of(comm.rank());
+  const auto [header, layout, dims] = open_block(file, comm, path, kWho, false);
   TensorBuffer local = TensorBuffer::create_dynamic(header.type);
   detail::agree(comm, [&] {
     local = TensorBuffer::create_fixed_size(Shape(dims), header.type);
@@ -200,10 +214,7 @@ ShardedTensor load_npy(const Comm& comm, const std::string& path) {
 ShardedStrings load_npy_strings(const Comm& comm, const std::string& path) {
   constexpr std::string_view kWho = "load_npy_strings";
   detail::MpiFile file(comm, path, MPI_MODE_RDONLY, kWho, path);
-  const core::npy::Header header = read_header(file, comm, path, kWho, true);
-  const RowLayout layout = RowLayout::block(header.dims[0], comm.size());
-  std::vector<std::int64_t> dims = header.dims;
-  dims[0] = layout.rows_of(comm.rank());
+  const auto [header, layout, dims] = open_block(file, comm, path, kWho, true);
   // This rank's rows as a .npy of their own, parsed by the single-process reader (the same
   // rules for NUL padding).
   std::string local_file;

@@ -30,22 +30,7 @@ std::string number_text(std::int64_t v) { return std::to_string(v); }
 
 ShardedStrings::ShardedStrings(Comm comm, RowLayout layout, StringTensor local)
     : comm_(std::move(comm)), layout_(std::move(layout)), local_(std::move(local)) {
-  constexpr std::string_view kWho = "ShardedStrings";
-  const detail::BufferDesc mine = describe_strings(local_);
-  detail::agree(comm_, [&] { detail::check_local_shard(kWho, comm_, layout_, mine); });
-  std::vector<std::int64_t> root = layout_.offsets;
-  MPI_Bcast(root.data(), static_cast<int>(root.size()), MPI_INT64_T, 0, comm_.get());
-  detail::agree(comm_, [&] {
-    TENSORBUF_EXPECTS(root == layout_.offsets, InvalidArgumentError,
-                      core::str_cat(kWho, ": rank ", comm_.rank(), "'s layout differs from rank 0's"));
-  });
-  detail::Record record;
-  record.add(mine);
-  std::vector<detail::BufferDesc> shards;
-  for (const auto& words : detail::allgather(comm_, record.words())) {
-    shards.push_back(detail::RecordReader(words).next_desc());
-  }
-  detail::check_shards(kWho, layout_, shards);
+  detail::check_new_shard("ShardedStrings", comm_, layout_, describe_strings(local_));
 }
 
 Shape ShardedStrings::global_shape() const {

@@ -5,6 +5,7 @@
 #include "core/error_macros.hpp"
 #include "core/plan_scatter_nd.hpp"
 #include "core/shape_product.hpp"
+#include "dist/collective.hpp"
 
 namespace tensorbuf::dist::detail {
 
@@ -68,6 +69,25 @@ void check_local_shard(std::string_view who, const Comm& comm, const RowLayout& 
   TENSORBUF_EXPECTS(local.dims[0] == layout.rows_of(comm.rank()), InvalidArgumentError,
                     str_cat(who, ": rank ", comm.rank(), " holds ", local.dims[0],
                             " rows but the layout gives it ", layout.rows_of(comm.rank())));
+}
+
+void check_new_shard(std::string_view who, const Comm& comm, const RowLayout& layout,
+                     const BufferDesc& local) {
+  agree(comm, [&] { check_local_shard(who, comm, layout, local); });
+  // The same layout everywhere: rank 0's, compared on each rank.
+  std::vector<std::int64_t> root = layout.offsets;
+  MPI_Bcast(root.data(), static_cast<int>(root.size()), MPI_INT64_T, 0, comm.get());
+  agree(comm, [&] {
+    TENSORBUF_EXPECTS(root == layout.offsets, InvalidArgumentError,
+                      str_cat(who, ": rank ", comm.rank(), "'s layout differs from rank 0's"));
+  });
+  Record record;
+  record.add(local);
+  std::vector<BufferDesc> shards;
+  for (const auto& words : allgather(comm, record.words())) {
+    shards.push_back(RecordReader(words).next_desc());
+  }
+  check_shards(who, layout, shards);  // the same data on every rank
 }
 
 void check_shards(std::string_view who, const RowLayout& layout,

@@ -52,6 +52,11 @@ std::string desc_text(const BufferDesc& desc);
 void check_local_shard(std::string_view who, const Comm& comm, const RowLayout& layout,
                        const BufferDesc& local);
 
+// Collective, the whole check of a new ShardedTensor / ShardedStrings: check_local_shard on
+// each rank (agreed), the same layout as rank 0's, then check_shards on every rank's shard.
+void check_new_shard(std::string_view who, const Comm& comm, const RowLayout& layout,
+                     const BufferDesc& local);
+
 // Every rank's shard (in rank order) against the layout and rank 0's shard: rows as the layout
 // says, the same dtype, trailing dims and device kind. InvalidArgumentError naming the first
 // rank that differs.
