@@ -119,7 +119,9 @@ void save_npy(const std::string& path, const ShardedStrings& strings) {
     items.assign(static_cast<std::size_t>(local.size() * width), '\0');
     for (std::int64_t i = 0; i < local.size(); ++i) {
       const std::string_view item = local.at(i);
-      std::memcpy(&items[static_cast<std::size_t>(i * width)], item.data(), item.size());
+      if (!item.empty()) {
+        std::memcpy(&items[static_cast<std::size_t>(i * width)], item.data(), item.size());
+      }
     }
   });
   const std::int64_t row_items = shape.dims().empty() || shape[0] == 0
