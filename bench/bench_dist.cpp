@@ -1,13 +1,15 @@
 // mpiexec -n P tensorbuf_bench_dist [ROWS [UPDATES [REPS]]]: dist::tensor_scatter_nd_add_in_place
 // of UPDATES random rows (all ranks together, default 1M) of 64 float32 into a table of ROWS
 // rows (default 1M) sharded in blocks. Prints one markdown row: the op's median time (slowest
-// rank), the bytes each rank sends (the cost model: rows owned elsewhere x row bytes, and what
+// rank; in parentheses the largest rank's CPU time, which a shared machine disturbs less),
+// the bytes each rank sends (the cost model: rows owned elsewhere x row bytes, and what
 // moves with the 8-byte index), the same MPI_Alltoallv of the same bytes alone in the same run
 // (the limit), their ratio (target >= 0.7), and the local op alone on the received rows.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <random>
 #include <vector>
 
@@ -19,22 +21,36 @@ namespace {
 using namespace tensorbuf;
 constexpr std::int64_t kWidth = 64;
 
-double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+double wall() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 
-// Median over reps of the slowest rank's time of `f`.
+double cpu() {  // this process's CPU time, all threads: on a shared machine, what we cost
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+struct Times {
+  double wall = 0;  // median over reps of the slowest rank's wall time
+  double cpu = 0;   // median over reps of the largest rank's CPU time
+};
+
 template <class F>
-double median_seconds(int reps, F&& f) {
-  std::vector<double> times;
+Times measure(int reps, F&& f) {
+  std::vector<double> walls, cpus;
   for (int r = 0; r < reps; ++r) {
     MPI_Barrier(MPI_COMM_WORLD);
-    const double t0 = now();
+    const double w0 = wall(), c0 = cpu();
     f();
-    double mine = now() - t0, slowest = 0;
-    MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    times.push_back(slowest);
+    double mine[2] = {wall() - w0, cpu() - c0}, most[2] = {0, 0};
+    MPI_Allreduce(mine, most, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    walls.push_back(most[0]);
+    cpus.push_back(most[1]);
   }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
+  std::sort(walls.begin(), walls.end());
+  std::sort(cpus.begin(), cpus.end());
+  return Times{walls[walls.size() / 2], cpus[cpus.size() / 2]};
 }
 
 }  // namespace
@@ -66,7 +82,7 @@ int main(int argc, char** argv) {
     for (std::int64_t i = 0; i < mine * kWidth; ++i) upd[i] = static_cast<float>(i % 7);
 
     dist::tensor_scatter_nd_add_in_place(table, indices, updates);  // warm-up
-    const double op = median_seconds(reps, [&] { dist::tensor_scatter_nd_add_in_place(table, indices, updates); });
+    const Times op = measure(reps, [&] { dist::tensor_scatter_nd_add_in_place(table, indices, updates); });
 
     // The limit: the same counts of (8-byte index + 256-byte row) records, MPI_Alltoallv alone.
     const int record = static_cast<int>(8 + kWidth * 4);
@@ -83,7 +99,7 @@ int main(int argc, char** argv) {
     MPI_Type_commit(&row_type);
     std::vector<char> sbuf(static_cast<std::size_t>(sd.back() + sc.back()) * record, 1);
     std::vector<char> rbuf(static_cast<std::size_t>(rd.back() + rc.back()) * record);
-    const double limit = median_seconds(reps, [&] {
+    const Times limit = measure(reps, [&] {
       MPI_Alltoallv(sbuf.data(), sc.data(), sd.data(), row_type, rbuf.data(), rc.data(),
                     rd.data(), row_type, comm.get());
     });
@@ -96,17 +112,18 @@ int main(int argc, char** argv) {
     auto* li = local_idx.mutable_host<std::int64_t>();
     for (std::int64_t i = 0; i < received; ++i) li[i] = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(std::max<std::int64_t>(1, layout.rows_of(rank))));
     TensorBuffer local_upd = TensorBuffer::create_fixed_size({received, kWidth}, DataType::kFloat32);
-    const double apply = layout.rows_of(rank) == 0 ? 0.0 : median_seconds(reps, [&] {
-      tensor_scatter_nd_add_in_place(table.local(), local_idx, local_upd);
+    const Times apply = measure(reps, [&] {
+      if (layout.rows_of(rank) != 0) tensor_scatter_nd_add_in_place(table.local(), local_idx, local_upd);
     });
 
     std::int64_t elsewhere = mine - send[static_cast<std::size_t>(rank)], most = 0;
     MPI_Allreduce(&elsewhere, &most, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
     if (rank == 0) {
-      std::printf("| %d | %lld x %lld | %.1f | %.1f | %.2f | %.1f | %.1f | %.1f |\n", size,
-                  static_cast<long long>(total_updates), static_cast<long long>(rows), op * 1e3,
-                  limit * 1e3, limit / op, apply * 1e3, most * kWidth * 4 / 1e6,
-                  most * (kWidth * 4 + 8) / 1e6);
+      std::printf("| %d | %lld x %lld | %.1f (%.1f) | %.1f (%.1f) | %.2f (%.2f) | %.1f (%.1f) | %.1f | %.1f |\n",
+                  size, static_cast<long long>(total_updates), static_cast<long long>(rows),
+                  op.wall * 1e3, op.cpu * 1e3, limit.wall * 1e3, limit.cpu * 1e3,
+                  limit.wall / op.wall, limit.cpu / op.cpu, apply.wall * 1e3, apply.cpu * 1e3,
+                  most * kWidth * 4 / 1e6, most * (kWidth * 4 + 8) / 1e6);
     }
   }
   MPI_Finalize();

@@ -24,10 +24,15 @@
 
 namespace tensorbuf::dist {
 
+namespace detail {
+struct CommAccess;
+}
+
 /// A duplicate of the caller's communicator (MPI_Comm_dup, collective), so tensorbuf's
 /// messages never match the caller's. Copies share the duplicate, which is freed with the
-/// last copy (not after MPI_Finalize). InvalidArgumentError for MPI_COMM_NULL or before
-/// MPI_Init.
+/// last copy (not after MPI_Finalize), and with it the scatter ops' send and receive buffers,
+/// which are kept between calls (as large as the largest call's). InvalidArgumentError for
+/// MPI_COMM_NULL or before MPI_Init.
 class Comm {
  public:
   explicit Comm(MPI_Comm comm);
@@ -36,6 +41,7 @@ class Comm {
   MPI_Comm get() const;
 
  private:
+  friend struct detail::CommAccess;  // the ops' scratch memory, kept with the duplicate
   struct Handle;
   std::shared_ptr<Handle> handle_;
   int rank_ = 0;

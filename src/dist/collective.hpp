@@ -2,6 +2,7 @@
 // descriptors, and MPI_Abort for failures after data moved (spec/distributed.md D3).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <new>
@@ -53,6 +54,25 @@ std::int64_t allreduce_min(const Comm& comm, std::int64_t value);
 std::int64_t allreduce_max(const Comm& comm, std::int64_t value);
 // MPI_Exscan of `value` (0 on rank 0).
 std::int64_t exscan_sum(const Comm& comm, std::int64_t value);
+
+// Buffers of the scatter ops, kept with the Comm between calls: a large exchange then pays for
+// fresh pages (the kernel zeroing them on first touch) once, not every call.
+struct Scratch {
+  std::vector<std::byte> send_index, send_slices, recv_index, recv_slices;
+  std::vector<int> owner;                   // per kept row: the rank that owns it
+  std::vector<std::int64_t> local_index;    // per kept row: its index in the owner's rows
+  std::vector<std::int64_t> kept_rows;      // per kept row: its position in this rank's rows
+};
+
+struct CommAccess {
+  static Scratch& scratch(const Comm& comm);
+};
+
+// `buffer` with room for `bytes` (grown, never shrunk; contents unspecified).
+inline std::byte* room(std::vector<std::byte>& buffer, std::size_t bytes) {
+  if (buffer.size() < bytes) buffer.resize(bytes);
+  return buffer.data();
+}
 
 // Prints "tensorbuf::dist: fatal after data moved: <what>" and calls MPI_Abort.
 [[noreturn]] void abort_job(const Comm& comm, const char* what);

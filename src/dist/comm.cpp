@@ -11,6 +11,7 @@ using core::str_cat;
 
 struct Comm::Handle {
   MPI_Comm comm = MPI_COMM_NULL;
+  detail::Scratch scratch;
   ~Handle() {
     int finalized = 0;
     MPI_Finalized(&finalized);
@@ -33,6 +34,8 @@ Comm::Comm(MPI_Comm comm) {
 }
 
 MPI_Comm Comm::get() const { return handle_->comm; }
+
+detail::Scratch& detail::CommAccess::scratch(const Comm& comm) { return comm.handle_->scratch; }
 
 RowLayout RowLayout::block(std::int64_t rows, int ranks) {
   TENSORBUF_EXPECTS(rows >= 0 && ranks >= 1, InvalidArgumentError,

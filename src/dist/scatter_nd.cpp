@@ -11,6 +11,7 @@
 // local op copies the received rows to the device.
 #include <climits>
 #include <cstring>
+#include <optional>
 
 #include "core/dispatch.hpp"
 #include "core/dtype_dispatch.hpp"
@@ -44,19 +45,23 @@ std::string policy_text(std::int64_t policy) {
 }
 std::string flag_text(std::int64_t flag) { return flag != 0 ? "true" : "false"; }
 
-// This rank's rows after step 2: for each kept row, its owner and its index in the owner's
-// rows (int64, depth components); the first bad row and its components.
+// This rank's rows after step 2: for each kept row, its owner, its index in the owner's rows
+// (int64, depth components) and its position here (in `scratch`, reused between calls); the
+// first bad row and its components.
 struct Routed {
-  std::vector<int> owner;
-  std::vector<std::int64_t> local_index;
-  std::vector<std::int64_t> kept_rows;  // positions in this rank's rows
+  std::vector<int>& owner;
+  std::vector<std::int64_t>& local_index;
+  std::vector<std::int64_t>& kept_rows;
   std::int64_t first_bad = -1;
   std::vector<std::int64_t> bad_components;
 };
 
 Routed route(const core::ScatterNdPlan& plan, const RowLayout& layout, const TensorBuffer& indices,
-             std::int64_t rows) {
-  Routed out;
+             std::int64_t rows, detail::Scratch& scratch) {
+  Routed out{scratch.owner, scratch.local_index, scratch.kept_rows};
+  out.owner.clear();
+  out.local_index.clear();
+  out.kept_rows.clear();
   const int depth = plan.depth;
   core::dispatch_index_type(indices.data_type(), [&](auto tag) {
     using I = typename decltype(tag)::type;
@@ -139,8 +144,10 @@ void run(ScatterOp op, const ShardedTensor& source, ShardedTensor& target,
                                                    all_indices, all_updates, row_starts);
   const std::int64_t rows = row_starts[comm.rank() + 1] - row_starts[comm.rank()];
 
-  Routed routed;
-  detail::agree(comm, [&] { routed = route(plan, source.layout(), indices, rows); });
+  detail::Scratch& scratch = detail::CommAccess::scratch(comm);
+  std::optional<Routed> routed_here;
+  detail::agree(comm, [&] { routed_here.emplace(route(plan, source.layout(), indices, rows, scratch)); });
+  const Routed& routed = *routed_here;
   if (policy == OutOfBoundsPolicy::kError) raise_first_bad(comm, plan, routed, row_starts);
 
   // Bucket by owner, stable: a counting sort of the kept rows.
@@ -152,41 +159,59 @@ void run(ScatterOp op, const ShardedTensor& source, ShardedTensor& target,
   std::vector<std::int64_t> recv_counts = detail::exchange_counts(comm, send_counts);
   std::int64_t received = 0;
   for (const std::int64_t c : recv_counts) received += c;
-  std::vector<std::int64_t> send_index;
-  std::vector<unsigned char> send_slices;
-  TensorBuffer recv_index = TensorBuffer::create_dynamic(DataType::kInt64);
-  TensorBuffer recv_slices = TensorBuffer::create_dynamic(plan.dtype);
+  // Send buffers kept with the Comm. The received rows go to the local op without a copy:
+  // on the CPU they land in buffers kept with the Comm too (load_buffer references them); for
+  // a CUDA run in the host copies of new buffers, pinned, which the local op uploads.
+  std::vector<std::int64_t> slice_dims(plan.tensor_shape.dims().begin() + plan.depth,
+                                       plan.tensor_shape.dims().end());
+  slice_dims.insert(slice_dims.begin(), received);
+  const Shape index_shape{received, static_cast<std::int64_t>(depth)};
+  const std::size_t index_bytes = static_cast<std::size_t>(received) * depth * 8;
+  const std::size_t rows_bytes = static_cast<std::size_t>(received) * slice_bytes;
+  TensorBuffer index = TensorBuffer::create_dynamic(DataType::kInt64);
+  TensorBuffer rows_in = TensorBuffer::create_dynamic(plan.dtype);
+  std::byte* send_index = nullptr;
+  std::byte* send_slices = nullptr;
+  void* recv_index = nullptr;
+  void* recv_slices = nullptr;
   detail::agree(comm, [&] {
+    const std::size_t kept = routed.owner.size();
+    send_index = detail::room(scratch.send_index, kept * depth * 8);
+    send_slices = detail::room(scratch.send_slices, kept * slice_bytes);
+    if (device.is_cuda()) {
+      index = TensorBuffer::create_uninitialized(index_shape, DataType::kInt64);
+      rows_in = TensorBuffer::create_uninitialized(Shape(slice_dims), plan.dtype);
+      recv_index = index_bytes != 0 ? index.overwrite_host_bytes() : nullptr;
+      recv_slices = rows_bytes != 0 ? rows_in.overwrite_host_bytes() : nullptr;
+    } else {
+      recv_index = detail::room(scratch.recv_index, index_bytes);
+      recv_slices = detail::room(scratch.recv_slices, rows_bytes);
+    }
     std::vector<std::int64_t> next(static_cast<std::size_t>(size) + 1, 0);
     for (int p = 0; p < size; ++p) next[p + 1] = next[p] + send_counts[p];
-    send_index.resize(routed.owner.size() * depth);
-    send_slices.resize(routed.owner.size() * slice_bytes);
-    const auto* slices = static_cast<const unsigned char*>(updates.host_bytes());
-    for (std::size_t k = 0; k < routed.owner.size(); ++k) {
+    const auto* slices = static_cast<const std::byte*>(updates.host_bytes());  // staged
+    for (std::size_t k = 0; k < kept; ++k) {
       const auto at = static_cast<std::size_t>(next[routed.owner[k]]++);
-      std::memcpy(&send_index[at * depth], &routed.local_index[k * depth], depth * 8);
+      std::memcpy(send_index + at * depth * 8, &routed.local_index[k * depth], depth * 8);
       if (slice_bytes != 0) {
-        std::memcpy(&send_slices[at * slice_bytes],
+        std::memcpy(send_slices + at * slice_bytes,
                     slices + static_cast<std::size_t>(routed.kept_rows[k]) * slice_bytes,
                     slice_bytes);
       }
     }
-    std::vector<std::int64_t> slice_dims(plan.tensor_shape.dims().begin() + plan.depth,
-                                         plan.tensor_shape.dims().end());
-    slice_dims.insert(slice_dims.begin(), received);
-    recv_index = TensorBuffer::create_uninitialized(
-        Shape{received, static_cast<std::int64_t>(depth)}, DataType::kInt64);
-    recv_slices = TensorBuffer::create_uninitialized(Shape(slice_dims), plan.dtype);
   });
   detail::or_abort(comm, [&] {
-    detail::exchange_rows(comm, send_index.data(), send_counts, recv_index.overwrite_host_bytes(),
-                          recv_counts, depth * 8);
-    detail::exchange_rows(comm, send_slices.data(), send_counts,
-                          recv_slices.overwrite_host_bytes(), recv_counts, slice_bytes);
+    detail::exchange_rows(comm, send_index, send_counts, recv_index, recv_counts, depth * 8);
+    detail::exchange_rows(comm, send_slices, send_counts, recv_slices, recv_counts, slice_bytes);
+    if (!device.is_cuda()) {
+      index.load_buffer({static_cast<const std::byte*>(recv_index), index_bytes}, index_shape);
+      rows_in.load_buffer({static_cast<const std::byte*>(recv_slices), rows_bytes},
+                          Shape(slice_dims));
+    }
     ScatterOptions local = options;
     local.device = device;
     local.out_of_bounds = policy;
-    local_op(op)(target.local(), recv_index, recv_slices, local);
+    local_op(op)(target.local(), index, rows_in, local);
   });
 }
 
