@@ -41,7 +41,7 @@ class MpiSession {
 };
 
 const std::vector<FlagSpec> kScatterFlags = {
-    {"tensor", true}, {"indices", true}, {"updates", true}, {"out", true},
+    {"tensor", true},         {"indices", true},       {"updates", true}, {"out", true},
     {"deterministic", false}, {"out-of-bounds", true}, {"device", true}};
 
 int run_scatter(const std::string& op, DistScatter fn, const std::vector<std::string>& args) {
@@ -63,8 +63,13 @@ int run_scatter(const std::string& op, DistScatter fn, const std::vector<std::st
 
 int run_mask_update(const std::vector<std::string>& args) {
   const Args flags(args,
-                   {{"tensor", true}, {"mask", true}, {"updates", true}, {"out", true},
-                    {"axis", true}, {"no-broadcast", false}, {"device", true}},
+                   {{"tensor", true},
+                    {"mask", true},
+                    {"updates", true},
+                    {"out", true},
+                    {"axis", true},
+                    {"no-broadcast", false},
+                    {"device", true}},
                    "tensorbuf run boolean_mask_update --distributed");
   BooleanMaskUpdateOptions options;
   options.device = parse_device(flags.optional("device").value_or("cpu"));
@@ -89,8 +94,13 @@ int run_mask_update(const std::vector<std::string>& args) {
 
 int run_substr(const std::vector<std::string>& args) {
   const Args flags(args,
-                   {{"input", true}, {"pos", true}, {"len", true}, {"out", true}, {"unit", true},
-                    {"out-of-bounds", true}, {"device", true}},
+                   {{"input", true},
+                    {"pos", true},
+                    {"len", true},
+                    {"out", true},
+                    {"unit", true},
+                    {"out-of-bounds", true},
+                    {"device", true}},
                    "tensorbuf run substr --distributed");
   SubstrOptions options;
   options.device = parse_device(flags.optional("device").value_or("cpu"));
@@ -110,14 +120,20 @@ int run_substr(const std::vector<std::string>& args) {
 }
 
 int dispatch(const std::string& op, const std::vector<std::string>& args) {
-  if (op == "tensor_scatter_nd_sub") return run_scatter(op, &dist::tensor_scatter_nd_sub_in_place, args);
-  if (op == "tensor_scatter_nd_add") return run_scatter(op, &dist::tensor_scatter_nd_add_in_place, args);
-  if (op == "tensor_scatter_nd_update") return run_scatter(op, &dist::tensor_scatter_nd_update_in_place, args);
-  if (op == "tensor_scatter_nd_min") return run_scatter(op, &dist::tensor_scatter_nd_min_in_place, args);
-  if (op == "tensor_scatter_nd_max") return run_scatter(op, &dist::tensor_scatter_nd_max_in_place, args);
+  if (op == "tensor_scatter_nd_sub")
+    return run_scatter(op, &dist::tensor_scatter_nd_sub_in_place, args);
+  if (op == "tensor_scatter_nd_add")
+    return run_scatter(op, &dist::tensor_scatter_nd_add_in_place, args);
+  if (op == "tensor_scatter_nd_update")
+    return run_scatter(op, &dist::tensor_scatter_nd_update_in_place, args);
+  if (op == "tensor_scatter_nd_min")
+    return run_scatter(op, &dist::tensor_scatter_nd_min_in_place, args);
+  if (op == "tensor_scatter_nd_max")
+    return run_scatter(op, &dist::tensor_scatter_nd_max_in_place, args);
   if (op == "boolean_mask_update") return run_mask_update(args);
   if (op == "substr") return run_substr(args);
-  throw InvalidArgumentError("unknown op '" + op + "' for --distributed (see tensorbuf run --help)");
+  throw InvalidArgumentError("unknown op '" + op +
+                             "' for --distributed (see tensorbuf run --help)");
 }
 
 }  // namespace

@@ -64,9 +64,9 @@ int main(int argc, char** argv) {
     const dist::Comm comm(MPI_COMM_WORLD);
     const int rank = comm.rank(), size = comm.size();
     const dist::RowLayout layout = dist::RowLayout::block(rows, size);
-    dist::ShardedTensor table(comm, layout,
-                              TensorBuffer::create_fixed_size({layout.rows_of(rank), kWidth},
-                                                              DataType::kFloat32));
+    dist::ShardedTensor table(
+        comm, layout,
+        TensorBuffer::create_fixed_size({layout.rows_of(rank), kWidth}, DataType::kFloat32));
     const dist::RowLayout split = dist::RowLayout::block(total_updates, size);
     const std::int64_t mine = split.rows_of(rank);
     TensorBuffer indices = TensorBuffer::create_fixed_size({mine, 1}, DataType::kInt64);
@@ -82,7 +82,8 @@ int main(int argc, char** argv) {
     for (std::int64_t i = 0; i < mine * kWidth; ++i) upd[i] = static_cast<float>(i % 7);
 
     dist::tensor_scatter_nd_add_in_place(table, indices, updates);  // warm-up
-    const Times op = measure(reps, [&] { dist::tensor_scatter_nd_add_in_place(table, indices, updates); });
+    const Times op =
+        measure(reps, [&] { dist::tensor_scatter_nd_add_in_place(table, indices, updates); });
 
     // The limit: the same counts of (8-byte index + 256-byte row) records, MPI_Alltoallv alone.
     const int record = static_cast<int>(8 + kWidth * 4);
@@ -100,8 +101,8 @@ int main(int argc, char** argv) {
     std::vector<char> sbuf(static_cast<std::size_t>(sd.back() + sc.back()) * record, 1);
     std::vector<char> rbuf(static_cast<std::size_t>(rd.back() + rc.back()) * record);
     const Times limit = measure(reps, [&] {
-      MPI_Alltoallv(sbuf.data(), sc.data(), sd.data(), row_type, rbuf.data(), rc.data(),
-                    rd.data(), row_type, comm.get());
+      MPI_Alltoallv(sbuf.data(), sc.data(), sd.data(), row_type, rbuf.data(), rc.data(), rd.data(),
+                    row_type, comm.get());
     });
     MPI_Type_free(&row_type);
 
@@ -110,20 +111,26 @@ int main(int argc, char** argv) {
     for (const std::int64_t c : recv) received += c;
     TensorBuffer local_idx = TensorBuffer::create_fixed_size({received, 1}, DataType::kInt64);
     auto* li = local_idx.mutable_host<std::int64_t>();
-    for (std::int64_t i = 0; i < received; ++i) li[i] = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(std::max<std::int64_t>(1, layout.rows_of(rank))));
-    TensorBuffer local_upd = TensorBuffer::create_fixed_size({received, kWidth}, DataType::kFloat32);
+    for (std::int64_t i = 0; i < received; ++i)
+      li[i] = static_cast<std::int64_t>(
+          rng() % static_cast<std::uint64_t>(std::max<std::int64_t>(1, layout.rows_of(rank))));
+    TensorBuffer local_upd =
+        TensorBuffer::create_fixed_size({received, kWidth}, DataType::kFloat32);
     const Times apply = measure(reps, [&] {
-      if (layout.rows_of(rank) != 0) tensor_scatter_nd_add_in_place(table.local(), local_idx, local_upd);
+      if (layout.rows_of(rank) != 0)
+        tensor_scatter_nd_add_in_place(table.local(), local_idx, local_upd);
     });
 
     std::int64_t elsewhere = mine - send[static_cast<std::size_t>(rank)], most = 0;
     MPI_Allreduce(&elsewhere, &most, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
     if (rank == 0) {
-      std::printf("| %d | %lld x %lld | %.1f (%.1f) | %.1f (%.1f) | %.2f (%.2f) | %.1f (%.1f) | %.1f | %.1f |\n",
-                  size, static_cast<long long>(total_updates), static_cast<long long>(rows),
-                  op.wall * 1e3, op.cpu * 1e3, limit.wall * 1e3, limit.cpu * 1e3,
-                  limit.wall / op.wall, limit.cpu / op.cpu, apply.wall * 1e3, apply.cpu * 1e3,
-                  most * kWidth * 4 / 1e6, most * (kWidth * 4 + 8) / 1e6);
+      std::printf(
+          "| %d | %lld x %lld | %.1f (%.1f) | %.1f (%.1f) | %.2f (%.2f) | %.1f (%.1f) | %.1f | "
+          "%.1f |\n",
+          size, static_cast<long long>(total_updates), static_cast<long long>(rows), op.wall * 1e3,
+          op.cpu * 1e3, limit.wall * 1e3, limit.cpu * 1e3, limit.wall / op.wall, limit.cpu / op.cpu,
+          apply.wall * 1e3, apply.cpu * 1e3, most * kWidth * 4 / 1e6,
+          most * (kWidth * 4 + 8) / 1e6);
     }
   }
   MPI_Finalize();

@@ -156,8 +156,8 @@ void boolean_mask_update_in_place(ShardedTensor& tensor, const TensorBuffer& mas
 /// every rank: an out-of-range pos under kError is named by its global flat index (the first
 /// over all ranks); InvalidArgumentError when the broadcast changes dim 0 or the rank, or
 /// when the ranks disagree on pos/len shapes, the device, the policy or the unit.
-ShardedStrings substr(const ShardedStrings& input, const TensorBuffer& pos,
-                      const TensorBuffer& len, const SubstrOptions& = {});
+ShardedStrings substr(const ShardedStrings& input, const TensorBuffer& pos, const TensorBuffer& len,
+                      const SubstrOptions& = {});
 
 /// The whole tensor on `root` (std::nullopt on the other ranks), on the host.
 /// InvalidArgumentError for a root outside the communicator or not the same on every rank.

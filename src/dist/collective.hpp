@@ -37,6 +37,8 @@ void agree(const Comm& comm, Step&& step) {
     failure = Failure{e.code(), e.what()};
   } catch (const std::bad_alloc&) {
     failure = Failure{ErrorCode::kResourceExhausted, "tensorbuf::dist: out of host memory"};
+  } catch (const std::exception& e) {  // no other rank may be left waiting for this one
+    failure = Failure{ErrorCode::kInternal, e.what()};
   }
   raise_if_any(comm, failure);
 }
@@ -59,9 +61,9 @@ std::int64_t exscan_sum(const Comm& comm, std::int64_t value);
 // fresh pages (the kernel zeroing them on first touch) once, not every call.
 struct Scratch {
   std::vector<std::byte> send_index, send_slices, recv_index, recv_slices;
-  std::vector<int> owner;                   // per kept row: the rank that owns it
-  std::vector<std::int64_t> local_index;    // per kept row: its index in the owner's rows
-  std::vector<std::int64_t> kept_rows;      // per kept row: its position in this rank's rows
+  std::vector<int> owner;                 // per kept row: the rank that owns it
+  std::vector<std::int64_t> local_index;  // per kept row: its index in the owner's rows
+  std::vector<std::int64_t> kept_rows;    // per kept row: its position in this rank's rows
 };
 
 struct CommAccess {

@@ -59,12 +59,12 @@ RowLayout RowLayout::from_local(const Comm& comm, std::int64_t local_rows) {
   for (std::size_t q = 0; q < all.size(); ++q) {
     const std::int64_t rows = all[q][0];
     // Every rank sees every count, so every rank raises the same error.
-    TENSORBUF_EXPECTS(rows >= 0, InvalidArgumentError,
-                      str_cat("RowLayout::from_local: rank ", q, " has ", rows,
-                              " local rows (must be >= 0)"));
     TENSORBUF_EXPECTS(
-        !__builtin_add_overflow(layout.offsets[q], rows, &layout.offsets[q + 1]),
-        InvalidArgumentError, "RowLayout::from_local: the total row count overflows int64");
+        rows >= 0, InvalidArgumentError,
+        str_cat("RowLayout::from_local: rank ", q, " has ", rows, " local rows (must be >= 0)"));
+    TENSORBUF_EXPECTS(!__builtin_add_overflow(layout.offsets[q], rows, &layout.offsets[q + 1]),
+                      InvalidArgumentError,
+                      "RowLayout::from_local: the total row count overflows int64");
   }
   return layout;
 }

@@ -58,8 +58,8 @@ void exchange_rows(const Comm& comm, const void* send, const std::vector<std::in
   g_last_calls = 0;
   if (row_bytes == 0) return;  // the same on every rank: nothing to move anywhere
   TENSORBUF_EXPECTS(row_bytes <= static_cast<std::size_t>(INT_MAX), InvalidArgumentError,
-                    core::str_cat("tensorbuf::dist: a row of ", row_bytes,
-                                  " bytes is over the ", INT_MAX, " bytes MPI can describe"));
+                    core::str_cat("tensorbuf::dist: a row of ", row_bytes, " bytes is over the ",
+                                  INT_MAX, " bytes MPI can describe"));
   const RowType row(row_bytes);
   const int size = comm.size();
   const std::vector<std::int64_t> send_starts = starts_of(send_counts);
@@ -114,8 +114,8 @@ void exchange_rows(const Comm& comm, const void* send, const std::vector<std::in
                   src + static_cast<std::size_t>(send_starts[p] + skip) * row_bytes,
                   static_cast<std::size_t>(sc[p]) * row_bytes);
     }
-    MPI_Alltoallv(send_stage.data(), sc.data(), sd.data(), row.get(), recv_stage.data(),
-                  rc.data(), rd.data(), row.get(), comm.get());
+    MPI_Alltoallv(send_stage.data(), sc.data(), sd.data(), row.get(), recv_stage.data(), rc.data(),
+                  rd.data(), row.get(), comm.get());
     ++g_last_calls;
     for (int p = 0; p < size; ++p) {
       if (rc[p] == 0) continue;

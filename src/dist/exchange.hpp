@@ -20,8 +20,7 @@ std::vector<std::int64_t> exchange_counts(const Comm& comm, const std::vector<st
 // total, this is one MPI_Alltoallv straight from `send` to `recv`; otherwise rounds of at most
 // limit / size rows per peer, each packed into a staging buffer.
 void exchange_rows(const Comm& comm, const void* send, const std::vector<std::int64_t>& send_counts,
-                   void* recv, const std::vector<std::int64_t>& recv_counts,
-                   std::size_t row_bytes);
+                   void* recv, const std::vector<std::int64_t>& recv_counts, std::size_t row_bytes);
 
 // Tests only: the round limit in rows (0 restores INT_MAX); placing the sources' rows in
 // reverse rank order (the negative control: a wrong apply order must be caught); how many

@@ -17,9 +17,9 @@ void check_root(std::string_view who, const Comm& comm, int root) {
   std::vector<std::int64_t> roots;
   for (const auto& words : detail::allgather(comm, {root})) roots.push_back(words[0]);
   detail::check_agreed(who, "root", roots, &number_text);
-  TENSORBUF_EXPECTS(root >= 0 && root < comm.size(), InvalidArgumentError,
-                    core::str_cat(who, ": root ", root, " is not a rank of a communicator of ",
-                                  comm.size()));
+  TENSORBUF_EXPECTS(
+      root >= 0 && root < comm.size(), InvalidArgumentError,
+      core::str_cat(who, ": root ", root, " is not a rank of a communicator of ", comm.size()));
 }
 
 std::size_t row_bytes_of(const std::vector<std::int64_t>& dims, DataType dtype) {
@@ -93,12 +93,11 @@ ShardedTensor scatter(const Comm& comm, const TensorBuffer* on_root, const RowLa
   const detail::BufferDesc desc = reader.next_desc();
   TENSORBUF_EXPECTS(!desc.dims.empty(), InvalidArgumentError,
                     core::str_cat(kWho, ": the tensor must have rank >= 1, got shape []"));
-  TENSORBUF_EXPECTS(layout.ranks() == comm.size() && layout.offsets.front() == 0 &&
-                        layout.rows() == desc.dims[0],
-                    InvalidArgumentError,
-                    core::str_cat(kWho, ": the layout must have ", comm.size(), " ranks and the ",
-                                  desc.dims[0], " rows of the root's tensor ",
-                                  detail::desc_text(desc)));
+  TENSORBUF_EXPECTS(
+      layout.ranks() == comm.size() && layout.offsets.front() == 0 && layout.rows() == desc.dims[0],
+      InvalidArgumentError,
+      core::str_cat(kWho, ": the layout must have ", comm.size(), " ranks and the ", desc.dims[0],
+                    " rows of the root's tensor ", detail::desc_text(desc)));
   const int size = comm.size();
   std::vector<std::int64_t> send(static_cast<std::size_t>(size), 0);
   std::vector<std::int64_t> recv(static_cast<std::size_t>(size), 0);

@@ -82,7 +82,8 @@ void apply_local(const Comm& comm, TensorBuffer& local, const TensorBuffer& mask
   local_options.axis = axis;
   // The ranks were validated together; a failure here is a resource or CUDA failure, and the
   // other ranks may have written: end the job rather than leave a partial result (D3).
-  detail::or_abort(comm, [&] { tensorbuf::boolean_mask_update_in_place(local, mask, part, local_options); });
+  detail::or_abort(
+      comm, [&] { tensorbuf::boolean_mask_update_in_place(local, mask, part, local_options); });
 }
 
 }  // namespace
@@ -116,7 +117,8 @@ void boolean_mask_update_in_place(ShardedTensor& tensor, const ShardedTensor& ma
   }
   const int target_rank = plan.tensor_shape.rank() - plan.mask_rank + 1;
   TensorBuffer view = TensorBuffer::create_dynamic(updates.data_type());
-  const TensorBuffer& part = detail::row_part(updates, target_rank, plan.broadcast, first, mine, view);
+  const TensorBuffer& part =
+      detail::row_part(updates, target_rank, plan.broadcast, first, mine, view);
   apply_local(comm, tensor.local(), mask.local(), part, agreed.device, options, 0);
 }
 
@@ -141,9 +143,9 @@ void boolean_mask_update_in_place(ShardedTensor& tensor, const TensorBuffer& mas
   const int target_rank = plan.tensor_shape.rank() - plan.mask_rank + 1;
   TensorBuffer view = TensorBuffer::create_dynamic(updates.data_type());
   const int rank = comm.rank();
-  const TensorBuffer& part = detail::row_part(updates, target_rank, plan.broadcast,
-                                     tensor.layout().offsets[rank], tensor.layout().rows_of(rank),
-                                     view);
+  const TensorBuffer& part =
+      detail::row_part(updates, target_rank, plan.broadcast, tensor.layout().offsets[rank],
+                       tensor.layout().rows_of(rank), view);
   apply_local(comm, tensor.local(), mask, part, agreed.device, options, plan.axis);
 }
 

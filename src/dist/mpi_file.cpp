@@ -14,7 +14,8 @@ std::string mpi_error_text(std::string_view who, std::string_view what, const st
   char text[MPI_MAX_ERROR_STRING] = {};
   int length = 0;
   MPI_Error_string(code, text, &length);
-  return core::str_cat(who, ": ", what, " '", path, "': ", std::string(text, static_cast<std::size_t>(length)));
+  return core::str_cat(who, ": ", what, " '", path,
+                       "': ", std::string(text, static_cast<std::size_t>(length)));
 }
 
 MpiFile::MpiFile(const Comm& comm, const std::string& path, int amode, std::string_view who,
@@ -24,8 +25,10 @@ MpiFile::MpiFile(const Comm& comm, const std::string& path, int amode, std::stri
   std::optional<Failure> failure;
   if (rc != MPI_SUCCESS) {
     file_ = MPI_FILE_NULL;
-    failure = Failure{ErrorCode::kInvalidArgument,
-                      mpi_error_text(who, (amode & MPI_MODE_RDONLY) != 0 ? "cannot open" : "cannot create", shown, rc)};
+    failure = Failure{
+        ErrorCode::kInvalidArgument,
+        mpi_error_text(who, (amode & MPI_MODE_RDONLY) != 0 ? "cannot open" : "cannot create", shown,
+                       rc)};
   }
   try {
     raise_if_any(comm, failure);
@@ -63,8 +66,9 @@ void MpiFile::transfer(std::uint64_t offset, void* data, std::size_t bytes, bool
     const std::size_t n = std::min(kChunk, bytes - done);
     const auto at = static_cast<MPI_Offset>(offset + done);
     MPI_Status status;
-    const int rc = write ? MPI_File_write_at(file_, at, p + done, static_cast<int>(n), MPI_BYTE, &status)
-                         : MPI_File_read_at(file_, at, p + done, static_cast<int>(n), MPI_BYTE, &status);
+    const int rc =
+        write ? MPI_File_write_at(file_, at, p + done, static_cast<int>(n), MPI_BYTE, &status)
+              : MPI_File_read_at(file_, at, p + done, static_cast<int>(n), MPI_BYTE, &status);
     if (rc != MPI_SUCCESS) keep_failure(rc, write ? "cannot write" : "cannot read");
     done += n;
   }

@@ -12,9 +12,9 @@
 
 #include "core/error_macros.hpp"
 #include "core/npy_header.hpp"
-#include "tensorbuf/npy.hpp"
 #include "dist/mpi_file.hpp"
 #include "dist/validate.hpp"
+#include "tensorbuf/npy.hpp"
 
 namespace tensorbuf::dist {
 namespace {
@@ -51,9 +51,9 @@ void write_sharded(const Comm& comm, const std::string& path, const std::string&
   }
   std::optional<detail::Failure> failure;
   if (comm.rank() == 0 && std::rename(temp.c_str(), path.c_str()) != 0) {
-    failure = detail::Failure{ErrorCode::kInvalidArgument,
-                              core::str_cat(kWho, ": cannot create '", path, "': ",
-                                            std::strerror(errno))};
+    failure = detail::Failure{
+        ErrorCode::kInvalidArgument,
+        core::str_cat(kWho, ": cannot create '", path, "': ", std::strerror(errno))};
     std::remove(temp.c_str());
   }
   detail::raise_if_any(comm, failure);
@@ -85,7 +85,7 @@ void save_npy(const std::string& path, const ShardedTensor& tensor) {
   std::vector<std::uint8_t> normalized;
   detail::agree(comm, [&] {
     if (local.size_bytes() == 0) return;
-    data = local.host_bytes();  // staged if on the device
+    data = local.host_bytes();       // staged if on the device
     if (dtype == DataType::kBool) {  // NumPy's b1 is 0 or 1
       const auto* bytes = static_cast<const std::uint8_t*>(data);
       normalized.assign(bytes, bytes + local.size_bytes());
@@ -93,16 +93,17 @@ void save_npy(const std::string& path, const ShardedTensor& tensor) {
       data = normalized.data();
     }
   });
-  const std::uint64_t at = static_cast<std::uint64_t>(tensor.layout().offsets[comm.rank()]) *
-                           row_bytes_of(shape, dtype);
+  const std::uint64_t at =
+      static_cast<std::uint64_t>(tensor.layout().offsets[comm.rank()]) * row_bytes_of(shape, dtype);
   write_sharded(comm, path, header, at, data, local.size_bytes());
 }
 
 void save_npy(const std::string& path, const ShardedStrings& strings) {
   const Comm& comm = strings.comm();
   const StringTensor& local = strings.local();
-  check_all_shards(comm, strings.layout(),
-                   detail::BufferDesc{DataType::kUInt8, local.shape().dims(), local.residence().kind});
+  check_all_shards(
+      comm, strings.layout(),
+      detail::BufferDesc{DataType::kUInt8, local.shape().dims(), local.residence().kind});
   // NumPy's S<n>: n the global longest item, at least 1; items NUL-padded.
   std::int64_t longest = 1;
   detail::agree(comm, [&] {
@@ -124,11 +125,10 @@ void save_npy(const std::string& path, const ShardedStrings& strings) {
       }
     }
   });
-  const std::int64_t row_items = shape.dims().empty() || shape[0] == 0
-                                     ? 0
-                                     : shape.num_elements() / shape[0];
-  const std::uint64_t at = static_cast<std::uint64_t>(strings.layout().offsets[comm.rank()] *
-                                                      row_items * width);
+  const std::int64_t row_items =
+      shape.dims().empty() || shape[0] == 0 ? 0 : shape.num_elements() / shape[0];
+  const std::uint64_t at =
+      static_cast<std::uint64_t>(strings.layout().offsets[comm.rank()] * row_items * width);
   write_sharded(comm, path, header, at, items.data(), items.size());
 }
 
@@ -153,14 +153,14 @@ core::npy::Header read_header(detail::MpiFile& file, const Comm& comm, const std
   core::npy::Header header;
   detail::agree(comm, [&] {
     header = core::npy::parse_header(text, preamble, size, {});
-    TENSORBUF_EXPECTS(header.is_string == strings, InvalidArgumentError,
-                      core::str_cat(who, ": '", path, "' holds ",
-                                    header.is_string ? "byte strings" : "a numeric array",
-                                    " (dtype ", header.descr, "), not ",
-                                    strings ? "byte strings" : "a numeric array"));
-    TENSORBUF_EXPECTS(!header.dims.empty(), InvalidArgumentError,
-                      core::str_cat(who, ": '", path,
-                                    "' holds a 0-d array; a sharded tensor needs rank >= 1"));
+    TENSORBUF_EXPECTS(
+        header.is_string == strings, InvalidArgumentError,
+        core::str_cat(who, ": '", path, "' holds ",
+                      header.is_string ? "byte strings" : "a numeric array", " (dtype ",
+                      header.descr, "), not ", strings ? "byte strings" : "a numeric array"));
+    TENSORBUF_EXPECTS(
+        !header.dims.empty(), InvalidArgumentError,
+        core::str_cat(who, ": '", path, "' holds a 0-d array; a sharded tensor needs rank >= 1"));
   });
   return header;
 }

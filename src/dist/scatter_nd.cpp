@@ -30,11 +30,16 @@ using LocalOp = void (*)(TensorBuffer&, const TensorBuffer&, const TensorBuffer&
 
 LocalOp local_op(ScatterOp op) {
   switch (op) {
-    case ScatterOp::kSub: return &tensorbuf::tensor_scatter_nd_sub_in_place;
-    case ScatterOp::kAdd: return &tensorbuf::tensor_scatter_nd_add_in_place;
-    case ScatterOp::kUpdate: return &tensorbuf::tensor_scatter_nd_update_in_place;
-    case ScatterOp::kMin: return &tensorbuf::tensor_scatter_nd_min_in_place;
-    case ScatterOp::kMax: break;
+    case ScatterOp::kSub:
+      return &tensorbuf::tensor_scatter_nd_sub_in_place;
+    case ScatterOp::kAdd:
+      return &tensorbuf::tensor_scatter_nd_add_in_place;
+    case ScatterOp::kUpdate:
+      return &tensorbuf::tensor_scatter_nd_update_in_place;
+    case ScatterOp::kMin:
+      return &tensorbuf::tensor_scatter_nd_min_in_place;
+    case ScatterOp::kMax:
+      break;
   }
   return &tensorbuf::tensor_scatter_nd_max_in_place;
 }
@@ -146,7 +151,8 @@ void run(ScatterOp op, const ShardedTensor& source, ShardedTensor& target,
 
   detail::Scratch& scratch = detail::CommAccess::scratch(comm);
   std::optional<Routed> routed_here;
-  detail::agree(comm, [&] { routed_here.emplace(route(plan, source.layout(), indices, rows, scratch)); });
+  detail::agree(comm,
+                [&] { routed_here.emplace(route(plan, source.layout(), indices, rows, scratch)); });
   const Routed& routed = *routed_here;
   if (policy == OutOfBoundsPolicy::kError) raise_first_bad(comm, plan, routed, row_starts);
 
@@ -228,14 +234,14 @@ ShardedTensor run_out_of_place(ScatterOp op, const ShardedTensor& tensor,
 
 }  // namespace
 
-#define TENSORBUF_DEFINE_DIST_SCATTER(name, op)                                                \
-  void name##_in_place(ShardedTensor& tensor, const TensorBuffer& indices,                    \
-                       const TensorBuffer& updates, const ScatterOptions& options) {          \
-    run(op, tensor, tensor, indices, updates, options);                                        \
-  }                                                                                            \
-  ShardedTensor name(const ShardedTensor& tensor, const TensorBuffer& indices,                 \
-                     const TensorBuffer& updates, const ScatterOptions& options) {            \
-    return run_out_of_place(op, tensor, indices, updates, options);                            \
+#define TENSORBUF_DEFINE_DIST_SCATTER(name, op)                                      \
+  void name##_in_place(ShardedTensor& tensor, const TensorBuffer& indices,           \
+                       const TensorBuffer& updates, const ScatterOptions& options) { \
+    run(op, tensor, tensor, indices, updates, options);                              \
+  }                                                                                  \
+  ShardedTensor name(const ShardedTensor& tensor, const TensorBuffer& indices,       \
+                     const TensorBuffer& updates, const ScatterOptions& options) {   \
+    return run_out_of_place(op, tensor, indices, updates, options);                  \
   }
 
 TENSORBUF_DEFINE_DIST_SCATTER(tensor_scatter_nd_sub, ScatterOp::kSub)

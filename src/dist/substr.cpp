@@ -75,9 +75,9 @@ ShardedStrings substr(const ShardedStrings& input, const TensorBuffer& pos, cons
         poses[q].dtype == poses[0].dtype && poses[q].dims == poses[0].dims &&
             lens[q].dtype == lens[0].dtype && lens[q].dims == lens[0].dims,
         InvalidArgumentError,
-        core::str_cat(kName, ": rank ", q, " passes pos ", detail::desc_text(poses[q]),
-                      " and len ", detail::desc_text(lens[q]), ", rank 0 ",
-                      detail::desc_text(poses[0]), " and ", detail::desc_text(lens[0]),
+        core::str_cat(kName, ": rank ", q, " passes pos ", detail::desc_text(poses[q]), " and len ",
+                      detail::desc_text(lens[q]), ", rank 0 ", detail::desc_text(poses[0]), " and ",
+                      detail::desc_text(lens[0]),
                       " (pos and len are replicated: the same on every rank)"));
   }
   // The single-process checks on the global shapes (a shape-only stand-in of the input).
@@ -101,8 +101,10 @@ ShardedStrings substr(const ShardedStrings& input, const TensorBuffer& pos, cons
   std::optional<core::SubstrRun> run;
   detail::agree(comm, [&] {
     const int target_rank = global.rank();
-    const TensorBuffer& pos_part = detail::row_part(pos, target_rank, true, first_row, rows, pos_view);
-    const TensorBuffer& len_part = detail::row_part(len, target_rank, true, first_row, rows, len_view);
+    const TensorBuffer& pos_part =
+        detail::row_part(pos, target_rank, true, first_row, rows, pos_view);
+    const TensorBuffer& len_part =
+        detail::row_part(len, target_rank, true, first_row, rows, len_view);
     SubstrOptions local = options;
     local.device = device;
     local.out_of_bounds = policy;
@@ -110,7 +112,8 @@ ShardedStrings substr(const ShardedStrings& input, const TensorBuffer& pos, cons
   });
   // kError: the first bad element over all ranks; its rank formats the message (its string's
   // bytes are there) with the global index, and every rank throws it.
-  const std::int64_t row_elems = core::dims_product(plan.out_shape.dims(), 1, plan.out_shape.dims().size());
+  const std::int64_t row_elems =
+      core::dims_product(plan.out_shape.dims(), 1, plan.out_shape.dims().size());
   const std::int64_t mine =
       run->out ? INT64_MAX : first_row * row_elems + run->result.first_bad_index;
   const std::int64_t first_bad = detail::allreduce_min(comm, mine);

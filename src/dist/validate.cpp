@@ -35,7 +35,9 @@ namespace {
 
 std::string dims_text(const std::vector<std::int64_t>& dims) { return Shape(dims).to_string(); }
 
-std::string_view kind_text(Device::Kind kind) { return kind == Device::Kind::kCuda ? "cuda" : "cpu"; }
+std::string_view kind_text(Device::Kind kind) {
+  return kind == Device::Kind::kCuda ? "cuda" : "cpu";
+}
 
 bool same_after_first(const std::vector<std::int64_t>& a, const std::vector<std::int64_t>& b) {
   return a.size() == b.size() && !a.empty() && std::equal(a.begin() + 1, a.end(), b.begin() + 1);
@@ -57,11 +59,12 @@ std::string desc_text(const BufferDesc& desc) {
 
 void check_local_shard(std::string_view who, const Comm& comm, const RowLayout& layout,
                        const BufferDesc& local) {
-  TENSORBUF_EXPECTS(layout.ranks() == comm.size(), InvalidArgumentError,
-                    str_cat(who, ": the layout has ", layout.ranks(),
-                            " ranks, the communicator ", comm.size()));
+  TENSORBUF_EXPECTS(
+      layout.ranks() == comm.size(), InvalidArgumentError,
+      str_cat(who, ": the layout has ", layout.ranks(), " ranks, the communicator ", comm.size()));
   bool ordered = layout.offsets.front() == 0;
-  for (int q = 0; q < layout.ranks(); ++q) ordered = ordered && layout.offsets[q] <= layout.offsets[q + 1];
+  for (int q = 0; q < layout.ranks(); ++q)
+    ordered = ordered && layout.offsets[q] <= layout.offsets[q + 1];
   TENSORBUF_EXPECTS(ordered, InvalidArgumentError,
                     str_cat(who, ": layout offsets must start at 0 and never decrease"));
   TENSORBUF_EXPECTS(!local.dims.empty(), InvalidArgumentError,
@@ -137,8 +140,8 @@ core::ScatterNdPlan check_scatter(core::ScatterOp op, const Shape& global_shape,
   const std::size_t ranks = indices.size();
   bool joinable = true;
   for (std::size_t q = 0; q < ranks; ++q) {
-    joinable = joinable && concatenable(indices[q], indices[0]) &&
-               concatenable(updates[q], updates[0]);
+    joinable =
+        joinable && concatenable(indices[q], indices[0]) && concatenable(updates[q], updates[0]);
   }
   if (!joinable) {
     // No single-process call corresponds: name the first rank whose own arguments are wrong,
@@ -152,13 +155,13 @@ core::ScatterNdPlan check_scatter(core::ScatterOp op, const Shape& global_shape,
       }
     }
     for (std::size_t q = 1; q < ranks; ++q) {
-      TENSORBUF_EXPECTS(concatenable(indices[q], indices[0]) && concatenable(updates[q], updates[0]),
-                        InvalidArgumentError,
-                        str_cat(name, ": rank ", q, "'s indices ", desc_text(indices[q]),
-                                " and updates ", desc_text(updates[q]),
-                                " cannot be concatenated with rank 0's ", desc_text(indices[0]),
-                                " and ", desc_text(updates[0]),
-                                " (dtype and all dims but the first must agree)"));
+      TENSORBUF_EXPECTS(
+          concatenable(indices[q], indices[0]) && concatenable(updates[q], updates[0]),
+          InvalidArgumentError,
+          str_cat(name, ": rank ", q, "'s indices ", desc_text(indices[q]), " and updates ",
+                  desc_text(updates[q]), " cannot be concatenated with rank 0's ",
+                  desc_text(indices[0]), " and ", desc_text(updates[0]),
+                  " (dtype and all dims but the first must agree)"));
     }
   }
   // Concatenated along dim 0, in rank order: the single-process call's arguments.
@@ -171,16 +174,18 @@ core::ScatterNdPlan check_scatter(core::ScatterOp op, const Shape& global_shape,
         InvalidArgumentError, str_cat(name, ": the total row count overflows int64"));
   }
   TENSORBUF_EXPECTS(all_indices.size() >= 2, InvalidArgumentError,
-                    str_cat(name, ": distributed indices need rank >= 2 ([rows, ..., depth]), "
-                                  "got shape ", dims_text(indices[0].dims)));
+                    str_cat(name,
+                            ": distributed indices need rank >= 2 ([rows, ..., depth]), "
+                            "got shape ",
+                            dims_text(indices[0].dims)));
   core::ScatterNdPlan plan = core::plan_scatter_nd(op, tensor, stub(all_indices, indices[0].dtype),
                                                    stub(all_updates, updates[0].dtype));
   row_starts.assign(ranks + 1, 0);
   for (std::size_t q = 0; q < ranks; ++q) {
-    TENSORBUF_EXPECTS(updates[q].dims[0] == indices[q].dims[0], InvalidArgumentError,
-                      str_cat(name, ": rank ", q, "'s updates ", desc_text(updates[q]),
-                              " do not have the ", indices[q].dims[0],
-                              " leading rows of its indices ", desc_text(indices[q])));
+    TENSORBUF_EXPECTS(
+        updates[q].dims[0] == indices[q].dims[0], InvalidArgumentError,
+        str_cat(name, ": rank ", q, "'s updates ", desc_text(updates[q]), " do not have the ",
+                indices[q].dims[0], " leading rows of its indices ", desc_text(indices[q])));
     row_starts[q + 1] =
         row_starts[q] + core::dims_product(indices[q].dims, 0, indices[q].dims.size() - 1);
   }

@@ -65,8 +65,7 @@ void check_shards(std::string_view who, const RowLayout& layout,
 
 // InvalidArgumentError unless every rank's `values[q]` equals rank 0's; `what` names it.
 void check_agreed(std::string_view who, std::string_view what,
-                  const std::vector<std::int64_t>& values,
-                  std::string (*text)(std::int64_t value));
+                  const std::vector<std::int64_t>& values, std::string (*text)(std::int64_t value));
 
 // Operands held by different Comm objects must have congruent communicators and equal layouts.
 void check_same_distribution(std::string_view who, const Comm& a, const RowLayout& la,
@@ -76,8 +75,8 @@ void check_same_distribution(std::string_view who, const Comm& a, const RowLayou
 // Validates them as the single-process op on the concatenation (the same message when they
 // can be concatenated), and returns the plan of that single-process op. `row_starts` gets each
 // rank's first row in the concatenated indices (size()+1 entries).
-core::ScatterNdPlan check_scatter(core::ScatterOp op, const Shape& global_shape,
-                                  DataType dtype, const std::vector<BufferDesc>& indices,
+core::ScatterNdPlan check_scatter(core::ScatterOp op, const Shape& global_shape, DataType dtype,
+                                  const std::vector<BufferDesc>& indices,
                                   const std::vector<BufferDesc>& updates,
                                   std::vector<std::int64_t>& row_starts);
 

@@ -51,8 +51,8 @@ struct ScatterCase {
 
 struct ScatterInputs {
   TensorBuffer full = TensorBuffer::create_dynamic(DataType::kFloat32);  // the global tensor
-  std::vector<TensorBuffer> indices;   // per rank, [rows, depth], int64 (int32 for odd seeds)
-  std::vector<TensorBuffer> updates;   // per rank
+  std::vector<TensorBuffer> indices;  // per rank, [rows, depth], int64 (int32 for odd seeds)
+  std::vector<TensorBuffer> updates;  // per rank
 };
 
 // Values that make float sums depend on their order: huge and tiny magnitudes mixed.
@@ -87,7 +87,8 @@ inline ScatterInputs generate(const ScatterCase& c) {
       const std::int64_t span = std::max<std::int64_t>(1, std::min<std::int64_t>(rows - lo, 3));
       idx.push_back(lo + static_cast<std::int64_t>(rank_rng() % static_cast<std::uint64_t>(span)));
       for (int d = 1; d < c.depth; ++d) {
-        idx.push_back(static_cast<std::int64_t>(rank_rng() % static_cast<std::uint64_t>(c.trailing[d - 1])));
+        idx.push_back(
+            static_cast<std::int64_t>(rank_rng() % static_cast<std::uint64_t>(c.trailing[d - 1])));
       }
     }
     TensorBuffer i64 = make<std::int64_t>(Shape{n, c.depth}, idx);

@@ -11,8 +11,8 @@ TEST(DistGatherScatter, D3_ScatterThenGatherGivesTheBytesBack) {
   for (const DataType dtype : {DataType::kFloat32, DataType::kBool, DataType::kFloat16}) {
     for (const int root : {0, world_size() - 1}) {
       const TensorBuffer full = random_values(rng, Shape{layout.rows(), 3, 2}, dtype, true);
-      const ShardedTensor t = dist::scatter(world(), world_rank() == root ? &full : nullptr,
-                                            layout, root);
+      const ShardedTensor t =
+          dist::scatter(world(), world_rank() == root ? &full : nullptr, layout, root);
       EXPECT_TRUE(all_ranks(same_bytes(t.local(), shard_of(full, layout, world_rank()))));
       const std::optional<TensorBuffer> back = dist::gather(t, root);
       EXPECT_EQ(back.has_value(), world_rank() == root);
@@ -34,8 +34,8 @@ TEST(DistGatherScatter, D4_GatherInRounds) {
   detail::set_round_limit_for_testing(0);
   EXPECT_GT(calls, 1);
   if (back) {
-        EXPECT_TRUE(same_bytes(*back, full));
-      }
+    EXPECT_TRUE(same_bytes(*back, full));
+  }
 }
 
 TEST(DistGatherScatter, D3_ErrorsOnEveryRank) {
@@ -50,7 +50,11 @@ TEST(DistGatherScatter, D3_ErrorsOnEveryRank) {
             "scatter: root " + std::to_string(world_size()) +
                 " is not a rank of a communicator of " + std::to_string(world_size()));
   if (world_size() > 1) {
-    EXPECT_EQ(error_of([&] { dist::gather(ShardedTensor(world(), RowLayout::block(0, world_size()), TensorBuffer::create_fixed_size({0}, DataType::kInt8)), world_rank() == 1 ? 1 : 0); }),
+    EXPECT_EQ(error_of([&] {
+                dist::gather(ShardedTensor(world(), RowLayout::block(0, world_size()),
+                                           TensorBuffer::create_fixed_size({0}, DataType::kInt8)),
+                             world_rank() == 1 ? 1 : 0);
+              }),
               "gather: the ranks disagree on the root: rank 0 has 0, rank 1 1");
   }
 }

@@ -40,8 +40,8 @@ TEST(DistLayout, D2_FromLocalConcatenatesInRankOrder) {
   for (int q = 0; q < world_size(); ++q) expected.push_back(expected.back() + q + 1);
   EXPECT_EQ(layout.offsets, expected);
   // A negative count on the last rank: the same error on every rank.
-  const std::string text = error_of(
-      [] { RowLayout::from_local(world(), world_rank() == world_size() - 1 ? -3 : 1); });
+  const std::string text =
+      error_of([] { RowLayout::from_local(world(), world_rank() == world_size() - 1 ? -3 : 1); });
   EXPECT_EQ(text, "RowLayout::from_local: rank " + std::to_string(world_size() - 1) +
                       " has -3 local rows (must be >= 0)");
 }
@@ -61,7 +61,8 @@ TEST(DistLayout, D2_ShardedTensorChecksEveryRankCollectively) {
   // Wrong trailing dims on the last rank only.
   const std::string dims = error_of([&] {
     const std::int64_t width = world_rank() == last && last > 0 ? 4 : 3;
-    ShardedTensor t(world(), layout, TensorBuffer::create_fixed_size({2, width}, DataType::kFloat32));
+    ShardedTensor t(world(), layout,
+                    TensorBuffer::create_fixed_size({2, width}, DataType::kFloat32));
   });
   if (last > 0) {
     EXPECT_EQ(dims, "ShardedTensor: rank " + std::to_string(last) +

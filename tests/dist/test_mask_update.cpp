@@ -103,7 +103,8 @@ TEST_F(DistMaskUpdate, D3_Axis0MismatchedCountRaisesTheGlobalShapeErrorEverywher
 TEST_F(DistMaskUpdate, D3_Axis0ErrorsOfTheSingleProcessOp) {
   const TensorBuffer tensor = full({3}, 19);
   ShardedTensor t = sharded(tensor);
-  const ShardedTensor m = sharded(TensorBuffer::create_fixed_size({layout_.rows()}, DataType::kInt8));
+  const ShardedTensor m =
+      sharded(TensorBuffer::create_fixed_size({layout_.rows()}, DataType::kInt8));
   EXPECT_EQ(error_of([&] { dist::boolean_mask_update_in_place(t, m, values({1}, 20)); }),
             "Mask must be of dtype bool, got int8.");
   // Along axis 1 a mask of the row count fails the single-process shape check.
@@ -151,8 +152,8 @@ TEST_F(DistMaskUpdate, D3_ReplicatedMaskAlongAxisOne) {
 TEST_F(DistMaskUpdate, D3_ReplicatedMaskAlongTheLastAxis) {
   const TensorBuffer tensor = full({5}, 33);
   const TensorBuffer mask = random_mask({5}, 34, 50);
-  EXPECT_TRUE(replicated_matches(tensor, mask, values({layout_.rows(), count(mask)}, 35),
-                                 {.axis = -1}));
+  EXPECT_TRUE(
+      replicated_matches(tensor, mask, values({layout_.rows(), count(mask)}, 35), {.axis = -1}));
 }
 
 TEST_F(DistMaskUpdate, D3_ReplicatedMaskErrors) {

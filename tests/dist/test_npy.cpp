@@ -26,9 +26,11 @@ TEST(DistNpy, D4_SaveWritesTheSingleProcessFileByteForByte) {
   std::mt19937_64 rng(8);
   int k = 0;
   for (const auto& [dtype, trailing] :
-       std::vector<std::pair<DataType, std::vector<std::int64_t>>>{
-           {DataType::kFloat32, {3}}, {DataType::kInt16, {2, 2}}, {DataType::kFloat16, {}},
-           {DataType::kBool, {5}}, {DataType::kFloat64, {0}}}) {
+       std::vector<std::pair<DataType, std::vector<std::int64_t>>>{{DataType::kFloat32, {3}},
+                                                                   {DataType::kInt16, {2, 2}},
+                                                                   {DataType::kFloat16, {}},
+                                                                   {DataType::kBool, {5}},
+                                                                   {DataType::kFloat64, {0}}}) {
     std::vector<std::int64_t> dims = {layout.rows()};
     dims.insert(dims.end(), trailing.begin(), trailing.end());
     TensorBuffer full = random_values(rng, Shape(dims), dtype, true);
@@ -78,13 +80,15 @@ TEST(DistNpy, D3_FileErrorsOnEveryRank) {
   EXPECT_EQ(load.rfind("load_npy: cannot open '" + missing + "': ", 0), 0u) << load;
   EXPECT_TRUE(same_on_all_ranks(load));
   const RowLayout layout = RowLayout::block(3, world_size());
-  const ShardedTensor t(world(), layout,
-                        TensorBuffer::create_fixed_size({layout.rows_of(world_rank())}, DataType::kInt8));
+  const ShardedTensor t(
+      world(), layout,
+      TensorBuffer::create_fixed_size({layout.rows_of(world_rank())}, DataType::kInt8));
   const std::string save = error_of([&] { dist::save_npy(missing, t); }, &code);
   EXPECT_EQ(code, ErrorCode::kInvalidArgument);
   EXPECT_EQ(save.rfind("save_npy: cannot create '" + missing + "': ", 0), 0u) << save;
   const std::string scalar = shared_name("scalar");
-  if (world_rank() == 0) tensorbuf::save_npy(scalar, TensorBuffer::create_fixed_size({}, DataType::kInt8));
+  if (world_rank() == 0)
+    tensorbuf::save_npy(scalar, TensorBuffer::create_fixed_size({}, DataType::kInt8));
   MPI_Barrier(MPI_COMM_WORLD);
   EXPECT_EQ(error_of([&] { dist::load_npy(world(), scalar); }),
             "load_npy: '" + scalar + "' holds a 0-d array; a sharded tensor needs rank >= 1");

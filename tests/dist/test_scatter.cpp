@@ -14,8 +14,8 @@ bool matches_reference(const ScatterFns& fns, const ScatterCase& c,
                        const ScatterOptions& options = {}) {
   const ScatterInputs in = generate(c);
   const TensorBuffer reference =
-      fns.single(in.full, concat(in.indices), concat(in.updates), {.device = Device::cpu(),
-                                                                    .out_of_bounds = options.out_of_bounds});
+      fns.single(in.full, concat(in.indices), concat(in.updates),
+                 {.device = Device::cpu(), .out_of_bounds = options.out_of_bounds});
   const int rank = world_rank();
   ShardedTensor tensor(world(), c.layout, shard_of(in.full, c.layout, rank));
   const ShardedTensor out = fns.out_of_place(tensor, in.indices[rank], in.updates[rank], options);
@@ -30,8 +30,8 @@ bool matches_reference(const ScatterFns& fns, const ScatterCase& c,
 
 TEST(DistScatter, D3_EqualsSingleProcess_UnevenLayoutWithZeroRowRank) {
   for (const ScatterFns& fns : scatter_fns()) {
-    for (const DataType dtype : {DataType::kFloat32, DataType::kFloat16, DataType::kInt32,
-                                 DataType::kFloat64}) {
+    for (const DataType dtype :
+         {DataType::kFloat32, DataType::kFloat16, DataType::kInt32, DataType::kFloat64}) {
       for (unsigned seed = 1; seed <= 4; ++seed) {
         ScatterCase c{.dtype = dtype, .layout = uneven_layout(world_size()), .seed = seed};
         EXPECT_TRUE(matches_reference(fns, c));
@@ -43,15 +43,16 @@ TEST(DistScatter, D3_EqualsSingleProcess_UnevenLayoutWithZeroRowRank) {
 TEST(DistScatter, D3_EqualsSingleProcess_AllRowsToOneOwner) {
   for (const ScatterFns& fns : scatter_fns()) {
     ScatterCase c{.layout = RowLayout::block(4 * world_size() + 1, world_size()),
-                  .one_owner = true, .seed = 7};
+                  .one_owner = true,
+                  .seed = 7};
     EXPECT_TRUE(matches_reference(fns, c));
   }
 }
 
 TEST(DistScatter, D3_EqualsSingleProcess_DepthTwoIntoSlices) {
   for (const ScatterFns& fns : scatter_fns()) {
-    ScatterCase c{.layout = uneven_layout(world_size()), .trailing = {3, 2}, .depth = 2,
-                  .seed = 12};
+    ScatterCase c{
+        .layout = uneven_layout(world_size()), .trailing = {3, 2}, .depth = 2, .seed = 12};
     EXPECT_TRUE(matches_reference(fns, c));
   }
 }
@@ -59,8 +60,7 @@ TEST(DistScatter, D3_EqualsSingleProcess_DepthTwoIntoSlices) {
 TEST(DistScatter, D3_NaNPropagatesInMinAndMax) {
   for (const ScatterFns& fns : {scatter_fns()[3], scatter_fns()[4]}) {
     for (const DataType dtype : {DataType::kFloat32, DataType::kFloat16}) {
-      ScatterCase c{.dtype = dtype, .layout = uneven_layout(world_size()), .nans = true,
-                    .seed = 5};
+      ScatterCase c{.dtype = dtype, .layout = uneven_layout(world_size()), .nans = true, .seed = 5};
       EXPECT_TRUE(matches_reference(fns, c));
     }
   }
@@ -92,7 +92,8 @@ TEST(DistScatter, D3_DropPolicyDropsOnTheRankHoldingTheRow) {
   }
   const ScatterOptions drop{.out_of_bounds = OutOfBoundsPolicy::kDrop};
   const TensorBuffer reference = tensorbuf::tensor_scatter_nd_add(
-      in.full, concat(indices), concat(updates), {.device = Device::cpu(), .out_of_bounds = OutOfBoundsPolicy::kDrop});
+      in.full, concat(indices), concat(updates),
+      {.device = Device::cpu(), .out_of_bounds = OutOfBoundsPolicy::kDrop});
   ShardedTensor tensor(world(), c.layout, shard_of(in.full, c.layout, rank));
   dist::tensor_scatter_nd_add_in_place(tensor, indices[rank], updates[rank], drop);
   EXPECT_TRUE(all_ranks(same_bytes(tensor.local(), shard_of(reference, c.layout, rank))));
@@ -105,16 +106,17 @@ TEST(DistScatter, D3_NegativeControl_WrongApplyOrderIsCaught) {
   detail::set_reverse_sources_for_testing(true);
   bool any_matched = false;
   for (const ScatterFns& fns : {scatter_fns()[1], scatter_fns()[2]}) {  // add (float), update
-    ScatterCase c{.layout = RowLayout::block(world_size(), world_size()), .one_owner = true,
-                  .seed = 2};
+    ScatterCase c{
+        .layout = RowLayout::block(world_size(), world_size()), .one_owner = true, .seed = 2};
     // Every rank sends rows to the last rank's single row: order decides the bits.
     const ScatterInputs in = generate(c);
-    const TensorBuffer reference = fns.single(in.full, concat(in.indices), concat(in.updates),
-                                              {.device = Device::cpu()});
+    const TensorBuffer reference =
+        fns.single(in.full, concat(in.indices), concat(in.updates), {.device = Device::cpu()});
     const int rank = world_rank();
     ShardedTensor tensor(world(), c.layout, shard_of(in.full, c.layout, rank));
     fns.in_place(tensor, in.indices[rank], in.updates[rank], {});
-    any_matched = any_matched || all_ranks(same_bytes(tensor.local(), shard_of(reference, c.layout, rank)));
+    any_matched =
+        any_matched || all_ranks(same_bytes(tensor.local(), shard_of(reference, c.layout, rank)));
   }
   detail::set_reverse_sources_for_testing(false);
   EXPECT_FALSE(any_matched);

@@ -10,7 +10,8 @@ class DistScatterErrors : public ::testing::Test {
  protected:
   // Uneven layout, float32 [rows, 4], each rank's own indices and updates from fixed seeds.
   void SetUp() override {
-    c_ = ScatterCase{.layout = uneven_layout(world_size()), .seed = 7};  // int32 indices, rows on every rank
+    c_ = ScatterCase{.layout = uneven_layout(world_size()),
+                     .seed = 7};  // int32 indices, rows on every rank
     in_ = generate(c_);
     rank_ = world_rank();
   }
@@ -19,7 +20,9 @@ class DistScatterErrors : public ::testing::Test {
     ASSERT_LT(row, in_.indices[q].flat_size());
     in_.indices[q].mutable_host<std::int32_t>()[row] = static_cast<std::int32_t>(value);
   }
-  ShardedTensor sharded() { return ShardedTensor(world(), c_.layout, shard_of(in_.full, c_.layout, rank_)); }
+  ShardedTensor sharded() {
+    return ShardedTensor(world(), c_.layout, shard_of(in_.full, c_.layout, rank_));
+  }
   // The single-process CPU op's message on the concatenated inputs.
   std::string single_process_error() {
     return error_of([&] {
@@ -42,7 +45,12 @@ TEST_F(DistScatterErrors, D3_FirstBadRowIsTheGlobalMinimumOnEveryRank) {
   ASSERT_NE(expected, "(no error)");
   ShardedTensor tensor = sharded();
   ErrorCode code = ErrorCode::kInternal;
-  EXPECT_EQ(error_of([&] { dist::tensor_scatter_nd_add_in_place(tensor, in_.indices[rank_], in_.updates[rank_]); }, &code),
+  EXPECT_EQ(error_of(
+                [&] {
+                  dist::tensor_scatter_nd_add_in_place(tensor, in_.indices[rank_],
+                                                       in_.updates[rank_]);
+                },
+                &code),
             expected);
   EXPECT_EQ(code, ErrorCode::kInvalidArgument);
   EXPECT_TRUE(all_ranks(same_bytes(tensor.local(), shard_of(in_.full, c_.layout, rank_))));
@@ -63,13 +71,15 @@ TEST_F(DistScatterErrors, D3_BadRowOnALaterRankIsNamedByItsGlobalPosition) {
 
 TEST_F(DistScatterErrors, D3_WrongDtypeOnOneRankRaisesOnEveryRank) {
   const int last = world_size() - 1;
-  if (rank_ == last) in_.updates[rank_] = TensorBuffer::create_from(in_.updates[rank_], DataType::kFloat64);
+  if (rank_ == last)
+    in_.updates[rank_] = TensorBuffer::create_from(in_.updates[rank_], DataType::kFloat64);
   ShardedTensor tensor = sharded();
   ErrorCode code = ErrorCode::kInternal;
-  const std::string text = error_of([&] {
-    dist::tensor_scatter_nd_add_in_place(tensor, in_.indices[rank_], in_.updates[rank_]);
-  }, &code);
-  const std::string single = "tensor_scatter_nd_add: updates dtype float64 does not match tensor dtype float32";
+  const std::string text = error_of(
+      [&] { dist::tensor_scatter_nd_add_in_place(tensor, in_.indices[rank_], in_.updates[rank_]); },
+      &code);
+  const std::string single =
+      "tensor_scatter_nd_add: updates dtype float64 does not match tensor dtype float32";
   EXPECT_EQ(text, last == 0 ? single : single + " (on rank " + std::to_string(last) + ")");
   EXPECT_EQ(code, ErrorCode::kInvalidArgument);
   EXPECT_TRUE(all_ranks(same_bytes(tensor.local(), shard_of(in_.full, c_.layout, rank_))));
@@ -93,7 +103,8 @@ TEST_F(DistScatterErrors, D3_RanksMustAgreeOnThePolicy) {
   const ScatterOptions options{.out_of_bounds = rank_ == 0 ? OutOfBoundsPolicy::kDrop
                                                            : OutOfBoundsPolicy::kError};
   EXPECT_EQ(error_of([&] {
-              dist::tensor_scatter_nd_add_in_place(tensor, in_.indices[rank_], in_.updates[rank_], options);
+              dist::tensor_scatter_nd_add_in_place(tensor, in_.indices[rank_], in_.updates[rank_],
+                                                   options);
             }),
             "tensor_scatter_nd_add: the ranks disagree on the out-of-bounds policy: rank 0 has "
             "drop, rank 1 error");
@@ -102,11 +113,15 @@ TEST_F(DistScatterErrors, D3_RanksMustAgreeOnThePolicy) {
 TEST_F(DistScatterErrors, D3_UnusableDeviceOnOneRankRaisesOnEveryRank) {
   if (cuda_available()) GTEST_SKIP() << "CUDA is usable here";
   ShardedTensor tensor = sharded();
-  const ScatterOptions options{.device = rank_ == world_size() - 1 ? Device::cuda() : Device::cpu()};
+  const ScatterOptions options{.device =
+                                   rank_ == world_size() - 1 ? Device::cuda() : Device::cpu()};
   ErrorCode code = ErrorCode::kInternal;
-  const std::string text = error_of([&] {
-    dist::tensor_scatter_nd_add_in_place(tensor, in_.indices[rank_], in_.updates[rank_], options);
-  }, &code);
+  const std::string text = error_of(
+      [&] {
+        dist::tensor_scatter_nd_add_in_place(tensor, in_.indices[rank_], in_.updates[rank_],
+                                             options);
+      },
+      &code);
   EXPECT_EQ(code, ErrorCode::kUnavailable);
   EXPECT_TRUE(same_on_all_ranks(text));
 }
@@ -123,12 +138,18 @@ TEST_F(DistScatterErrors, D3_IndicesNeedARowDimension) {
 TEST_F(DistScatterErrors, D3_ALocalTensorThatNoLongerFitsTheLayout) {
   ShardedTensor tensor = sharded();
   const int last = world_size() - 1;
-  if (rank_ == last) tensor.local() = TensorBuffer::create_fixed_size({c_.layout.rows_of(last), 5}, DataType::kFloat32);
+  if (rank_ == last)
+    tensor.local() =
+        TensorBuffer::create_fixed_size({c_.layout.rows_of(last), 5}, DataType::kFloat32);
   const std::string text = error_of([&] {
     dist::tensor_scatter_nd_add_in_place(tensor, in_.indices[rank_], in_.updates[rank_]);
   });
   if (last > 0) {
-    EXPECT_EQ(text.rfind("tensor_scatter_nd_add: rank " + std::to_string(last) + "'s local tensor float32 [", 0), 0u) << text;
+    EXPECT_EQ(
+        text.rfind(
+            "tensor_scatter_nd_add: rank " + std::to_string(last) + "'s local tensor float32 [", 0),
+        0u)
+        << text;
   }
   EXPECT_TRUE(same_on_all_ranks(text));
 }

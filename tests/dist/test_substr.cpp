@@ -26,8 +26,8 @@ bool same_strings(const StringTensor& a, const StringTensor& b) {
 }
 
 StringTensor random_strings(const Shape& shape, unsigned seed) {
-  static const std::vector<std::string> kPieces = {"a", "bc", "\xc3\xa9", "\xe2\x82\xac", "xyz",
-                                                   "", "Q", "\xf0\x9f\x98\x80"};
+  static const std::vector<std::string> kPieces = {"a",   "bc", "\xc3\xa9", "\xe2\x82\xac",
+                                                   "xyz", "",   "Q",        "\xf0\x9f\x98\x80"};
   std::mt19937_64 rng(seed);
   std::vector<std::string> values(static_cast<std::size_t>(shape.num_elements()));
   for (std::string& v : values) {
@@ -40,14 +40,15 @@ StringTensor random_strings(const Shape& shape, unsigned seed) {
 class DistSubstr : public ::testing::Test {
  protected:
   ShardedStrings sharded(const StringTensor& full) {
-    return ShardedStrings(world(), layout_, string_rows(full, layout_.offsets[rank_], layout_.offsets[rank_ + 1]));
+    return ShardedStrings(world(), layout_,
+                          string_rows(full, layout_.offsets[rank_], layout_.offsets[rank_ + 1]));
   }
   bool matches(const StringTensor& full, const TensorBuffer& pos, const TensorBuffer& len,
                const SubstrOptions& options) {
     const StringTensor reference = tensorbuf::substr(full, pos, len, options);
     const ShardedStrings out = dist::substr(sharded(full), pos, len, options);
-    return all_ranks(same_strings(out.local(), string_rows(reference, layout_.offsets[rank_],
-                                                           layout_.offsets[rank_ + 1])));
+    return all_ranks(same_strings(
+        out.local(), string_rows(reference, layout_.offsets[rank_], layout_.offsets[rank_ + 1])));
   }
   RowLayout layout_ = uneven_layout(world_size());
   int rank_ = world_rank();
@@ -64,17 +65,22 @@ TEST_F(DistSubstr, D3_EqualsSingleProcessWithRowAndBroadcastPositions) {
   }
   for (const SubstrUnit unit : {SubstrUnit::kByte, SubstrUnit::kUtf8Char}) {
     const SubstrOptions drop{.unit = unit, .out_of_bounds = OutOfBoundsPolicy::kDrop};
-    EXPECT_TRUE(matches(full, make<std::int32_t>({rows, 2}, pos), make<std::int32_t>({rows, 2}, len), drop));
-    EXPECT_TRUE(matches(full, make<std::int32_t>({2}, {0, 1}), make<std::int32_t>({2}, {2, -1}), drop));
-    EXPECT_TRUE(matches(full, make<std::int64_t>({}, {0}), make<std::int64_t>({}, {1}), {.unit = unit}));
+    EXPECT_TRUE(matches(full, make<std::int32_t>({rows, 2}, pos),
+                        make<std::int32_t>({rows, 2}, len), drop));
+    EXPECT_TRUE(
+        matches(full, make<std::int32_t>({2}, {0, 1}), make<std::int32_t>({2}, {2, -1}), drop));
+    EXPECT_TRUE(
+        matches(full, make<std::int64_t>({}, {0}), make<std::int64_t>({}, {1}), {.unit = unit}));
     EXPECT_TRUE(matches(full, make<std::int32_t>({rows, 1}, std::vector<std::int32_t>(rows, 0)),
-                        make<std::int32_t>({rows, 1}, std::vector<std::int32_t>(rows, 2)), {.unit = unit}));
+                        make<std::int32_t>({rows, 1}, std::vector<std::int32_t>(rows, 2)),
+                        {.unit = unit}));
   }
 }
 
 TEST_F(DistSubstr, D3_BroadcastMayWidenTrailingDimsButNotDimZero) {
   const StringTensor full = random_strings({layout_.rows(), 1}, 3);
-  EXPECT_TRUE(matches(full, make<std::int32_t>({3}, {0, 0, 0}), make<std::int32_t>({3}, {1, 2, 3}), {}));
+  EXPECT_TRUE(
+      matches(full, make<std::int32_t>({3}, {0, 0, 0}), make<std::int32_t>({3}, {1, 2, 3}), {}));
   const StringTensor flat = random_strings({layout_.rows()}, 4);
   const TensorBuffer pos = make<std::int32_t>({2, 1}, {0, 0});
   EXPECT_EQ(error_of([&] { dist::substr(sharded(flat), pos, pos); }),
@@ -117,8 +123,9 @@ TEST_F(DistSubstr, D4_StringFilesAreTheSingleProcessOnes) {
   const RowLayout block = RowLayout::block(layout_.rows(), world_size());
   EXPECT_TRUE(all_ranks(same_strings(
       back.local(), string_rows(full, block.offsets[rank_], block.offsets[rank_ + 1]))));
-  EXPECT_EQ(error_of([&] { dist::load_npy(world(), base + "_single_s.npy"); }).rfind(
-                "load_npy: '" + base + "_single_s.npy' holds byte strings (dtype |S", 0),
+  EXPECT_EQ(error_of([&] {
+              dist::load_npy(world(), base + "_single_s.npy");
+            }).rfind("load_npy: '" + base + "_single_s.npy' holds byte strings (dtype |S", 0),
             0u);
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank_ == 0) {
