@@ -49,6 +49,14 @@ int report_error(const std::exception& error);
 // The device of `--device cpu|cuda` (InvalidArgumentError for anything else).
 Device parse_device(const std::string& text);
 
+// `--out-of-bounds default|error|drop` and `--axis N` (InvalidArgumentError otherwise).
+OutOfBoundsPolicy parse_policy(const std::optional<std::string>& text);
+int parse_axis(const std::string& text);
+
+// `tensorbuf run <op> ... --distributed` under mpiexec (apps/cli_run_distributed.cpp);
+// InvalidArgumentError in a build without MPI.
+int run_distributed(const std::string& op, const std::vector<std::string>& args);
+
 // Subcommands. Each returns the exit status; errors propagate to main's report_error.
 int info_command(const std::vector<std::string>& args);
 int examples_command(const std::vector<std::string>& args);

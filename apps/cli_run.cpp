@@ -1,5 +1,6 @@
 // `tensorbuf run <op>`: one op on .npy files. Inputs are read, the op runs on --device, and
 // the output file is written (atomically) only when the op succeeded.
+#include <algorithm>
 #include <charconv>
 #include <functional>
 #include <optional>
@@ -27,8 +28,12 @@ Inputs and outputs are NumPy .npy files (format 1.0-3.0, either byte order, C or
 are dtype S arrays; a 0-d array is a scalar. --in-place maps T.npy into memory and updates its
 data in the file itself, with no copy (native byte order; nothing is written on an error).
 `tensorbuf run <op> --help` shows one op.
+`mpiexec -n N tensorbuf run <op> ... --distributed`: the same op over N MPI ranks, each reading
+and writing its rows with MPI-IO (docs/distributed.md); the output file is the same.
 Exit status: 0 success, 2 invalid inputs, 1 any other failure (e.g. CUDA unavailable).
 )";
+
+}  // namespace
 
 OutOfBoundsPolicy parse_policy(const std::optional<std::string>& text) {
   if (!text || *text == "default") return OutOfBoundsPolicy::kDeviceDefault;
@@ -47,6 +52,8 @@ int parse_axis(const std::string& text) {
   }
   return axis;
 }
+
+namespace {
 
 Device device_of(const Args& flags) {
   return parse_device(flags.optional("device").value_or("cpu"));
@@ -185,12 +192,27 @@ int run_command(const std::vector<std::string>& args) {
     return kExitOk;
   }
   const std::string& op = args.front();
-  const std::vector<std::string> rest(args.begin() + 1, args.end());
-  if (op == "tensor_scatter_nd_sub") return run_scatter(op, {&tensor_scatter_nd_sub, &tensor_scatter_nd_sub_in_place}, rest);
-  if (op == "tensor_scatter_nd_add") return run_scatter(op, {&tensor_scatter_nd_add, &tensor_scatter_nd_add_in_place}, rest);
-  if (op == "tensor_scatter_nd_update") return run_scatter(op, {&tensor_scatter_nd_update, &tensor_scatter_nd_update_in_place}, rest);
-  if (op == "tensor_scatter_nd_min") return run_scatter(op, {&tensor_scatter_nd_min, &tensor_scatter_nd_min_in_place}, rest);
-  if (op == "tensor_scatter_nd_max") return run_scatter(op, {&tensor_scatter_nd_max, &tensor_scatter_nd_max_in_place}, rest);
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  const auto distributed = std::find(rest.begin(), rest.end(), "--distributed");
+  if (distributed != rest.end()) {
+    rest.erase(distributed);
+    return run_distributed(op, rest);
+  }
+  if (op == "tensor_scatter_nd_sub") {
+    return run_scatter(op, {&tensor_scatter_nd_sub, &tensor_scatter_nd_sub_in_place}, rest);
+  }
+  if (op == "tensor_scatter_nd_add") {
+    return run_scatter(op, {&tensor_scatter_nd_add, &tensor_scatter_nd_add_in_place}, rest);
+  }
+  if (op == "tensor_scatter_nd_update") {
+    return run_scatter(op, {&tensor_scatter_nd_update, &tensor_scatter_nd_update_in_place}, rest);
+  }
+  if (op == "tensor_scatter_nd_min") {
+    return run_scatter(op, {&tensor_scatter_nd_min, &tensor_scatter_nd_min_in_place}, rest);
+  }
+  if (op == "tensor_scatter_nd_max") {
+    return run_scatter(op, {&tensor_scatter_nd_max, &tensor_scatter_nd_max_in_place}, rest);
+  }
   if (op == "boolean_mask_update") return run_boolean_mask_update(rest);
   if (op == "substr") return run_substr(rest);
   throw InvalidArgumentError("unknown op '" + op + "' (see tensorbuf run --help)");

@@ -6,9 +6,21 @@ install(TARGETS tensorbuf EXPORT tensorbufTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(DIRECTORY include/tensorbuf DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY include/tensorbuf DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        PATTERN dist.hpp EXCLUDE)
 install(EXPORT tensorbufTargets NAMESPACE tensorbuf::
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/tensorbuf)
+# The package component `mpi` (tensorbuf::mpi), in its own export set so that only
+# find_package(tensorbuf COMPONENTS mpi) looks for MPI.
+if(TENSORBUF_WITH_MPI)
+  install(TARGETS tensorbuf_mpi EXPORT tensorbufMpiTargets
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(FILES include/tensorbuf/dist.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tensorbuf)
+  install(EXPORT tensorbufMpiTargets NAMESPACE tensorbuf::
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/tensorbuf)
+endif()
 set(TENSORBUF_PACKAGE_WITH_CUDA ${TENSORBUF_WITH_CUDA})
 configure_package_config_file(cmake/tensorbufConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/tensorbufConfig.cmake

@@ -1,14 +1,23 @@
 #!/usr/bin/env bash
-# Installs tensorbuf from a configured build tree and builds + runs tests/consumer against it.
+# Installs tensorbuf from a configured build tree and builds + runs tests/consumer against it,
+# and tests/consumer_mpi (component mpi, on 2 ranks) when the build has tensorbuf::mpi.
 # usage: scripts/check_install.sh BUILD_DIR WORK_DIR
 set -euo pipefail
 build_dir=$1
 mkdir -p "$2"
 work_dir=$(cd "$2" && pwd)  # absolute: the consumer's CMake resolves paths from elsewhere
 root=$(cd "$(dirname "$0")/.." && pwd)
-rm -rf "$work_dir"/prefix "$work_dir"/consumer
+rm -rf "$work_dir"/prefix "$work_dir"/consumer "$work_dir"/consumer_mpi
 cmake --install "$build_dir" --prefix "$work_dir/prefix" > /dev/null
 cmake -S "$root/tests/consumer" -B "$work_dir/consumer" -G Ninja \
   -DCMAKE_PREFIX_PATH="$work_dir/prefix" > /dev/null
 cmake --build "$work_dir/consumer" > /dev/null
 "$work_dir/consumer/consumer"
+if compgen -G "$work_dir/prefix/lib*/cmake/tensorbuf/tensorbufMpiTargets.cmake" > /dev/null; then
+  cmake -S "$root/tests/consumer_mpi" -B "$work_dir/consumer_mpi" -G Ninja \
+    -DCMAKE_PREFIX_PATH="$work_dir/prefix" > /dev/null
+  cmake --build "$work_dir/consumer_mpi" > /dev/null
+  # Open MPI: --oversubscribe (2 ranks whatever the core count); as root, the caller's
+  # environment must allow it (OMPI_ALLOW_RUN_AS_ROOT, see .ci/run).
+  mpiexec -n 2 --oversubscribe "$work_dir/consumer_mpi/consumer_mpi"
+fi

@@ -46,6 +46,10 @@ struct Header {
 Header parse_header(std::string_view text, const Preamble& preamble, std::uint64_t available,
                     const NpyReadOptions& options);
 
+// NumPy's dtype string of a numeric buffer written with `options` ("<f4", "|b1", ...).
+// InvalidArgumentError for bfloat16 without bfloat16_as_uint16.
+std::string numeric_descr(DataType type, const NpyWriteOptions& options);
+
 // The preamble + padded header for an array of `descr` and `dims`; `version` 0 picks 1 (or 2
 // when the header does not fit in 65535 bytes).
 std::string format_header(std::string_view descr, const std::vector<std::int64_t>& dims,

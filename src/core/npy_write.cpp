@@ -15,14 +15,9 @@
 #include "tensorbuf/npy.hpp"
 
 namespace tensorbuf {
-namespace {
 
-using core::str_cat;
-using Sink = std::function<void(const void*, std::size_t)>;
+namespace core::npy {
 
-constexpr std::size_t kStagingBytes = 1 << 20;
-
-// NumPy's dtype string of a numeric buffer.
 std::string numeric_descr(DataType type, const NpyWriteOptions& options) {
   const char order = options.big_endian ? '>' : '<';
   switch (type) {
@@ -43,6 +38,16 @@ std::string numeric_descr(DataType type, const NpyWriteOptions& options) {
   }
   throw InvalidArgumentError("npy: unknown DataType");
 }
+
+}  // namespace core::npy
+
+namespace {
+
+using core::str_cat;
+using core::npy::numeric_descr;
+using Sink = std::function<void(const void*, std::size_t)>;
+
+constexpr std::size_t kStagingBytes = 1 << 20;
 
 void write_numeric(const TensorBuffer& tensor, const NpyWriteOptions& options, const Sink& sink) {
   const std::string header =

@@ -8,6 +8,7 @@
 #include "core/backend_run.hpp"
 #include "core/dispatch.hpp"
 #include "core/error_macros.hpp"
+#include "core/op_substr.hpp"
 #include "core/plan_substr.hpp"
 #include "core/string_tensor_access.hpp"
 #include "core/substr_backends.hpp"
@@ -53,18 +54,18 @@ std::string python_bytes_repr(std::string_view bytes) {
   return out;
 }
 
-// "pos 6 out of range for string b'Hello' at index 0" (rule 5). The backend named the element's
-// string and pos; the string's bytes are read on the host.
-std::string out_of_range_message(const StringTensor& input, const core::SubstrResult& result) {
-  return core::str_cat("pos ", result.bad_pos, " out of range for string ",
-                       python_bytes_repr(input.at(result.bad_input_index)), " at index ",
-                       result.first_bad_index);
-}
-
 }  // namespace
 
-StringTensor substr(const StringTensor& input, const TensorBuffer& pos, const TensorBuffer& len,
-                    const SubstrOptions& options) {
+namespace core {
+
+std::string substr_out_of_range_message(std::string_view string, std::int64_t pos,
+                                        std::int64_t index) {
+  return str_cat("pos ", pos, " out of range for string ", python_bytes_repr(string),
+                 " at index ", index);
+}
+
+SubstrRun run_substr(const StringTensor& input, const TensorBuffer& pos, const TensorBuffer& len,
+                     const SubstrOptions& options) {
   core::SubstrPlan plan = core::plan_substr(input, pos, len, options);
   const Device device = core::resolve_device(options.device, input.offsets());
   plan.policy = core::resolve_policy(options.out_of_bounds, device);
@@ -87,12 +88,24 @@ StringTensor substr(const StringTensor& input, const TensorBuffer& pos, const Te
       backend.on_cuda() ? cuda::substr(plan, buffers, allocate_chars, backend.cuda())
                         : cpu::substr(plan, buffers, allocate_chars);
   backend.finish();
-  if (result.first_bad_index >= 0) {
-    throw InvalidArgumentError(out_of_range_message(input, result));
-  }
+  if (result.first_bad_index >= 0) return SubstrRun{std::nullopt, result};
   if (!out_chars) out_chars = TensorBuffer::create_fixed_size(Shape{0}, DataType::kUInt8);
-  return core::StringTensorAccess::make_unchecked(std::move(out_offsets), std::move(*out_chars),
-                                                  plan.out_shape);
+  return SubstrRun{core::StringTensorAccess::make_unchecked(
+                       std::move(out_offsets), std::move(*out_chars), plan.out_shape),
+                   result};
+}
+
+}  // namespace core
+
+StringTensor substr(const StringTensor& input, const TensorBuffer& pos, const TensorBuffer& len,
+                    const SubstrOptions& options) {
+  core::SubstrRun run = core::run_substr(input, pos, len, options);
+  if (!run.out) {
+    // The backend named the element's string and pos; the string's bytes are read on the host.
+    throw InvalidArgumentError(core::substr_out_of_range_message(
+        input.at(run.result.bad_input_index), run.result.bad_pos, run.result.first_bad_index));
+  }
+  return std::move(*run.out);
 }
 
 }  // namespace tensorbuf

@@ -67,7 +67,8 @@ void raise_mask_update_shape_error(const BooleanMaskUpdatePlan& plan, std::int64
 
 BooleanMaskUpdatePlan plan_boolean_mask_update(const TensorBuffer& tensor, const TensorBuffer& mask,
                                                const TensorBuffer& updates,
-                                               const BooleanMaskUpdateOptions& options) {
+                                               const BooleanMaskUpdateOptions& options,
+                                               std::int64_t mask_count) {
   const Shape tensor_shape = tensor.shape();
   const Shape mask_shape = mask.shape();
   const Shape updates_shape = updates.shape();
@@ -154,7 +155,9 @@ BooleanMaskUpdatePlan plan_boolean_mask_update(const TensorBuffer& tensor, const
       strides[static_cast<std::size_t>(k)] = ustrides[static_cast<std::size_t>(ui)];
     }
   }
-  if (!fits) raise_mask_update_shape_error(plan, count_mask_on_host(mask));
+  if (!fits) {
+    raise_mask_update_shape_error(plan, mask_count >= 0 ? mask_count : count_mask_on_host(mask));
+  }
 
   MaskUpdateLayout& layout = plan.layout;
   layout.mask_size = mask_shape.num_elements();

@@ -13,9 +13,12 @@ namespace tensorbuf::core {
 // Errors that do not depend on n are raised here; to name the target shape their message
 // counts the mask on the host (error path only). Errors that depend on n are left to the
 // backend's count (plan.required_count) and raised with raise_count_mismatch.
+// `mask_count`: the count n when the caller already knows it (the distributed op's global
+// count, its mask being a shape-only stand-in); -1 counts `mask` on the host when needed.
 BooleanMaskUpdatePlan plan_boolean_mask_update(const TensorBuffer& tensor, const TensorBuffer& mask,
                                                const TensorBuffer& updates,
-                                               const BooleanMaskUpdateOptions& options);
+                                               const BooleanMaskUpdateOptions& options,
+                                               std::int64_t mask_count = -1);
 
 // The target shape tensor.shape[:axis] + [n] + tensor.shape[axis+K:].
 Shape mask_update_target_shape(const BooleanMaskUpdatePlan& plan, std::int64_t n);

@@ -1,0 +1,168 @@
+// `mpiexec -n N tensorbuf run <op> ... --distributed` (spec/distributed.md D4): each rank reads
+// its block of rows with MPI-IO, runs the distributed op, and writes its rows of the output;
+// the file equals the single-process one byte for byte. Errors are the same on every rank;
+// rank 0 prints them.
+#include <iostream>
+#include <sstream>
+
+#include "cli.hpp"
+
+#if TENSORBUF_CLI_WITH_MPI
+#include "tensorbuf/dist.hpp"
+#endif
+
+namespace tensorbuf::cli {
+
+#if TENSORBUF_CLI_WITH_MPI
+namespace {
+
+using DistScatter = void (*)(dist::ShardedTensor&, const TensorBuffer&, const TensorBuffer&,
+                             const ScatterOptions&);
+
+// MPI_Init for the length of the command (a singleton run without mpiexec is one rank).
+class MpiSession {
+ public:
+  MpiSession() {
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    if (initialized == 0) {
+      MPI_Init(nullptr, nullptr);
+      owned_ = true;
+    }
+  }
+  ~MpiSession() {
+    if (owned_) MPI_Finalize();
+  }
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+
+ private:
+  bool owned_ = false;
+};
+
+const std::vector<FlagSpec> kScatterFlags = {
+    {"tensor", true},         {"indices", true},       {"updates", true}, {"out", true},
+    {"deterministic", false}, {"out-of-bounds", true}, {"device", true}};
+
+int run_scatter(const std::string& op, DistScatter fn, const std::vector<std::string>& args) {
+  const Args flags(args, kScatterFlags, "tensorbuf run " + op + " --distributed");
+  ScatterOptions options;
+  options.device = parse_device(flags.optional("device").value_or("cpu"));
+  options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
+  options.deterministic = flags.has("deterministic");
+  const std::string& out = flags.required("out");
+  const dist::Comm comm(MPI_COMM_WORLD);
+  dist::ShardedTensor tensor = dist::load_npy(comm, flags.required("tensor"));
+  // Indices and updates are split by rows too: this rank's block of each.
+  const dist::ShardedTensor indices = dist::load_npy(comm, flags.required("indices"));
+  const dist::ShardedTensor updates = dist::load_npy(comm, flags.required("updates"));
+  fn(tensor, indices.local(), updates.local(), options);
+  dist::save_npy(out, tensor);
+  return kExitOk;
+}
+
+int run_mask_update(const std::vector<std::string>& args) {
+  const Args flags(args,
+                   {{"tensor", true},
+                    {"mask", true},
+                    {"updates", true},
+                    {"out", true},
+                    {"axis", true},
+                    {"no-broadcast", false},
+                    {"device", true}},
+                   "tensorbuf run boolean_mask_update --distributed");
+  BooleanMaskUpdateOptions options;
+  options.device = parse_device(flags.optional("device").value_or("cpu"));
+  if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
+  options.broadcast = !flags.has("no-broadcast");
+  const std::string& out = flags.required("out");
+  const dist::Comm comm(MPI_COMM_WORLD);
+  dist::ShardedTensor tensor = dist::load_npy(comm, flags.required("tensor"));
+  const TensorBuffer updates = load_npy_tensor(flags.required("updates"));  // whole, every rank
+  const int rank = tensor.global_shape().rank();
+  if (options.axis == 0 || options.axis == -rank) {
+    // The mask by rows, laid out as the tensor (both block layouts of the same row count).
+    const dist::ShardedTensor mask = dist::load_npy(comm, flags.required("mask"));
+    dist::boolean_mask_update_in_place(tensor, mask, updates, options);
+  } else {
+    const TensorBuffer mask = load_npy_tensor(flags.required("mask"));
+    dist::boolean_mask_update_in_place(tensor, mask, updates, options);
+  }
+  dist::save_npy(out, tensor);
+  return kExitOk;
+}
+
+int run_substr(const std::vector<std::string>& args) {
+  const Args flags(args,
+                   {{"input", true},
+                    {"pos", true},
+                    {"len", true},
+                    {"out", true},
+                    {"unit", true},
+                    {"out-of-bounds", true},
+                    {"device", true}},
+                   "tensorbuf run substr --distributed");
+  SubstrOptions options;
+  options.device = parse_device(flags.optional("device").value_or("cpu"));
+  options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
+  const std::string unit = flags.optional("unit").value_or("byte");
+  if (unit != "byte" && unit != "utf8_char") {
+    throw InvalidArgumentError("--unit must be byte or utf8_char, not '" + unit + "'");
+  }
+  options.unit = unit == "byte" ? SubstrUnit::kByte : SubstrUnit::kUtf8Char;
+  const std::string& out = flags.required("out");
+  const dist::Comm comm(MPI_COMM_WORLD);
+  const dist::ShardedStrings input = dist::load_npy_strings(comm, flags.required("input"));
+  const TensorBuffer pos = load_npy_tensor(flags.required("pos"));  // whole, every rank
+  const TensorBuffer len = load_npy_tensor(flags.required("len"));
+  dist::save_npy(out, dist::substr(input, pos, len, options));
+  return kExitOk;
+}
+
+int dispatch(const std::string& op, const std::vector<std::string>& args) {
+  if (op == "tensor_scatter_nd_sub")
+    return run_scatter(op, &dist::tensor_scatter_nd_sub_in_place, args);
+  if (op == "tensor_scatter_nd_add")
+    return run_scatter(op, &dist::tensor_scatter_nd_add_in_place, args);
+  if (op == "tensor_scatter_nd_update")
+    return run_scatter(op, &dist::tensor_scatter_nd_update_in_place, args);
+  if (op == "tensor_scatter_nd_min")
+    return run_scatter(op, &dist::tensor_scatter_nd_min_in_place, args);
+  if (op == "tensor_scatter_nd_max")
+    return run_scatter(op, &dist::tensor_scatter_nd_max_in_place, args);
+  if (op == "boolean_mask_update") return run_mask_update(args);
+  if (op == "substr") return run_substr(args);
+  throw InvalidArgumentError("unknown op '" + op +
+                             "' for --distributed (see tensorbuf run --help)");
+}
+
+}  // namespace
+
+int run_distributed(const std::string& op, const std::vector<std::string>& args) {
+  MpiSession session;
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  try {
+    return dispatch(op, args);
+  } catch (const std::exception& e) {
+    if (rank == 0) throw;  // main prints it once
+    // The other ranks hold the same error: the same exit status, nothing printed.
+    std::ostringstream quiet;
+    std::streambuf* const saved = std::cerr.rdbuf(quiet.rdbuf());
+    const int status = report_error(e);
+    std::cerr.rdbuf(saved);
+    return status;
+  }
+}
+
+#else
+
+int run_distributed(const std::string&, const std::vector<std::string>&) {
+  throw InvalidArgumentError(
+      "--distributed needs a tensorbuf built with MPI (TENSORBUF_WITH_MPI=ON); this one was "
+      "built without it");
+}
+
+#endif
+
+}  // namespace tensorbuf::cli

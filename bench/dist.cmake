@@ -1,0 +1,6 @@
+# tensorbuf_bench_dist: the distributed scatter against MPI_Alltoallv of the same bytes
+# (docs/distributed.md, "Cost model"); an MPI program of its own: mpiexec -n P tensorbuf_bench_dist.
+if(TENSORBUF_WITH_MPI)
+  add_executable(tensorbuf_bench_dist ${CMAKE_CURRENT_LIST_DIR}/bench_dist.cpp)
+  target_link_libraries(tensorbuf_bench_dist PRIVATE tensorbuf_mpi tensorbuf_warnings)
+endif()

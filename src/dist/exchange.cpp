@@ -1,0 +1,129 @@
+#include "dist/exchange.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+
+#include "core/error_macros.hpp"
+#include "dist/collective.hpp"
+
+namespace tensorbuf::dist::detail {
+namespace {
+
+std::int64_t g_round_limit = INT_MAX;
+int g_last_calls = 0;
+bool g_reverse_sources = false;
+
+// A contiguous datatype of one row; freed on scope exit.
+class RowType {
+ public:
+  explicit RowType(std::size_t row_bytes) {
+    MPI_Type_contiguous(static_cast<int>(row_bytes), MPI_BYTE, &type_);
+    MPI_Type_commit(&type_);
+  }
+  ~RowType() { MPI_Type_free(&type_); }
+  RowType(const RowType&) = delete;
+  RowType& operator=(const RowType&) = delete;
+  MPI_Datatype get() const { return type_; }
+
+ private:
+  MPI_Datatype type_ = MPI_DATATYPE_NULL;
+};
+
+std::vector<std::int64_t> starts_of(const std::vector<std::int64_t>& counts) {
+  std::vector<std::int64_t> starts(counts.size() + 1, 0);
+  for (std::size_t p = 0; p < counts.size(); ++p) starts[p + 1] = starts[p] + counts[p];
+  return starts;
+}
+
+std::vector<int> to_int(const std::vector<std::int64_t>& values) {
+  return std::vector<int>(values.begin(), values.end());
+}
+
+}  // namespace
+
+void set_round_limit_for_testing(std::int64_t rows) { g_round_limit = rows > 0 ? rows : INT_MAX; }
+void set_reverse_sources_for_testing(bool reverse) { g_reverse_sources = reverse; }
+int last_exchange_calls_for_testing() { return g_last_calls; }
+
+std::vector<std::int64_t> exchange_counts(const Comm& comm, const std::vector<std::int64_t>& send) {
+  std::vector<std::int64_t> recv(send.size());
+  MPI_Alltoall(send.data(), 1, MPI_INT64_T, recv.data(), 1, MPI_INT64_T, comm.get());
+  return recv;
+}
+
+void exchange_rows(const Comm& comm, const void* send, const std::vector<std::int64_t>& send_counts,
+                   void* recv, const std::vector<std::int64_t>& recv_counts,
+                   std::size_t row_bytes) {
+  g_last_calls = 0;
+  if (row_bytes == 0) return;  // the same on every rank: nothing to move anywhere
+  TENSORBUF_EXPECTS(row_bytes <= static_cast<std::size_t>(INT_MAX), InvalidArgumentError,
+                    core::str_cat("tensorbuf::dist: a row of ", row_bytes, " bytes is over the ",
+                                  INT_MAX, " bytes MPI can describe"));
+  const RowType row(row_bytes);
+  const int size = comm.size();
+  const std::vector<std::int64_t> send_starts = starts_of(send_counts);
+  std::vector<std::int64_t> recv_starts = starts_of(recv_counts);
+  const std::int64_t received = recv_starts.back();
+  if (g_reverse_sources) {
+    // The negative control of the tests: sources placed in reverse rank order.
+    std::int64_t at = 0;
+    for (int p = size - 1; p >= 0; --p) {
+      recv_starts[p] = at;
+      at += recv_counts[p];
+    }
+  }
+  const std::int64_t limit = g_round_limit;
+  const std::int64_t moved = std::max(send_starts.back(), received);
+  if (allreduce_max(comm, moved) <= limit) {
+    // Every count and displacement fits the limit (and so an int): one call, no staging.
+    const std::vector<int> sc = to_int(send_counts), rc = to_int(recv_counts);
+    const std::vector<int> sd = to_int({send_starts.begin(), send_starts.end() - 1});
+    const std::vector<int> rd = to_int({recv_starts.begin(), recv_starts.end() - 1});
+    MPI_Alltoallv(send, sc.data(), sd.data(), row.get(), recv, rc.data(), rd.data(), row.get(),
+                  comm.get());
+    g_last_calls = 1;
+    return;
+  }
+  // Rounds: at most `per_peer` rows to and from each peer, so a round's total and every
+  // displacement stay within the limit.
+  const std::int64_t per_peer = std::max<std::int64_t>(1, limit / size);
+  std::int64_t largest = 0;
+  for (const std::int64_t c : send_counts) largest = std::max(largest, c);
+  const std::int64_t rounds = (allreduce_max(comm, largest) + per_peer - 1) / per_peer;
+  std::vector<unsigned char> send_stage, recv_stage;
+  std::vector<int> sc(static_cast<std::size_t>(size)), rc(sc.size()), sd(sc.size()), rd(sc.size());
+  const auto* src = static_cast<const unsigned char*>(send);
+  auto* dst = static_cast<unsigned char*>(recv);
+  for (std::int64_t k = 0; k < rounds; ++k) {
+    const std::int64_t skip = k * per_peer;
+    int send_total = 0, recv_total = 0;
+    for (int p = 0; p < size; ++p) {
+      sc[p] = static_cast<int>(std::clamp<std::int64_t>(send_counts[p] - skip, 0, per_peer));
+      rc[p] = static_cast<int>(std::clamp<std::int64_t>(recv_counts[p] - skip, 0, per_peer));
+      sd[p] = send_total;
+      rd[p] = recv_total;
+      send_total += sc[p];
+      recv_total += rc[p];
+    }
+    send_stage.resize(static_cast<std::size_t>(send_total) * row_bytes);
+    recv_stage.resize(static_cast<std::size_t>(recv_total) * row_bytes);
+    for (int p = 0; p < size; ++p) {
+      if (sc[p] == 0) continue;
+      std::memcpy(&send_stage[static_cast<std::size_t>(sd[p]) * row_bytes],
+                  src + static_cast<std::size_t>(send_starts[p] + skip) * row_bytes,
+                  static_cast<std::size_t>(sc[p]) * row_bytes);
+    }
+    MPI_Alltoallv(send_stage.data(), sc.data(), sd.data(), row.get(), recv_stage.data(), rc.data(),
+                  rd.data(), row.get(), comm.get());
+    ++g_last_calls;
+    for (int p = 0; p < size; ++p) {
+      if (rc[p] == 0) continue;
+      std::memcpy(dst + static_cast<std::size_t>(recv_starts[p] + skip) * row_bytes,
+                  &recv_stage[static_cast<std::size_t>(rd[p]) * row_bytes],
+                  static_cast<std::size_t>(rc[p]) * row_bytes);
+    }
+  }
+}
+
+}  // namespace tensorbuf::dist::detail

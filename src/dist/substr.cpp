@@ -1,0 +1,133 @@
+// ShardedStrings and the distributed substr (spec/distributed.md D3): validated on the global
+// shapes, run locally on each rank's rows with its part of pos and len, and an out-of-range
+// pos under kError named by its global flat index (the first over all ranks).
+#include <climits>
+
+#include "core/dispatch.hpp"
+#include "core/error_macros.hpp"
+#include "core/op_substr.hpp"
+#include "core/plan_substr.hpp"
+#include "core/shape_product.hpp"
+#include "core/string_tensor_access.hpp"
+#include "dist/collective.hpp"
+#include "dist/row_part.hpp"
+#include "dist/validate.hpp"
+
+namespace tensorbuf::dist {
+namespace {
+
+constexpr std::string_view kName = "substr";
+
+// A StringTensor's shape and residence, in the descriptors' form (dtype: its chars').
+detail::BufferDesc describe_strings(const StringTensor& s) {
+  return detail::BufferDesc{DataType::kUInt8, s.shape().dims(), s.residence().kind};
+}
+
+std::string device_text(std::int64_t kind) { return kind == 1 ? "cuda" : "cpu"; }
+std::string number_text(std::int64_t v) { return std::to_string(v); }
+
+}  // namespace
+
+ShardedStrings::ShardedStrings(Comm comm, RowLayout layout, StringTensor local)
+    : comm_(std::move(comm)), layout_(std::move(layout)), local_(std::move(local)) {
+  detail::check_new_shard("ShardedStrings", comm_, layout_, describe_strings(local_));
+}
+
+Shape ShardedStrings::global_shape() const {
+  std::vector<std::int64_t> dims = local_.shape().dims();
+  dims[0] = layout_.rows();
+  return Shape(std::move(dims));
+}
+
+ShardedStrings substr(const ShardedStrings& input, const TensorBuffer& pos, const TensorBuffer& len,
+                      const SubstrOptions& options) {
+  const Comm& comm = input.comm();
+  Device device;
+  OutOfBoundsPolicy policy = OutOfBoundsPolicy::kError;
+  detail::agree(comm, [&] {
+    device = core::resolve_device(options.device, input.local().offsets());
+    policy = core::resolve_policy(options.out_of_bounds, device);
+  });
+  detail::Record record;
+  record.add(device.is_cuda() ? 1 : 0);
+  record.add(static_cast<std::int64_t>(policy));
+  record.add(static_cast<std::int64_t>(options.unit));
+  record.add(describe_strings(input.local()));
+  record.add(detail::describe(pos));
+  record.add(detail::describe(len));
+  std::vector<std::int64_t> devices, policies, units;
+  std::vector<detail::BufferDesc> shards, poses, lens;
+  for (const auto& words : detail::allgather(comm, record.words())) {
+    detail::RecordReader reader(words);
+    devices.push_back(reader.next());
+    policies.push_back(reader.next());
+    units.push_back(reader.next());
+    shards.push_back(reader.next_desc());
+    poses.push_back(reader.next_desc());
+    lens.push_back(reader.next_desc());
+  }
+  detail::check_shards(kName, input.layout(), shards);
+  detail::check_agreed(kName, "device", devices, &device_text);
+  detail::check_agreed(kName, "out-of-bounds policy", policies, &number_text);
+  detail::check_agreed(kName, "unit", units, &number_text);
+  for (std::size_t q = 1; q < poses.size(); ++q) {
+    TENSORBUF_EXPECTS(
+        poses[q].dtype == poses[0].dtype && poses[q].dims == poses[0].dims &&
+            lens[q].dtype == lens[0].dtype && lens[q].dims == lens[0].dims,
+        InvalidArgumentError,
+        core::str_cat(kName, ": rank ", q, " passes pos ", detail::desc_text(poses[q]), " and len ",
+                      detail::desc_text(lens[q]), ", rank 0 ", detail::desc_text(poses[0]), " and ",
+                      detail::desc_text(lens[0]),
+                      " (pos and len are replicated: the same on every rank)"));
+  }
+  // The single-process checks on the global shapes (a shape-only stand-in of the input).
+  const Shape global = input.global_shape();
+  const StringTensor stand_in = core::StringTensorAccess::make_unchecked(
+      TensorBuffer::create_uninitialized(Shape{global.num_elements() + 1}, DataType::kInt64),
+      TensorBuffer::create_uninitialized(Shape{0}, DataType::kUInt8), global);
+  const core::SubstrPlan plan = core::plan_substr(stand_in, pos, len, options);
+  TENSORBUF_EXPECTS(plan.out_shape.rank() == global.rank() && plan.out_shape[0] == global[0],
+                    InvalidArgumentError,
+                    core::str_cat(kName, ": pos and len of shape ", pos.shape().to_string(),
+                                  " broadcast against the input shape ", global.to_string(),
+                                  " give ", plan.out_shape.to_string(),
+                                  "; dim 0 must stay the input's (its rows are sharded)"));
+
+  const int rank = comm.rank();
+  const std::int64_t first_row = input.layout().offsets[rank];
+  const std::int64_t rows = input.layout().rows_of(rank);
+  TensorBuffer pos_view = TensorBuffer::create_dynamic(pos.data_type());
+  TensorBuffer len_view = TensorBuffer::create_dynamic(len.data_type());
+  std::optional<core::SubstrRun> run;
+  detail::agree(comm, [&] {
+    const int target_rank = global.rank();
+    const TensorBuffer& pos_part =
+        detail::row_part(pos, target_rank, true, first_row, rows, pos_view);
+    const TensorBuffer& len_part =
+        detail::row_part(len, target_rank, true, first_row, rows, len_view);
+    SubstrOptions local = options;
+    local.device = device;
+    local.out_of_bounds = policy;
+    run = core::run_substr(input.local(), pos_part, len_part, local);
+  });
+  // kError: the first bad element over all ranks; its rank formats the message (its string's
+  // bytes are there) with the global index, and every rank throws it.
+  const std::int64_t row_elems =
+      core::dims_product(plan.out_shape.dims(), 1, plan.out_shape.dims().size());
+  const std::int64_t mine =
+      run->out ? INT64_MAX : first_row * row_elems + run->result.first_bad_index;
+  const std::int64_t first_bad = detail::allreduce_min(comm, mine);
+  if (first_bad != INT64_MAX) {
+    std::optional<detail::Failure> failure;
+    if (mine == first_bad) {
+      failure = detail::Failure{
+          ErrorCode::kInvalidArgument,
+          core::substr_out_of_range_message(input.local().at(run->result.bad_input_index),
+                                            run->result.bad_pos, first_bad)};
+    }
+    detail::raise_if_any(comm, failure);
+  }
+  return ShardedStrings(comm, input.layout(), std::move(*run->out));
+}
+
+}  // namespace tensorbuf::dist

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# D4: `mpiexec -n N tensorbuf run OP ... --distributed` writes the single-process output file
+# byte for byte, and fails like it (same exit status, no output file).
+# usage: cli_check.sh TENSORBUF CLI_INPUTS N WORKDIR MPIEXEC [MPIEXEC_PREFLAGS...]
+set -euo pipefail
+tensorbuf=$1 inputs=$2 ranks=$3 work=$4
+shift 4
+mpiexec=("$@")
+rm -rf "$work" && mkdir -p "$work" && cd "$work"
+"$inputs" .
+run_both() {  # name, then the op and its flags (without --out)
+  local name=$1
+  shift
+  "$tensorbuf" run "$@" --out "single_$name.npy"
+  "${mpiexec[0]}" -n "$ranks" "${mpiexec[@]:1}" "$tensorbuf" run "$@" --distributed \
+    --out "dist_$name.npy"
+  cmp "single_$name.npy" "dist_$name.npy"
+  echo "same bytes: $name"
+}
+for op in sub add update min max; do
+  run_both "$op" tensor_scatter_nd_$op --tensor tensor.npy --indices indices.npy \
+    --updates updates.npy
+done
+run_both mask0 boolean_mask_update --tensor tensor.npy --mask mask.npy --updates mask_updates.npy
+run_both mask1 boolean_mask_update --tensor tensor.npy --mask col_mask.npy \
+  --updates col_updates.npy --axis 1
+run_both substr substr --input strings.npy --pos pos.npy --len len.npy --unit utf8_char \
+  --out-of-bounds drop
+# A bad index: exit status 2 as in the single process, one message, no output file.
+set +e
+"${mpiexec[0]}" -n "$ranks" "${mpiexec[@]:1}" "$tensorbuf" run tensor_scatter_nd_add \
+  --tensor tensor.npy --indices bad_indices.npy --updates updates.npy --distributed \
+  --out bad.npy 2> bad.err
+status=$?
+set -e
+expected="InvalidArgument: indices[9] = [13] does not index into shape [13,3]"
+if [ "$status" -eq 0 ] || ! grep -qxF "$expected" bad.err || [ -e bad.npy ]; then
+  echo "bad index: status $status, stderr:" >&2
+  cat bad.err >&2
+  exit 1
+fi
+[ "$(grep -c InvalidArgument bad.err)" -eq 1 ] || { echo "printed more than once" >&2; exit 1; }
+echo "same error: bad index"
