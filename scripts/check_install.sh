@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# Installs tensorbuf from a configured build tree and builds + runs tests/consumer against it.
+# Installs tensorbuf from a configured build tree and builds + runs against it: tests/consumer
+# (C++) and tests/consumer_c (a C project: docs/c_api.md's C example).
 # usage: scripts/check_install.sh BUILD_DIR WORK_DIR
 set -euo pipefail
 build_dir=$1
 mkdir -p "$2"
 work_dir=$(cd "$2" && pwd)  # absolute: the consumer's CMake resolves paths from elsewhere
 root=$(cd "$(dirname "$0")/.." && pwd)
-rm -rf "$work_dir"/prefix "$work_dir"/consumer
+rm -rf "$work_dir"/prefix "$work_dir"/consumer "$work_dir"/consumer_c
 cmake --install "$build_dir" --prefix "$work_dir/prefix" > /dev/null
 cmake -S "$root/tests/consumer" -B "$work_dir/consumer" -G Ninja \
   -DCMAKE_PREFIX_PATH="$work_dir/prefix" > /dev/null
 cmake --build "$work_dir/consumer" > /dev/null
 "$work_dir/consumer/consumer"
+cmake -S "$root/tests/consumer_c" -B "$work_dir/consumer_c" -G Ninja \
+  -DCMAKE_PREFIX_PATH="$work_dir/prefix" > /dev/null
+cmake --build "$work_dir/consumer_c" > /dev/null
+"$work_dir/consumer_c/consumer_c"
