@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs tensorbuf from a configured build tree and builds + runs against it: tests/consumer
-# (C++) and tests/consumer_c (a C project: docs/c_api.md's C example).
+# (C++), tests/consumer_c (a C project: docs/c_api.md's C example) and, when the build has the
+# Fortran module, tests/consumer_fortran (the installed .mod files and tensorbuf::tensorbuf_f).
 # usage: scripts/check_install.sh BUILD_DIR WORK_DIR
 set -euo pipefail
 build_dir=$1
 mkdir -p "$2"
 work_dir=$(cd "$2" && pwd)  # absolute: the consumer's CMake resolves paths from elsewhere
 root=$(cd "$(dirname "$0")/.." && pwd)
-rm -rf "$work_dir"/prefix "$work_dir"/consumer "$work_dir"/consumer_c
+rm -rf "$work_dir"/prefix "$work_dir"/consumer "$work_dir"/consumer_c "$work_dir"/consumer_fortran
 cmake --install "$build_dir" --prefix "$work_dir/prefix" > /dev/null
 cmake -S "$root/tests/consumer" -B "$work_dir/consumer" -G Ninja \
   -DCMAKE_PREFIX_PATH="$work_dir/prefix" > /dev/null
@@ -17,3 +18,11 @@ cmake -S "$root/tests/consumer_c" -B "$work_dir/consumer_c" -G Ninja \
   -DCMAKE_PREFIX_PATH="$work_dir/prefix" > /dev/null
 cmake --build "$work_dir/consumer_c" > /dev/null
 "$work_dir/consumer_c/consumer_c"
+if [ -f "$work_dir/prefix/include/tensorbuf/fortran/tensorbuf_f.mod" ]; then
+  cmake -S "$root/tests/consumer_fortran" -B "$work_dir/consumer_fortran" -G Ninja \
+    -DCMAKE_PREFIX_PATH="$work_dir/prefix" > /dev/null
+  cmake --build "$work_dir/consumer_fortran" > /dev/null
+  "$work_dir/consumer_fortran/consumer_fortran"
+else
+  echo "check_install: no Fortran module in this build (no Fortran compiler): Fortran consumer skipped"
+fi

@@ -3,7 +3,8 @@
 # (idempotent; run as root). nvcc (CUDA 13) is expected from the machine's CUDA toolkit; without
 # it the CPU library builds.
 set -euo pipefail
-packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev libdlpack-dev python3 clang libclang-rt-14-dev "$@")
+packages=(cmake ninja-build g++ gfortran libgtest-dev libbenchmark-dev libdlpack-dev python3 clang
+          libclang-rt-14-dev "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" > /dev/null 2>&1 || missing+=("$p")

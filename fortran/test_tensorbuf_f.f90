@@ -1,0 +1,85 @@
+! The Fortran test of tensorbuf_f, also docs/c_api.md's Fortran example (ctest
+! fortran.test_tensorbuf_f, and scripts/check_install.sh against the installed .mod).
+program test_tensorbuf_f
+  use, intrinsic :: iso_c_binding
+  use tensorbuf_f
+  implicit none
+  real(c_float) :: a(4, 2), expected(4, 2), before(4, 2)
+  real(c_double) :: d(3, 2, 2), d_out(3, 2, 2)
+  integer(c_int32_t) :: idx(2, 3), rows(1, 1)
+  integer(c_int64_t) :: idx64(3, 1)
+  real(c_float) :: upd(3), row(4, 1)
+  logical :: big(4, 2)
+  integer(c_int8_t) :: mask(4, 2)
+  complex(c_float_complex) :: z(2)
+  integer :: ierr, i_
+
+  if (c_tb_abi_version() /= 1) error stop 'unexpected ABI version'
+
+  ! a(4, 2) is the row-major tensor [2, 4]: index tuple (r, c) is a(c + 1, r + 1).
+  a = 1
+  idx = reshape([1, 3, 0, 0, 1, 1], [2, 3])      ! tuples (1, 3), (0, 0), (1, 1)
+  upd = [10, 20, 30]
+  call tb_tensor_scatter_nd_add_in_place(a, idx, upd)
+  expected = 1
+  expected(4, 2) = 11
+  expected(1, 1) = 21
+  expected(2, 2) = 31
+  call check(all(a == expected), 'scatter_nd_add in place, shape reversed')
+
+  ! Index tuples of one coordinate select rows of the tensor: a column of the Fortran array.
+  rows(1, 1) = 0
+  row(:, 1) = [5, 6, 7, 8]
+  call tb_tensor_scatter_nd_update_in_place(a, rows, row)
+  call check(all(a(:, 1) == [5, 6, 7, 8]) .and. all(a(:, 2) == expected(:, 2)), &
+      'scatter_nd_update of a tensor row')
+
+  ! boolean_mask_update with a mask made from a logical array: a(big) = 0.
+  big = a > 6
+  mask = merge(1_c_int8_t, 0_c_int8_t, big)
+  call tb_boolean_mask_update_in_place(a, mask, 0.0_c_float)
+  call check(all(pack(a, big) == 0) .and. all(pack(a, .not. big) > 0), &
+      'boolean_mask_update with a logical-derived mask')
+
+  ! An error: an index out of bounds, reported through ierr, with the message; a unchanged.
+  before = a
+  idx(1, 1) = 2
+  call tb_tensor_scatter_nd_sub_in_place(a, idx, upd, ierr)
+  call check(ierr == TB_INVALID_ARGUMENT, 'out-of-bounds index gives TB_INVALID_ARGUMENT')
+  call check(index(tb_last_error_message(), 'tb_tensor_scatter_nd_sub_in_place: ') == 1, &
+      'the message names the C function')
+  call check(all(a == before), 'a failed op leaves its tensor unchanged')
+  print '(a)', 'error message: ' // tb_last_error_message()
+
+  ! Out of place, real64 rank 3 (tensor [2, 2, 3]) with int64 indices of the first dim only.
+  d = 1
+  idx64(:, 1) = [1, 0, 2]
+  call tb_tensor_scatter_nd_max(d, idx64, 4.0_c_double, d_out, ierr)
+  call check(ierr == TB_INVALID_ARGUMENT, 'updates of the wrong shape are refused')
+  call tb_tensor_scatter_nd_max(d, reshape([1_c_int64_t], [1, 1]), &
+      reshape([(real(i_, c_double), i_ = 1, 6)], [3, 2, 1]), d_out, ierr)
+  call check(ierr == TB_OK, 'scatter_nd_max out of place: ' // tb_last_error_message())
+  call check(all(d == 1), 'out of place leaves its input alone')
+  call check(all(d_out(:, :, 1) == 1) .and. d_out(3, 2, 2) == 6 .and. d_out(1, 1, 2) == 1, &
+      'scatter_nd_max out of place, rank 3')
+
+  ! A type the C API has no dtype for: the wrapper's own error.
+  z = 0
+  call tb_tensor_scatter_nd_add_in_place(z, idx, upd, ierr)
+  call check(ierr == TB_INVALID_ARGUMENT .and. &
+      index(tb_last_error_message(), 'tensorbuf_f: unsupported array type') == 1, &
+      'an unsupported array type is TB_INVALID_ARGUMENT')
+  print '(a)', 'tensorbuf_f: ok'
+
+contains
+
+  subroutine check(condition, what)
+    logical, intent(in) :: condition
+    character(len=*), intent(in) :: what
+    if (.not. condition) then
+      print '(a)', 'FAILED: ' // what
+      error stop 1
+    end if
+  end subroutine
+
+end program
