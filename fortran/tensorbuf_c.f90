@@ -29,6 +29,20 @@ module tensorbuf_c
     integer(c_int) :: broadcast = 1
     type(c_ptr) :: stream = c_null_ptr
   end type
+  ! release: a bind(c) subroutine release(ctx, last_use_stream) with two type(c_ptr), value
+  ! arguments (c_funloc of it), or c_null_funptr.
+  type, bind(c), public :: tb_borrow_desc
+    integer(c_size_t) :: struct_size = 0
+    type(c_ptr) :: data = c_null_ptr
+    integer(c_int) :: dtype = 0
+    integer(c_int) :: ndim = 0
+    type(c_ptr) :: shape = c_null_ptr
+    type(tb_device) :: device
+    integer(c_int) :: read_only = 0
+    type(c_ptr) :: ready_stream = c_null_ptr
+    type(c_funptr) :: release = c_null_funptr
+    type(c_ptr) :: release_ctx = c_null_ptr
+  end type
   type, bind(c), public :: tb_substr_options
     integer(c_size_t) :: struct_size = 0
     integer(c_int) :: unit = 0
@@ -64,6 +78,12 @@ module tensorbuf_c
       type(c_ptr), value :: ready_stream
       type(c_ptr), intent(out) :: out
       integer(c_int) :: c_tb_buffer_borrow
+    end function
+    function c_tb_buffer_borrow_ex(desc, out) bind(c, name="tb_buffer_borrow_ex")
+      import :: c_int, c_ptr, tb_borrow_desc
+      type(tb_borrow_desc), intent(in) :: desc
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: c_tb_buffer_borrow_ex
     end function
     subroutine c_tb_buffer_destroy(buffer) bind(c, name="tb_buffer_destroy")
       import :: c_ptr
@@ -230,6 +250,7 @@ module tensorbuf_c
       c_tb_boolean_mask_update_ex
 
   public :: c_tb_abi_version, c_tb_last_error, c_tb_buffer_create, c_tb_buffer_borrow, &
+      c_tb_buffer_borrow_ex, &
       c_tb_buffer_destroy, c_tb_buffer_copy_to_host, c_tb_buffer_copy_from_host, &
       c_tb_buffer_dtype, c_tb_buffer_shape, c_tb_synchronize, &
       c_tb_boolean_mask_update_in_place, c_tb_boolean_mask_update, &

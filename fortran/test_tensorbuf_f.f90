@@ -1,8 +1,20 @@
 ! The Fortran test of tensorbuf_f, also docs/c_api.md's Fortran example (ctest
 ! fortran.test_tensorbuf_f, and scripts/check_install.sh against the installed .mod).
+module release_counter
+  use, intrinsic :: iso_c_binding
+  implicit none
+  integer :: releases = 0
+contains
+  subroutine count_release(ctx, last_use_stream) bind(c)
+    type(c_ptr), value :: ctx, last_use_stream
+    releases = releases + 1
+  end subroutine
+end module
+
 program test_tensorbuf_f
   use, intrinsic :: iso_c_binding
   use tensorbuf_f
+  use release_counter
   implicit none
   real(c_float) :: a(4, 2), expected(4, 2), before(4, 2)
   real(c_double) :: d(3, 2, 2), d_out(3, 2, 2)
@@ -12,6 +24,10 @@ program test_tensorbuf_f
   logical :: big(4, 2)
   integer(c_int8_t) :: mask(4, 2)
   complex(c_float_complex) :: z(2)
+  type(tb_borrow_desc) :: desc
+  type(c_ptr) :: handle
+  integer(c_int64_t), target :: dims(1)
+  real(c_float), target :: own(3)
   integer :: ierr, i_
 
   if (c_tb_abi_version() /= 1) error stop 'unexpected ABI version'
@@ -69,6 +85,20 @@ program test_tensorbuf_f
   call check(ierr == TB_INVALID_ARGUMENT .and. &
       index(tb_last_error_message(), 'tensorbuf_f: unsupported array type') == 1, &
       'an unsupported array type is TB_INVALID_ARGUMENT')
+
+  ! The raw interface: borrow_ex with a Fortran release callback, called once at destroy.
+  own = [1, 2, 3]
+  dims = 3
+  desc%struct_size = c_sizeof(desc)
+  desc%data = c_loc(own)
+  desc%dtype = TB_FLOAT32
+  desc%ndim = 1
+  desc%shape = c_loc(dims)
+  desc%release = c_funloc(count_release)
+  call check(c_tb_buffer_borrow_ex(desc, handle) == TB_OK, 'c_tb_buffer_borrow_ex')
+  call check(releases == 0, 'no release before destroy')
+  call c_tb_buffer_destroy(handle)
+  call check(releases == 1, 'release called once at destroy')
   print '(a)', 'tensorbuf_f: ok'
 
 contains
