@@ -32,7 +32,7 @@ tb_status borrow(const char* function, const tb_borrow_desc& desc, tb_buffer** o
   return guarded(function, [&] {
     require(out, "out");
     const Shape shape = to_shape(desc.ndim, desc.shape);
-    const DataType type = to_data_type(desc.dtype);
+    const DataType type = to_data_type(raw_value(desc.dtype));
     const Device device = to_device(desc.device);
     BorrowOptions options;
     options.read_only = desc.read_only != 0;
@@ -62,7 +62,8 @@ tb_status tb_buffer_create(tb_dtype dtype, int ndim, const int64_t* shape,
   return guarded(__func__, [&] {
     require(out, "out");
     std::unique_ptr<tb_buffer> handle = make_handle();
-    handle->value = TensorBuffer::create_fixed_size(to_shape(ndim, shape), to_data_type(dtype));
+    handle->value =
+        TensorBuffer::create_fixed_size(to_shape(ndim, shape), to_data_type(raw_value(dtype)));
     *out = handle.release();
   });
 }
@@ -73,7 +74,7 @@ tb_status tb_buffer_borrow(void* data, tb_dtype dtype, int ndim, const int64_t* 
   tb_borrow_desc desc{};
   desc.struct_size = sizeof desc;
   desc.data = data;
-  desc.dtype = dtype;
+  std::memcpy(&desc.dtype, &dtype, sizeof dtype);  // any int a C caller passed (raw_value)
   desc.ndim = ndim;
   desc.shape = shape;
   desc.device = device;

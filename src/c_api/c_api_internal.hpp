@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <type_traits>
@@ -54,10 +55,21 @@ void require(const void* pointer, const char* name);
 const TensorBuffer& buffer_of(const tb_buffer* handle, const char* name);
 TensorBuffer& buffer_of(tb_buffer* handle, const char* name);
 
-DataType to_data_type(tb_dtype dtype);
+// The int a C caller stored in an enum-typed argument or field. Read through memcpy, not as the
+// enum type: a C caller may pass any int, and a C++ load of a value outside the enumeration's
+// range is undefined behaviour (UBSan's -fsanitize=enum reports it).
+template <class Enum>
+int raw_value(const Enum& value) {
+  static_assert(sizeof(Enum) == sizeof(int), "C enums are ints");
+  int raw;
+  std::memcpy(&raw, &value, sizeof raw);
+  return raw;
+}
+
+DataType to_data_type(int dtype);
 tb_dtype to_tb_dtype(DataType type);
 Device to_device(tb_device device);
-OutOfBoundsPolicy to_policy(tb_oob oob);
+OutOfBoundsPolicy to_policy(int oob);
 // `ndim` dims from `dims` (NULL allowed when ndim is 0).
 Shape to_shape(int ndim, const std::int64_t* dims);
 // Writes a shape of rank <= TB_MAX_NDIM (OutOfRangeError otherwise, nothing written).

@@ -16,9 +16,9 @@ using ScatterInPlace = void (*)(TensorBuffer&, const TensorBuffer&, const Tensor
 using ScatterOutOfPlace = TensorBuffer (*)(const TensorBuffer&, const TensorBuffer&,
                                            const TensorBuffer&, const ScatterOptions&);
 
-ScatterOptions scatter_options(tb_oob oob, void* stream) {
+ScatterOptions scatter_options(const tb_oob& oob, void* stream) {  // by reference: raw_value
   ScatterOptions options;
-  options.out_of_bounds = to_policy(oob);
+  options.out_of_bounds = to_policy(raw_value(oob));
   options.stream = Stream{stream};
   return options;
 }
@@ -50,7 +50,7 @@ SubstrOptions substr_options(const tb_substr_options* c) {
   SubstrOptions options;
   if (c == nullptr) return options;
   require_struct_size(c->struct_size, sizeof(tb_substr_options), "options");
-  switch (c->unit) {
+  switch (raw_value(c->unit)) {
     case TB_UNIT_BYTE:
       options.unit = SubstrUnit::kByte;
       break;
@@ -58,10 +58,9 @@ SubstrOptions substr_options(const tb_substr_options* c) {
       options.unit = SubstrUnit::kUtf8Char;
       break;
     default:
-      throw InvalidArgumentError(
-          core::str_cat("unknown tb_substr_unit ", static_cast<int>(c->unit)));
+      throw InvalidArgumentError(core::str_cat("unknown tb_substr_unit ", raw_value(c->unit)));
   }
-  options.out_of_bounds = to_policy(c->oob);
+  options.out_of_bounds = to_policy(raw_value(c->oob));
   options.stream = Stream{c->stream};
   return options;
 }

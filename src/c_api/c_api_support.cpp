@@ -93,11 +93,10 @@ TensorBuffer& buffer_of(tb_buffer* handle, const char* name) {
   return *handle->value;
 }
 
-DataType to_data_type(tb_dtype dtype) {
-  const int value = static_cast<int>(dtype);
-  TENSORBUF_EXPECTS(value >= TB_BOOL && value <= TB_FLOAT64, InvalidArgumentError,
-                    core::str_cat("unknown tb_dtype ", value));
-  return static_cast<DataType>(value);  // the same order (static_asserts in c_api_buffer.cpp)
+DataType to_data_type(int dtype) {
+  TENSORBUF_EXPECTS(dtype >= TB_BOOL && dtype <= TB_FLOAT64, InvalidArgumentError,
+                    core::str_cat("unknown tb_dtype ", dtype));
+  return static_cast<DataType>(dtype);  // the same order (static_asserts in c_api_buffer.cpp)
 }
 
 tb_dtype to_tb_dtype(DataType type) { return static_cast<tb_dtype>(static_cast<int>(type)); }
@@ -108,7 +107,7 @@ Device to_device(tb_device device) {
   return device.kind == 0 ? Device::cpu() : Device::cuda(device.index);
 }
 
-OutOfBoundsPolicy to_policy(tb_oob oob) {
+OutOfBoundsPolicy to_policy(int oob) {
   switch (oob) {
     case TB_OOB_DEFAULT:
       return OutOfBoundsPolicy::kDeviceDefault;
@@ -116,8 +115,9 @@ OutOfBoundsPolicy to_policy(tb_oob oob) {
       return OutOfBoundsPolicy::kError;
     case TB_OOB_DROP:
       return OutOfBoundsPolicy::kDrop;
+    default:
+      throw InvalidArgumentError(core::str_cat("unknown tb_oob ", oob));
   }
-  throw InvalidArgumentError(core::str_cat("unknown tb_oob ", static_cast<int>(oob)));
 }
 
 Shape to_shape(int ndim, const std::int64_t* dims) {
