@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Installs tensorbuf from a configured build tree and builds + runs tests/consumer against it,
-# and tests/consumer_mpi (component mpi, on 2 ranks) when the build has tensorbuf::mpi.
+# Installs tensorbuf from a configured build tree and builds + runs against it: tests/consumer
+# (C++), tests/consumer_c (a C project: docs/c_api.md's C example), tests/consumer_fortran (the
+# installed .mod files and tensorbuf::tensorbuf_f) when the build has the Fortran module, and
+# tests/consumer_mpi (component mpi, on 2 ranks) when the build has tensorbuf::mpi.
 # usage: scripts/check_install.sh BUILD_DIR WORK_DIR
 set -euo pipefail
 build_dir=$1
 mkdir -p "$2"
 work_dir=$(cd "$2" && pwd)  # absolute: the consumer's CMake resolves paths from elsewhere
 root=$(cd "$(dirname "$0")/.." && pwd)
-rm -rf "$work_dir"/prefix "$work_dir"/consumer "$work_dir"/consumer_mpi
+rm -rf "$work_dir"/prefix "$work_dir"/consumer "$work_dir"/consumer_c "$work_dir"/consumer_fortran \
+  "$work_dir"/consumer_mpi
 cmake --install "$build_dir" --prefix "$work_dir/prefix" > /dev/null
 cmake -S "$root/tests/consumer" -B "$work_dir/consumer" -G Ninja \
   -DCMAKE_PREFIX_PATH="$work_dir/prefix" > /dev/null
@@ -20,4 +23,16 @@ if compgen -G "$work_dir/prefix/lib*/cmake/tensorbuf/tensorbufMpiTargets.cmake" 
   # Open MPI: --oversubscribe (2 ranks whatever the core count); as root, the caller's
   # environment must allow it (OMPI_ALLOW_RUN_AS_ROOT, see .ci/run).
   mpiexec -n 2 --oversubscribe "$work_dir/consumer_mpi/consumer_mpi"
+fi
+cmake -S "$root/tests/consumer_c" -B "$work_dir/consumer_c" -G Ninja \
+  -DCMAKE_PREFIX_PATH="$work_dir/prefix" > /dev/null
+cmake --build "$work_dir/consumer_c" > /dev/null
+"$work_dir/consumer_c/consumer_c"
+if [ -f "$work_dir/prefix/include/tensorbuf/fortran/tensorbuf_f.mod" ]; then
+  cmake -S "$root/tests/consumer_fortran" -B "$work_dir/consumer_fortran" -G Ninja \
+    -DCMAKE_PREFIX_PATH="$work_dir/prefix" > /dev/null
+  cmake --build "$work_dir/consumer_fortran" > /dev/null
+  "$work_dir/consumer_fortran/consumer_fortran"
+else
+  echo "check_install: no Fortran module in this build (no Fortran compiler): Fortran consumer skipped"
 fi

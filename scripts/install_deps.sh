@@ -3,10 +3,10 @@
 # (idempotent; run as root). nvcc (CUDA 13) is expected from the machine's CUDA toolkit; without
 # it the CPU library builds.
 set -euo pipefail
-# libopenmpi-dev + openmpi-bin: tensorbuf::mpi and its tests (mpiexec); without them the rest
-# builds, TENSORBUF_WITH_MPI off. libdlpack-dev: the system DLPack header (tensorbuf's own
-# declarations are used without it).
-packages=(cmake ninja-build g++ libgtest-dev libbenchmark-dev libdlpack-dev python3 clang
+# libopenmpi-dev + openmpi-bin: tensorbuf::mpi and its tests (mpiexec); gfortran: the Fortran
+# module; without them the rest builds (TENSORBUF_WITH_MPI / TENSORBUF_WITH_FORTRAN off).
+# libdlpack-dev: the system DLPack header (tensorbuf's own declarations are used without it).
+packages=(cmake ninja-build g++ gfortran libgtest-dev libbenchmark-dev libdlpack-dev python3 clang
           libclang-rt-14-dev libopenmpi-dev openmpi-bin "$@")
 missing=()
 for p in "${packages[@]}"; do

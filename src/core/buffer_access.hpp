@@ -16,6 +16,11 @@ struct BufferAccess {
   static std::shared_ptr<Storage> shared_storage(const TensorBuffer& buffer) {
     return buffer.storage_;
   }
+  // A second TensorBuffer over the same storage (same dtype, shape and memory, no copy): the C
+  // API hands a handle's buffer to an API that takes TensorBuffers by value (from_buffers).
+  static TensorBuffer share(const TensorBuffer& buffer) {
+    return TensorBuffer(buffer.type_, buffer.shape_, buffer.dynamic_, buffer.storage_);
+  }
   // A fixed-size buffer over caller memory: validates `data` for `shape` and `type` on
   // `device` (TensorBuffer::borrow's rules), then fills in memory's data, size and side.
   // Defined in tensor_buffer_interop.cpp; DLPack imports use it with their own release.

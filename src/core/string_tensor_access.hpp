@@ -14,6 +14,10 @@ struct StringTensorAccess {
   static StringTensor make_unchecked(TensorBuffer offsets, TensorBuffer chars, Shape shape) {
     return StringTensor(std::move(offsets), std::move(chars), std::move(shape));
   }
+  // Moves the offsets and chars out (the C API returns them as two buffers).
+  static std::pair<TensorBuffer, TensorBuffer> take_buffers(StringTensor&& strings) {
+    return {std::move(strings.offsets_), std::move(strings.chars_)};
+  }
 };
 
 }  // namespace tensorbuf::core

@@ -1,0 +1,288 @@
+! tensorbuf_c: the bind(c) interfaces of the tensorbuf C API (<tensorbuf/c_api.h>,
+! spec/interop.md I4): c_tb_<name> is the C function tb_<name>, with its constants and option
+! structs. Use the module tensorbuf_f, which re-exports all of this with the array wrappers.
+module tensorbuf_c
+  use, intrinsic :: iso_c_binding
+  implicit none
+  private
+
+  integer(c_int), parameter, public :: TB_OK = 0, TB_INVALID_ARGUMENT = 1, TB_OUT_OF_RANGE = 2, &
+      TB_UNAVAILABLE = 3, TB_RESOURCE_EXHAUSTED = 4, TB_INTERNAL = 5
+  integer(c_int), parameter, public :: TB_BOOL = 0, TB_UINT8 = 1, TB_INT8 = 2, TB_INT16 = 3, &
+      TB_INT32 = 4, TB_INT64 = 5, TB_FLOAT16 = 6, TB_BFLOAT16 = 7, TB_FLOAT32 = 8, TB_FLOAT64 = 9
+  integer(c_int), parameter, public :: TB_OOB_DEFAULT = 0, TB_OOB_ERROR = 1, TB_OOB_DROP = 2
+  integer(c_int), parameter, public :: TB_UNIT_BYTE = 0, TB_UNIT_UTF8_CHAR = 1
+  integer(c_int), parameter, public :: TB_MAX_NDIM = 8
+
+  type, bind(c), public :: tb_device
+    integer(c_int) :: kind = 0, index = 0
+  end type
+  type, bind(c), public :: tb_scatter_options
+    integer(c_size_t) :: struct_size = 0
+    integer(c_int) :: oob = 0
+    integer(c_int) :: deterministic = 0
+    type(c_ptr) :: stream = c_null_ptr
+  end type
+  type, bind(c), public :: tb_mask_update_options
+    integer(c_size_t) :: struct_size = 0
+    integer(c_int) :: axis = 0
+    integer(c_int) :: broadcast = 1
+    type(c_ptr) :: stream = c_null_ptr
+  end type
+  ! release: a bind(c) subroutine release(ctx, last_use_stream) with two type(c_ptr), value
+  ! arguments (c_funloc of it), or c_null_funptr.
+  type, bind(c), public :: tb_borrow_desc
+    integer(c_size_t) :: struct_size = 0
+    type(c_ptr) :: data = c_null_ptr
+    integer(c_int) :: dtype = 0
+    integer(c_int) :: ndim = 0
+    type(c_ptr) :: shape = c_null_ptr
+    type(tb_device) :: device
+    integer(c_int) :: read_only = 0
+    type(c_ptr) :: ready_stream = c_null_ptr
+    type(c_funptr) :: release = c_null_funptr
+    type(c_ptr) :: release_ctx = c_null_ptr
+  end type
+  type, bind(c), public :: tb_substr_options
+    integer(c_size_t) :: struct_size = 0
+    integer(c_int) :: unit = 0
+    integer(c_int) :: oob = 0
+    type(c_ptr) :: stream = c_null_ptr
+  end type
+
+
+  interface
+    function c_tb_abi_version() bind(c, name="tb_abi_version")
+      import :: c_int32_t
+      integer(c_int32_t) :: c_tb_abi_version
+    end function
+    function c_tb_last_error() bind(c, name="tb_last_error")
+      import :: c_ptr
+      type(c_ptr) :: c_tb_last_error
+    end function
+    function c_tb_buffer_create(dtype, ndim, shape, out) bind(c, name="tb_buffer_create")
+      import :: c_int, c_int64_t, c_ptr
+      integer(c_int), value :: dtype, ndim
+      integer(c_int64_t), intent(in) :: shape(*)
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: c_tb_buffer_create
+    end function
+    function c_tb_buffer_borrow(data, dtype, ndim, shape, device, read_only, ready_stream, out) &
+        bind(c, name="tb_buffer_borrow")
+      import :: c_int, c_int64_t, c_ptr, tb_device
+      type(c_ptr), value :: data
+      integer(c_int), value :: dtype, ndim
+      integer(c_int64_t), intent(in) :: shape(*)
+      type(tb_device), value :: device
+      integer(c_int), value :: read_only
+      type(c_ptr), value :: ready_stream
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: c_tb_buffer_borrow
+    end function
+    function c_tb_buffer_borrow_ex(desc, out) bind(c, name="tb_buffer_borrow_ex")
+      import :: c_int, c_ptr, tb_borrow_desc
+      type(tb_borrow_desc), intent(in) :: desc
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: c_tb_buffer_borrow_ex
+    end function
+    subroutine c_tb_buffer_destroy(buffer) bind(c, name="tb_buffer_destroy")
+      import :: c_ptr
+      type(c_ptr), value :: buffer
+    end subroutine
+    function c_tb_buffer_copy_to_host(buffer, dst, bytes) bind(c, name="tb_buffer_copy_to_host")
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: buffer, dst
+      integer(c_size_t), value :: bytes
+      integer(c_int) :: c_tb_buffer_copy_to_host
+    end function
+    function c_tb_buffer_copy_from_host(buffer, src, bytes) &
+        bind(c, name="tb_buffer_copy_from_host")
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: buffer, src
+      integer(c_size_t), value :: bytes
+      integer(c_int) :: c_tb_buffer_copy_from_host
+    end function
+    function c_tb_buffer_dtype(buffer, out) bind(c, name="tb_buffer_dtype")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: buffer
+      integer(c_int), intent(out) :: out
+      integer(c_int) :: c_tb_buffer_dtype
+    end function
+    function c_tb_buffer_shape(buffer, ndim, shape) bind(c, name="tb_buffer_shape")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: buffer
+      integer(c_int), intent(out) :: ndim
+      integer(c_int64_t), intent(out) :: shape(*)
+      integer(c_int) :: c_tb_buffer_shape
+    end function
+    function c_tb_synchronize(device, stream) bind(c, name="tb_synchronize")
+      import :: c_int, c_ptr, tb_device
+      type(tb_device), value :: device
+      type(c_ptr), value :: stream
+      integer(c_int) :: c_tb_synchronize
+    end function
+    function c_tb_substr(offsets, chars, ndim, shape, pos, len, options, out_offsets, &
+        out_chars, out_ndim, out_shape) bind(c, name="tb_substr")
+      import :: c_int, c_int64_t, c_ptr
+      type(c_ptr), value :: offsets, chars
+      integer(c_int), value :: ndim
+      integer(c_int64_t), intent(in) :: shape(*)
+      type(c_ptr), value :: pos, len, options
+      type(c_ptr), intent(out) :: out_offsets, out_chars
+      integer(c_int), intent(out) :: out_ndim
+      integer(c_int64_t), intent(out) :: out_shape(*)
+      integer(c_int) :: c_tb_substr
+    end function
+    function c_tb_buffer_to_dlpack_versioned(buffer, consumer_stream, out) &
+        bind(c, name="tb_buffer_to_dlpack_versioned")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: buffer, consumer_stream
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: c_tb_buffer_to_dlpack_versioned
+    end function
+    function c_tb_buffer_from_dlpack_versioned(tensor, stream, out) &
+        bind(c, name="tb_buffer_from_dlpack_versioned")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: tensor, stream
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: c_tb_buffer_from_dlpack_versioned
+    end function
+    function c_strlen(s) bind(c, name="strlen")
+      import :: c_ptr, c_size_t
+      type(c_ptr), value :: s
+      integer(c_size_t) :: c_strlen
+    end function
+  end interface
+  ! The shapes of the op functions: one per form, shared by the five scatters and by
+  ! boolean_mask_update (whose second argument is the mask, the third int the axis).
+  abstract interface
+    function tb_op_in_place_c(tensor, second, updates, policy_or_axis, stream) result(status) &
+        bind(c)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: tensor, second, updates
+      integer(c_int), value :: policy_or_axis
+      type(c_ptr), value :: stream
+      integer(c_int) :: status
+    end function
+    function tb_op_c(tensor, second, updates, policy_or_axis, stream, out) result(status) &
+        bind(c)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: tensor, second, updates
+      integer(c_int), value :: policy_or_axis
+      type(c_ptr), value :: stream
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: status
+    end function
+    function tb_scatter_in_place_ex_c(tensor, indices, updates, options) result(status) &
+        bind(c)
+      import :: c_int, c_ptr, tb_scatter_options
+      type(c_ptr), value :: tensor, indices, updates
+      type(tb_scatter_options), intent(in) :: options
+      integer(c_int) :: status
+    end function
+    function tb_scatter_ex_c(tensor, indices, updates, options, out) result(status) &
+        bind(c)
+      import :: c_int, c_ptr, tb_scatter_options
+      type(c_ptr), value :: tensor, indices, updates
+      type(tb_scatter_options), intent(in) :: options
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: status
+    end function
+    function tb_mask_update_in_place_ex_c(tensor, mask, updates, options) result(status) &
+        bind(c)
+      import :: c_int, c_ptr, tb_mask_update_options
+      type(c_ptr), value :: tensor, mask, updates
+      type(tb_mask_update_options), intent(in) :: options
+      integer(c_int) :: status
+    end function
+    function tb_mask_update_ex_c(tensor, mask, updates, options, out) result(status) &
+        bind(c)
+      import :: c_int, c_ptr, tb_mask_update_options
+      type(c_ptr), value :: tensor, mask, updates
+      type(tb_mask_update_options), intent(in) :: options
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: status
+    end function
+  end interface
+  public :: tb_op_in_place_c, tb_op_c
+
+  procedure(tb_op_in_place_c), bind(c, name="tb_tensor_scatter_nd_sub_in_place") :: &
+      c_tb_tensor_scatter_nd_sub_in_place
+  procedure(tb_op_c), bind(c, name="tb_tensor_scatter_nd_sub") :: c_tb_tensor_scatter_nd_sub
+  procedure(tb_scatter_in_place_ex_c), bind(c, name="tb_tensor_scatter_nd_sub_in_place_ex") :: &
+      c_tb_tensor_scatter_nd_sub_in_place_ex
+  procedure(tb_scatter_ex_c), bind(c, name="tb_tensor_scatter_nd_sub_ex") :: &
+      c_tb_tensor_scatter_nd_sub_ex
+  procedure(tb_op_in_place_c), bind(c, name="tb_tensor_scatter_nd_add_in_place") :: &
+      c_tb_tensor_scatter_nd_add_in_place
+  procedure(tb_op_c), bind(c, name="tb_tensor_scatter_nd_add") :: c_tb_tensor_scatter_nd_add
+  procedure(tb_scatter_in_place_ex_c), bind(c, name="tb_tensor_scatter_nd_add_in_place_ex") :: &
+      c_tb_tensor_scatter_nd_add_in_place_ex
+  procedure(tb_scatter_ex_c), bind(c, name="tb_tensor_scatter_nd_add_ex") :: &
+      c_tb_tensor_scatter_nd_add_ex
+  procedure(tb_op_in_place_c), bind(c, name="tb_tensor_scatter_nd_update_in_place") :: &
+      c_tb_tensor_scatter_nd_update_in_place
+  procedure(tb_op_c), bind(c, name="tb_tensor_scatter_nd_update") :: c_tb_tensor_scatter_nd_update
+  procedure(tb_scatter_in_place_ex_c), bind(c, name="tb_tensor_scatter_nd_update_in_place_ex") :: &
+      c_tb_tensor_scatter_nd_update_in_place_ex
+  procedure(tb_scatter_ex_c), bind(c, name="tb_tensor_scatter_nd_update_ex") :: &
+      c_tb_tensor_scatter_nd_update_ex
+  procedure(tb_op_in_place_c), bind(c, name="tb_tensor_scatter_nd_min_in_place") :: &
+      c_tb_tensor_scatter_nd_min_in_place
+  procedure(tb_op_c), bind(c, name="tb_tensor_scatter_nd_min") :: c_tb_tensor_scatter_nd_min
+  procedure(tb_scatter_in_place_ex_c), bind(c, name="tb_tensor_scatter_nd_min_in_place_ex") :: &
+      c_tb_tensor_scatter_nd_min_in_place_ex
+  procedure(tb_scatter_ex_c), bind(c, name="tb_tensor_scatter_nd_min_ex") :: &
+      c_tb_tensor_scatter_nd_min_ex
+  procedure(tb_op_in_place_c), bind(c, name="tb_tensor_scatter_nd_max_in_place") :: &
+      c_tb_tensor_scatter_nd_max_in_place
+  procedure(tb_op_c), bind(c, name="tb_tensor_scatter_nd_max") :: c_tb_tensor_scatter_nd_max
+  procedure(tb_scatter_in_place_ex_c), bind(c, name="tb_tensor_scatter_nd_max_in_place_ex") :: &
+      c_tb_tensor_scatter_nd_max_in_place_ex
+  procedure(tb_scatter_ex_c), bind(c, name="tb_tensor_scatter_nd_max_ex") :: &
+      c_tb_tensor_scatter_nd_max_ex
+  procedure(tb_op_in_place_c), bind(c, name="tb_boolean_mask_update_in_place") :: &
+      c_tb_boolean_mask_update_in_place
+  procedure(tb_op_c), bind(c, name="tb_boolean_mask_update") :: c_tb_boolean_mask_update
+  procedure(tb_mask_update_in_place_ex_c), bind(c, name="tb_boolean_mask_update_in_place_ex") :: &
+      c_tb_boolean_mask_update_in_place_ex
+  procedure(tb_mask_update_ex_c), bind(c, name="tb_boolean_mask_update_ex") :: &
+      c_tb_boolean_mask_update_ex
+
+  public :: c_tb_abi_version, c_tb_last_error, c_tb_buffer_create, c_tb_buffer_borrow, &
+      c_tb_buffer_borrow_ex, &
+      c_tb_buffer_destroy, c_tb_buffer_copy_to_host, c_tb_buffer_copy_from_host, &
+      c_tb_buffer_dtype, c_tb_buffer_shape, c_tb_synchronize, &
+      c_tb_boolean_mask_update_in_place, c_tb_boolean_mask_update, &
+      c_tb_boolean_mask_update_in_place_ex, c_tb_boolean_mask_update_ex, c_tb_substr, &
+      c_tb_buffer_to_dlpack_versioned, c_tb_buffer_from_dlpack_versioned
+  public :: c_tb_tensor_scatter_nd_sub_in_place, c_tb_tensor_scatter_nd_sub, &
+      c_tb_tensor_scatter_nd_sub_in_place_ex, c_tb_tensor_scatter_nd_sub_ex
+  public :: c_tb_tensor_scatter_nd_add_in_place, c_tb_tensor_scatter_nd_add, &
+      c_tb_tensor_scatter_nd_add_in_place_ex, c_tb_tensor_scatter_nd_add_ex
+  public :: c_tb_tensor_scatter_nd_update_in_place, c_tb_tensor_scatter_nd_update, &
+      c_tb_tensor_scatter_nd_update_in_place_ex, c_tb_tensor_scatter_nd_update_ex
+  public :: c_tb_tensor_scatter_nd_min_in_place, c_tb_tensor_scatter_nd_min, &
+      c_tb_tensor_scatter_nd_min_in_place_ex, c_tb_tensor_scatter_nd_min_ex
+  public :: c_tb_tensor_scatter_nd_max_in_place, c_tb_tensor_scatter_nd_max, &
+      c_tb_tensor_scatter_nd_max_in_place_ex, c_tb_tensor_scatter_nd_max_ex
+
+  public :: c_string
+
+contains
+
+  ! A NUL-terminated C string as a Fortran string.
+  function c_string(p) result(s)
+    type(c_ptr), intent(in) :: p
+    character(len=:), allocatable :: s
+    character(kind=c_char), pointer :: chars(:)
+    integer :: i, n
+    n = int(c_strlen(p))
+    call c_f_pointer(p, chars, [n])
+    allocate(character(len=n) :: s)
+    do i = 1, n
+      s(i:i) = chars(i)
+    end do
+  end function
+
+end module tensorbuf_c

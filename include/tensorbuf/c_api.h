@@ -1,0 +1,229 @@
+/* The tensorbuf C API (C99): opaque buffer handles, one status per call, a thread-local error
+ * message. The contract is spec/interop.md section I4; docs/c_api.md has examples.
+ *
+ * Rules for every function below:
+ *  - No C++ exception crosses this boundary. A failure returns its status (the C++ error class:
+ *    InvalidArgumentError is TB_INVALID_ARGUMENT, ...; an out-of-memory std::bad_alloc is
+ *    TB_RESOURCE_EXHAUSTED, anything else unexpected TB_INTERNAL) and sets tb_last_error().
+ *  - Outputs (`out` pointers, the buffer an in-place op writes) are untouched on failure.
+ *  - A NULL handle or a NULL pointer argument that is not documented as optional is
+ *    TB_INVALID_ARGUMENT, never a crash.
+ *  - Handles are not thread-safe objects: concurrent const calls on one buffer are fine, a call
+ *    that writes a buffer must not run concurrently with any other call on it (as in C++).
+ *  - `void* stream` arguments are a cudaStream_t (NULL: the library's stream of the device).
+ * ABI: tb_abi_version() is TB_ABI_VERSION of the header the library was built with. Within one
+ * ABI version, functions, enumerator values and struct layouts only ever grow at the end;
+ * option structs carry `struct_size` so older callers keep working. */
+#ifndef TENSORBUF_C_API_H_
+#define TENSORBUF_C_API_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+#define TB_NOEXCEPT noexcept
+extern "C" {
+#else
+#define TB_NOEXCEPT
+#endif
+
+/** The ABI version this header describes (compare with tb_abi_version() at run time). */
+#define TB_ABI_VERSION 1u
+/** tb_buffer_shape and tb_substr report at most this many dims. */
+#define TB_MAX_NDIM 8
+
+/** An owning handle to one tensorbuf::TensorBuffer. Free with tb_buffer_destroy. */
+typedef struct tb_buffer tb_buffer;
+
+/** DLPack's types appear only as struct pointers: this header compiles beside any dlpack.h. */
+struct DLManagedTensorVersioned;
+
+/** The C++ error classes, in tensorbuf::ErrorCode's order (TB_OK aside). */
+typedef enum {
+  TB_OK = 0,
+  TB_INVALID_ARGUMENT = 1,
+  TB_OUT_OF_RANGE = 2,
+  TB_UNAVAILABLE = 3,
+  TB_RESOURCE_EXHAUSTED = 4,
+  TB_INTERNAL = 5
+} tb_status;
+
+/** tensorbuf::DataType, in its order. A bool element is one byte; nonzero is true. */
+typedef enum {
+  TB_BOOL,
+  TB_UINT8,
+  TB_INT8,
+  TB_INT16,
+  TB_INT32,
+  TB_INT64,
+  TB_FLOAT16,
+  TB_BFLOAT16,
+  TB_FLOAT32,
+  TB_FLOAT64
+} tb_dtype;
+
+/** kind: 0 CPU (index ignored), 1 CUDA device `index`. Other kinds: TB_INVALID_ARGUMENT. */
+typedef struct {
+  int kind;
+  int index;
+} tb_device;
+
+/** tensorbuf::OutOfBoundsPolicy: DEFAULT is ERROR on the CPU, DROP on CUDA. */
+typedef enum { TB_OOB_DEFAULT = 0, TB_OOB_ERROR = 1, TB_OOB_DROP = 2 } tb_oob;
+
+/** tensorbuf::SubstrUnit. */
+typedef enum { TB_UNIT_BYTE = 0, TB_UNIT_UTF8_CHAR = 1 } tb_substr_unit;
+
+/** The ABI version of the library (TB_ABI_VERSION of the header it was built with). */
+uint32_t tb_abi_version(void) TB_NOEXCEPT;
+
+/** The message of this thread's last failed call ("" if none). Valid until this thread's next
+ * failing call; a successful call does not clear it (read it only after a failure). */
+const char* tb_last_error(void) TB_NOEXCEPT;
+
+/* ---- Buffers ---------------------------------------------------------------------------- */
+
+/** A zero-filled fixed-size host buffer of `shape` (ndim dims; shape may be NULL when ndim is
+ * 0: a scalar). Errors: negative ndim or dims, an overflowing size (TB_INVALID_ARGUMENT). */
+tb_status tb_buffer_create(tb_dtype dtype, int ndim, const int64_t* shape,
+                           tb_buffer** out) TB_NOEXCEPT;
+
+/** Caller memory on `device`, used in place (TensorBuffer::borrow): in-place ops write `data`.
+ * The caller keeps `data` alive until tb_buffer_destroy (use tb_buffer_borrow_ex for a release
+ * callback). `read_only` nonzero: every write fails with TB_INVALID_ARGUMENT. `ready_stream`:
+ * the stream `data` is ready on (CUDA; NULL: none). Errors as TensorBuffer::borrow (misaligned
+ * or NULL data with elements: TB_INVALID_ARGUMENT; CUDA memory without CUDA: TB_UNAVAILABLE). */
+tb_status tb_buffer_borrow(void* data, tb_dtype dtype, int ndim, const int64_t* shape,
+                           tb_device device, int read_only, void* ready_stream,
+                           tb_buffer** out) TB_NOEXCEPT;
+
+/** tb_buffer_borrow with everything BorrowOptions has. `release(release_ctx, last_use_stream)`
+ * (optional) runs exactly once, when the last buffer or DLPack export using the memory is
+ * gone, on any thread; it must not block. It is NOT called when this function fails. */
+typedef struct {
+  size_t struct_size; /**< sizeof(tb_borrow_desc) */
+  void* data;
+  tb_dtype dtype;
+  int ndim;
+  const int64_t* shape;
+  tb_device device;
+  int read_only;
+  void* ready_stream;
+  void (*release)(void* ctx, void* last_use_stream);
+  void* release_ctx;
+} tb_borrow_desc;
+tb_status tb_buffer_borrow_ex(const tb_borrow_desc* desc, tb_buffer** out) TB_NOEXCEPT;
+
+/** Frees the handle (NULL-safe). Borrowed memory is released as described above. */
+void tb_buffer_destroy(tb_buffer* buffer) TB_NOEXCEPT;
+
+/** Copies the whole buffer to host memory `dst` (syncing from the device if needed). `bytes`
+ * must equal the buffer's byte size (elements * element size), else TB_INVALID_ARGUMENT. */
+tb_status tb_buffer_copy_to_host(const tb_buffer* buffer, void* dst, size_t bytes) TB_NOEXCEPT;
+/** Copies `bytes` (the buffer's byte size, else TB_INVALID_ARGUMENT) from host memory `src`
+ * into the buffer; a borrowed buffer's own memory is written. Read-only: TB_INVALID_ARGUMENT. */
+tb_status tb_buffer_copy_from_host(tb_buffer* buffer, const void* src, size_t bytes) TB_NOEXCEPT;
+
+tb_status tb_buffer_dtype(const tb_buffer* buffer, tb_dtype* out) TB_NOEXCEPT;
+/** `*ndim` = rank, shape[0..rank) = dims (row-major). `shape` needs TB_MAX_NDIM entries; a
+ * buffer of higher rank is TB_OUT_OF_RANGE (nothing written). */
+tb_status tb_buffer_shape(const tb_buffer* buffer, int* ndim, int64_t* shape) TB_NOEXCEPT;
+
+/** Blocks until the device work enqueued so far on `stream` of `device` has finished
+ * (tensorbuf::synchronize). CPU: returns at once. */
+tb_status tb_synchronize(tb_device device, void* stream) TB_NOEXCEPT;
+
+/* ---- tensor_scatter_nd_{sub,add,update,min,max} ----------------------------------------- */
+/* spec/tensor_scatter_nd.md. Out of place: *out is a new buffer. In place: `tensor` is
+ * written (unchanged on failure). Ops run where `tensor` lives. */
+
+/** struct_size: sizeof(tb_scatter_options) (smaller: TB_INVALID_ARGUMENT). */
+typedef struct {
+  size_t struct_size;
+  tb_oob oob;
+  int deterministic; /**< nonzero: CUDA results equal the CPU's bit for bit */
+  void* stream;
+} tb_scatter_options;
+
+#define TB_DECLARE_SCATTER_(op)                                                               \
+  tb_status tb_tensor_scatter_nd_##op##_in_place(tb_buffer* tensor, const tb_buffer* indices, \
+                                                 const tb_buffer* updates, tb_oob oob,        \
+                                                 void* stream) TB_NOEXCEPT;                   \
+  tb_status tb_tensor_scatter_nd_##op(const tb_buffer* tensor, const tb_buffer* indices,      \
+                                      const tb_buffer* updates, tb_oob oob, void* stream,     \
+                                      tb_buffer** out) TB_NOEXCEPT;                           \
+  tb_status tb_tensor_scatter_nd_##op##_in_place_ex(                                          \
+      tb_buffer* tensor, const tb_buffer* indices, const tb_buffer* updates,                  \
+      const tb_scatter_options* options) TB_NOEXCEPT;                                         \
+  tb_status tb_tensor_scatter_nd_##op##_ex(                                                   \
+      const tb_buffer* tensor, const tb_buffer* indices, const tb_buffer* updates,            \
+      const tb_scatter_options* options, tb_buffer** out) TB_NOEXCEPT;
+TB_DECLARE_SCATTER_(sub)
+TB_DECLARE_SCATTER_(add)
+TB_DECLARE_SCATTER_(update)
+TB_DECLARE_SCATTER_(min)
+TB_DECLARE_SCATTER_(max)
+#undef TB_DECLARE_SCATTER_
+
+/* ---- boolean_mask_update (spec/boolean_mask_update.md) ----------------------------------- */
+
+/** The plain forms broadcast updates; _ex takes all options. struct_size as above. */
+typedef struct {
+  size_t struct_size;
+  int axis;
+  int broadcast; /**< nonzero: updates broadcast (the plain forms' behaviour) */
+  void* stream;
+} tb_mask_update_options;
+
+tb_status tb_boolean_mask_update_in_place(tb_buffer* tensor, const tb_buffer* mask,
+                                          const tb_buffer* updates, int axis,
+                                          void* stream) TB_NOEXCEPT;
+tb_status tb_boolean_mask_update(const tb_buffer* tensor, const tb_buffer* mask,
+                                 const tb_buffer* updates, int axis, void* stream,
+                                 tb_buffer** out) TB_NOEXCEPT;
+tb_status tb_boolean_mask_update_in_place_ex(tb_buffer* tensor, const tb_buffer* mask,
+                                             const tb_buffer* updates,
+                                             const tb_mask_update_options* options) TB_NOEXCEPT;
+tb_status tb_boolean_mask_update_ex(const tb_buffer* tensor, const tb_buffer* mask,
+                                    const tb_buffer* updates, const tb_mask_update_options* options,
+                                    tb_buffer** out) TB_NOEXCEPT;
+
+/* ---- substr (spec/substr.md) ------------------------------------------------------------- */
+
+/** struct_size: sizeof(tb_substr_options). */
+typedef struct {
+  size_t struct_size;
+  tb_substr_unit unit;
+  tb_oob oob;
+  void* stream;
+} tb_substr_options;
+
+/** A string tensor is Apache Arrow's large_string layout: `offsets` (int64, n + 1 elements,
+ * from 0, non-decreasing, last == the chars' size) and `chars` (uint8), string i being
+ * chars[offsets[i], offsets[i + 1]), with the row-major shape (ndim, shape) of n elements.
+ * Both may be borrowed (an Arrow array's own buffers): they are read in place, not copied.
+ * `options` may be NULL (bytes, the device's default policy, the library's stream). On success
+ * *out_offsets and *out_chars are new buffers of that layout and out_ndim / out_shape (>=
+ * TB_MAX_NDIM entries) the result's shape (the broadcast of the three shapes); a result of
+ * higher rank is TB_OUT_OF_RANGE. Errors: the offsets rules above and substr's own. */
+tb_status tb_substr(const tb_buffer* offsets, const tb_buffer* chars, int ndim,
+                    const int64_t* shape, const tb_buffer* pos, const tb_buffer* len,
+                    const tb_substr_options* options, tb_buffer** out_offsets,
+                    tb_buffer** out_chars, int* out_ndim, int64_t* out_shape) TB_NOEXCEPT;
+
+/* ---- DLPack (spec/interop.md I2) --------------------------------------------------------- */
+
+/** A zero-copy export (tensorbuf::to_dlpack_versioned); the consumer calls its deleter once.
+ * `consumer_stream` (NULL: none) waits on the buffer's last write. */
+tb_status tb_buffer_to_dlpack_versioned(const tb_buffer* buffer, void* consumer_stream,
+                                        struct DLManagedTensorVersioned** out) TB_NOEXCEPT;
+/** A zero-copy import (tensorbuf::from_dlpack). Consumes `tensor` even on failure (its deleter
+ * runs exactly once); `stream` is the producer's stream (NULL: none). */
+tb_status tb_buffer_from_dlpack_versioned(struct DLManagedTensorVersioned* tensor, void* stream,
+                                          tb_buffer** out) TB_NOEXCEPT;
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* TENSORBUF_C_API_H_ */

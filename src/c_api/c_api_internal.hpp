@@ -1,0 +1,84 @@
+// The C API's side of the boundary: the handle type, argument conversion, and `guarded`, the
+// one place exceptions are turned into statuses. Validation stays in the C++ API (src/core):
+// this layer checks only what C adds (NULL pointers, enum values, struct_size, byte counts of
+// raw copies) and what C++ never sees.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <type_traits>
+#include <vector>
+
+#include "tensorbuf/c_api.h"
+#include "tensorbuf/errors.hpp"
+#include "tensorbuf/tensor_buffer.hpp"
+
+// The handle: a TensorBuffer, empty only between allocation and assignment, so that the
+// allocation that can fail happens before a borrow or import takes ownership of anything.
+struct tb_buffer {
+  std::optional<tensorbuf::TensorBuffer> value;
+};
+
+namespace tensorbuf::c_api {
+
+// Runs `body` (which returns void) and turns every exception into a status and the
+// thread-local message "<function>: <what>". Never throws.
+tb_status guarded_call(const char* function, void (*body)(void*), void* context) noexcept;
+template <class Body>
+tb_status guarded(const char* function, Body&& body) noexcept {
+  using Callable = std::remove_reference_t<Body>;
+  return guarded_call(
+      function, [](void* c) { (*static_cast<Callable*>(c))(); },
+      const_cast<void*>(static_cast<const void*>(&body)));
+}
+
+// Test hook: the next guarded call on this thread throws `error` inside its body (kind: an
+// ErrorCode, or kBadAlloc, kForeign for a non-std exception, kLogicError for std::logic_error).
+enum class InjectedFault {
+  kNone,
+  kInvalidArgument,
+  kOutOfRange,
+  kUnavailable,
+  kResourceExhausted,
+  kInternal,
+  kBadAlloc,
+  kLogicError,
+  kForeign
+};
+void inject_fault_for_testing(InjectedFault fault) noexcept;
+
+// InvalidArgumentError "<name> is NULL" when `pointer` is null.
+void require(const void* pointer, const char* name);
+// The TensorBuffer of a handle (InvalidArgumentError when the handle is NULL).
+const TensorBuffer& buffer_of(const tb_buffer* handle, const char* name);
+TensorBuffer& buffer_of(tb_buffer* handle, const char* name);
+
+// The int a C caller stored in an enum-typed argument or field. Read through memcpy, not as the
+// enum type: a C caller may pass any int, and a C++ load of a value outside the enumeration's
+// range is undefined behaviour (UBSan's -fsanitize=enum reports it).
+template <class Enum>
+int raw_value(const Enum& value) {
+  static_assert(sizeof(Enum) == sizeof(int), "C enums are ints");
+  int raw;
+  std::memcpy(&raw, &value, sizeof raw);
+  return raw;
+}
+
+DataType to_data_type(int dtype);
+tb_dtype to_tb_dtype(DataType type);
+Device to_device(tb_device device);
+OutOfBoundsPolicy to_policy(int oob);
+// `ndim` dims from `dims` (NULL allowed when ndim is 0).
+Shape to_shape(int ndim, const std::int64_t* dims);
+// Writes a shape of rank <= TB_MAX_NDIM (OutOfRangeError otherwise, nothing written).
+void write_shape(const Shape& shape, int* ndim, std::int64_t* dims);
+// An options struct's struct_size must cover the fields this library reads.
+void require_struct_size(std::size_t given, std::size_t needed, const char* name);
+
+// A new handle holding `buffer`; the handle is allocated first, by `make_handle`, so that a
+// failing allocation never destroys a buffer whose release must not run.
+std::unique_ptr<tb_buffer> make_handle();
+
+}  // namespace tensorbuf::c_api

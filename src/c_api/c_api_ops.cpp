@@ -1,0 +1,203 @@
+// The C API's ops: the five scatters, boolean_mask_update and substr, each a thin call of the
+// C++ op inside `guarded` (the C++ op validates; on failure nothing is written).
+#include <utility>
+
+#include "c_api/c_api_internal.hpp"
+#include "core/buffer_access.hpp"
+#include "core/error_macros.hpp"
+#include "core/string_tensor_access.hpp"
+#include "tensorbuf/ops.hpp"
+
+namespace tensorbuf::c_api {
+namespace {
+
+using ScatterInPlace = void (*)(TensorBuffer&, const TensorBuffer&, const TensorBuffer&,
+                                const ScatterOptions&);
+using ScatterOutOfPlace = TensorBuffer (*)(const TensorBuffer&, const TensorBuffer&,
+                                           const TensorBuffer&, const ScatterOptions&);
+
+ScatterOptions scatter_options(const tb_oob& oob, void* stream) {  // by reference: raw_value
+  ScatterOptions options;
+  options.out_of_bounds = to_policy(raw_value(oob));
+  options.stream = Stream{stream};
+  return options;
+}
+
+ScatterOptions scatter_options(const tb_scatter_options* c) {
+  require(c, "options");
+  require_struct_size(c->struct_size, sizeof(tb_scatter_options), "options");
+  ScatterOptions options = scatter_options(c->oob, c->stream);
+  options.deterministic = c->deterministic != 0;
+  return options;
+}
+
+BooleanMaskUpdateOptions mask_update_options(int axis, void* stream) {
+  BooleanMaskUpdateOptions options;
+  options.axis = axis;
+  options.stream = Stream{stream};
+  return options;
+}
+
+BooleanMaskUpdateOptions mask_update_options(const tb_mask_update_options* c) {
+  require(c, "options");
+  require_struct_size(c->struct_size, sizeof(tb_mask_update_options), "options");
+  BooleanMaskUpdateOptions options = mask_update_options(c->axis, c->stream);
+  options.broadcast = c->broadcast != 0;
+  return options;
+}
+
+SubstrOptions substr_options(const tb_substr_options* c) {
+  SubstrOptions options;
+  if (c == nullptr) return options;
+  require_struct_size(c->struct_size, sizeof(tb_substr_options), "options");
+  switch (raw_value(c->unit)) {
+    case TB_UNIT_BYTE:
+      options.unit = SubstrUnit::kByte;
+      break;
+    case TB_UNIT_UTF8_CHAR:
+      options.unit = SubstrUnit::kUtf8Char;
+      break;
+    default:
+      throw InvalidArgumentError(core::str_cat("unknown tb_substr_unit ", raw_value(c->unit)));
+  }
+  options.out_of_bounds = to_policy(raw_value(c->oob));
+  options.stream = Stream{c->stream};
+  return options;
+}
+
+// The three-input op shapes shared by scatter and boolean_mask_update. `make_options` runs
+// inside the guard (its conversions may throw).
+template <class Op, class MakeOptions>
+tb_status in_place(const char* function, Op op, tb_buffer* tensor, const tb_buffer* second,
+                   const char* second_name, const tb_buffer* updates, MakeOptions make_options) {
+  return guarded(function, [&] {
+    TensorBuffer& t = buffer_of(tensor, "tensor");
+    const TensorBuffer& s = buffer_of(second, second_name);
+    const TensorBuffer& u = buffer_of(updates, "updates");
+    op(t, s, u, make_options());
+  });
+}
+
+template <class Op, class MakeOptions>
+tb_status out_of_place(const char* function, Op op, const tb_buffer* tensor,
+                       const tb_buffer* second, const char* second_name, const tb_buffer* updates,
+                       MakeOptions make_options, tb_buffer** out) {
+  return guarded(function, [&] {
+    const TensorBuffer& t = buffer_of(tensor, "tensor");
+    const TensorBuffer& s = buffer_of(second, second_name);
+    const TensorBuffer& u = buffer_of(updates, "updates");
+    require(out, "out");
+    std::unique_ptr<tb_buffer> handle = make_handle();
+    handle->value = op(t, s, u, make_options());
+    *out = handle.release();
+  });
+}
+
+}  // namespace
+}  // namespace tensorbuf::c_api
+
+using namespace tensorbuf;
+using namespace tensorbuf::c_api;
+
+#define TB_DEFINE_SCATTER_(op)                                                                    \
+  tb_status tb_tensor_scatter_nd_##op##_in_place(tb_buffer* tensor, const tb_buffer* indices,     \
+                                                 const tb_buffer* updates, tb_oob oob,            \
+                                                 void* stream) noexcept {                         \
+    return in_place(__func__, static_cast<ScatterInPlace>(tensor_scatter_nd_##op##_in_place),     \
+                    tensor, indices, "indices", updates,                                          \
+                    [&] { return scatter_options(oob, stream); });                                \
+  }                                                                                               \
+  tb_status tb_tensor_scatter_nd_##op(const tb_buffer* tensor, const tb_buffer* indices,          \
+                                      const tb_buffer* updates, tb_oob oob, void* stream,         \
+                                      tb_buffer** out) noexcept {                                 \
+    return out_of_place(                                                                          \
+        __func__, static_cast<ScatterOutOfPlace>(tensor_scatter_nd_##op), tensor, indices,        \
+        "indices", updates, [&] { return scatter_options(oob, stream); }, out);                   \
+  }                                                                                               \
+  tb_status tb_tensor_scatter_nd_##op##_in_place_ex(tb_buffer* tensor, const tb_buffer* indices,  \
+                                                    const tb_buffer* updates,                     \
+                                                    const tb_scatter_options* options) noexcept { \
+    return in_place(__func__, static_cast<ScatterInPlace>(tensor_scatter_nd_##op##_in_place),     \
+                    tensor, indices, "indices", updates,                                          \
+                    [&] { return scatter_options(options); });                                    \
+  }                                                                                               \
+  tb_status tb_tensor_scatter_nd_##op##_ex(                                                       \
+      const tb_buffer* tensor, const tb_buffer* indices, const tb_buffer* updates,                \
+      const tb_scatter_options* options, tb_buffer** out) noexcept {                              \
+    return out_of_place(                                                                          \
+        __func__, static_cast<ScatterOutOfPlace>(tensor_scatter_nd_##op), tensor, indices,        \
+        "indices", updates, [&] { return scatter_options(options); }, out);                       \
+  }
+
+extern "C" {
+
+TB_DEFINE_SCATTER_(sub)
+TB_DEFINE_SCATTER_(add)
+TB_DEFINE_SCATTER_(update)
+TB_DEFINE_SCATTER_(min)
+TB_DEFINE_SCATTER_(max)
+
+tb_status tb_boolean_mask_update_in_place(tb_buffer* tensor, const tb_buffer* mask,
+                                          const tb_buffer* updates, int axis,
+                                          void* stream) noexcept {
+  return in_place(__func__, boolean_mask_update_in_place, tensor, mask, "mask", updates,
+                  [&] { return mask_update_options(axis, stream); });
+}
+
+tb_status tb_boolean_mask_update(const tb_buffer* tensor, const tb_buffer* mask,
+                                 const tb_buffer* updates, int axis, void* stream,
+                                 tb_buffer** out) noexcept {
+  return out_of_place(
+      __func__, boolean_mask_update, tensor, mask, "mask", updates,
+      [&] { return mask_update_options(axis, stream); }, out);
+}
+
+tb_status tb_boolean_mask_update_in_place_ex(tb_buffer* tensor, const tb_buffer* mask,
+                                             const tb_buffer* updates,
+                                             const tb_mask_update_options* options) noexcept {
+  return in_place(__func__, boolean_mask_update_in_place, tensor, mask, "mask", updates,
+                  [&] { return mask_update_options(options); });
+}
+
+tb_status tb_boolean_mask_update_ex(const tb_buffer* tensor, const tb_buffer* mask,
+                                    const tb_buffer* updates, const tb_mask_update_options* options,
+                                    tb_buffer** out) noexcept {
+  return out_of_place(
+      __func__, boolean_mask_update, tensor, mask, "mask", updates,
+      [&] { return mask_update_options(options); }, out);
+}
+
+tb_status tb_substr(const tb_buffer* offsets, const tb_buffer* chars, int ndim,
+                    const int64_t* shape, const tb_buffer* pos, const tb_buffer* len,
+                    const tb_substr_options* options, tb_buffer** out_offsets,
+                    tb_buffer** out_chars, int* out_ndim, int64_t* out_shape) noexcept {
+  return guarded(__func__, [&] {
+    // Shared, not copied: from_buffers takes its buffers by value.
+    TensorBuffer in_offsets = core::BufferAccess::share(buffer_of(offsets, "offsets"));
+    TensorBuffer in_chars = core::BufferAccess::share(buffer_of(chars, "chars"));
+    const TensorBuffer& p = buffer_of(pos, "pos");
+    const TensorBuffer& l = buffer_of(len, "len");
+    require(out_offsets, "out_offsets");
+    require(out_chars, "out_chars");
+    require(out_ndim, "out_ndim");
+    require(out_shape, "out_shape");
+    const StringTensor input = StringTensor::from_buffers(
+        std::move(in_offsets), std::move(in_chars), to_shape(ndim, shape));
+    StringTensor result = substr(input, p, l, substr_options(options));
+    const Shape result_shape = result.shape();
+    int rank = 0;
+    std::int64_t dims[TB_MAX_NDIM];
+    write_shape(result_shape, &rank, dims);  // OutOfRangeError before any output is written
+    std::unique_ptr<tb_buffer> offsets_handle = make_handle();
+    std::unique_ptr<tb_buffer> chars_handle = make_handle();
+    auto [result_offsets, result_chars] = core::StringTensorAccess::take_buffers(std::move(result));
+    offsets_handle->value = std::move(result_offsets);
+    chars_handle->value = std::move(result_chars);
+    for (int i = 0; i < rank; ++i) out_shape[i] = dims[i];
+    *out_ndim = rank;
+    *out_offsets = offsets_handle.release();
+    *out_chars = chars_handle.release();
+  });
+}
+
+}  // extern "C"

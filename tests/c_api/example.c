@@ -1,0 +1,66 @@
+/* docs/c_api.md's C example, compiled with -std=c99 -Wall -Wextra -pedantic -Werror and run by
+ * ctest (c_api.example_c) and by scripts/check_install.sh against the installed package. */
+#include <stdio.h>
+#include <tensorbuf/c_api.h>
+
+#define CHECK(call)                                                       \
+  do {                                                                    \
+    if ((call) != TB_OK) {                                                \
+      fprintf(stderr, "%s failed: %s\n", #call, tb_last_error());         \
+      return 1;                                                           \
+    }                                                                     \
+  } while (0)
+
+int main(void) {
+  /* The caller's own array, updated in place: tensor[indices] -= updates. */
+  float data[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+  const int64_t shape[1] = {8};
+  const tb_device cpu = {0, 0};
+  tb_buffer* tensor = NULL;
+  CHECK(tb_buffer_borrow(data, TB_FLOAT32, 1, shape, cpu, 0, NULL, &tensor));
+
+  int32_t index_values[4] = {4, 3, 1, 7};
+  const int64_t index_shape[2] = {4, 1};
+  float update_values[4] = {9, 10, 11, 12};
+  const int64_t update_shape[1] = {4};
+  tb_buffer* indices = NULL;
+  tb_buffer* updates = NULL;
+  CHECK(tb_buffer_create(TB_INT32, 2, index_shape, &indices));
+  CHECK(tb_buffer_copy_from_host(indices, index_values, sizeof index_values));
+  CHECK(tb_buffer_borrow(update_values, TB_FLOAT32, 1, update_shape, cpu, 1, NULL, &updates));
+  CHECK(tb_tensor_scatter_nd_sub_in_place(tensor, indices, updates, TB_OOB_DEFAULT, NULL));
+  printf("scatter_nd_sub in place: %g %g %g %g %g %g %g %g\n", data[0], data[1], data[2],
+         data[3], data[4], data[5], data[6], data[7]); /* 1 -10 1 -9 -8 1 1 -11 */
+
+  /* tensor[mask] = 0, out of place. */
+  uint8_t mask_values[8] = {1, 0, 0, 0, 0, 0, 0, 1};
+  float zero = 0;
+  tb_buffer* mask = NULL;
+  tb_buffer* scalar = NULL;
+  tb_buffer* masked = NULL;
+  CHECK(tb_buffer_borrow(mask_values, TB_BOOL, 1, shape, cpu, 1, NULL, &mask));
+  CHECK(tb_buffer_borrow(&zero, TB_FLOAT32, 0, NULL, cpu, 1, NULL, &scalar));
+  CHECK(tb_boolean_mask_update(tensor, mask, scalar, 0, NULL, &masked));
+  float result[8];
+  CHECK(tb_buffer_copy_to_host(masked, result, sizeof result));
+  printf("boolean_mask_update: %g ... %g\n", result[0], result[7]); /* 0 ... 0 */
+
+  /* A failing call: its status is the C++ error class, its message is tb_last_error(). */
+  index_values[0] = 8;
+  CHECK(tb_buffer_copy_from_host(indices, index_values, sizeof index_values));
+  const tb_status status =
+      tb_tensor_scatter_nd_sub_in_place(tensor, indices, updates, TB_OOB_ERROR, NULL);
+  printf("out-of-bounds index: status %d, \"%s\"; data[4] still %g\n", (int)status,
+         tb_last_error(), data[4]);
+
+  tb_buffer_destroy(masked);
+  tb_buffer_destroy(scalar);
+  tb_buffer_destroy(mask);
+  tb_buffer_destroy(updates);
+  tb_buffer_destroy(indices);
+  tb_buffer_destroy(tensor);
+  const int ok = status == TB_INVALID_ARGUMENT && data[1] == -10 && result[0] == 0 &&
+                 result[7] == 0 && result[1] == -10 && data[4] == -8;
+  printf("tensorbuf C API (ABI %u): %s\n", (unsigned)tb_abi_version(), ok ? "ok" : "WRONG");
+  return ok ? 0 : 1;
+}

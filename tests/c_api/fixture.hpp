@@ -1,0 +1,100 @@
+// Valid arguments for every C API function, and the table of calls the error tests run.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "interop/dlpack_capsules.hpp"
+#include "tensorbuf/c_api.h"
+
+namespace tensorbuf::testing {
+
+// A handle freed at scope exit.
+struct Handle {
+  tb_buffer* get = nullptr;
+  Handle() = default;
+  explicit Handle(tb_buffer* b) : get(b) {}
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  ~Handle() { tb_buffer_destroy(get); }
+};
+
+template <class T>
+tb_buffer* make_buffer(tb_dtype dtype, std::vector<std::int64_t> shape, std::vector<T> values) {
+  tb_buffer* b = nullptr;
+  EXPECT_EQ(tb_buffer_create(dtype, static_cast<int>(shape.size()), shape.data(), &b), TB_OK)
+      << tb_last_error();
+  EXPECT_EQ(tb_buffer_copy_from_host(b, values.data(), values.size() * sizeof(T)), TB_OK)
+      << tb_last_error();
+  return b;
+}
+
+template <class T>
+std::vector<T> contents(const tb_buffer* b, std::size_t n) {
+  std::vector<T> out(n);
+  EXPECT_EQ(tb_buffer_copy_to_host(b, out.data(), n * sizeof(T)), TB_OK) << tb_last_error();
+  return out;
+}
+
+// One valid argument of each kind: a float32 [8] tensor, int32 [4, 1] indices, float32 [4]
+// updates, a bool [8] mask, a float32 scalar, the strings {"hello", "ab"} and int32 [2] pos/len.
+struct CApiArguments {
+  Handle tensor{make_buffer<float>(TB_FLOAT32, {8}, {1, 1, 1, 1, 1, 1, 1, 1})};
+  Handle indices{make_buffer<std::int32_t>(TB_INT32, {4, 1}, {4, 3, 1, 7})};
+  Handle updates{make_buffer<float>(TB_FLOAT32, {4}, {9, 10, 11, 12})};
+  Handle mask{make_buffer<std::uint8_t>(TB_BOOL, {8}, {1, 0, 0, 0, 0, 0, 0, 1})};
+  Handle scalar{make_buffer<float>(TB_FLOAT32, {}, {5})};
+  Handle offsets{make_buffer<std::int64_t>(TB_INT64, {3}, {0, 5, 7})};
+  Handle chars{make_buffer<std::uint8_t>(TB_UINT8, {7}, {'h', 'e', 'l', 'l', 'o', 'a', 'b'})};
+  Handle pos{make_buffer<std::int32_t>(TB_INT32, {2}, {1, 0})};
+  Handle len{make_buffer<std::int32_t>(TB_INT32, {2}, {3, 1})};
+  std::int64_t shape[1] = {2};
+  float host[8] = {};
+  std::int64_t dims[TB_MAX_NDIM] = {};
+  int ndim = -1;
+  tb_dtype dtype = TB_FLOAT16;
+  tb_scatter_options scatter{sizeof(tb_scatter_options), TB_OOB_DEFAULT, 0, nullptr};
+  tb_mask_update_options mask_update{sizeof(tb_mask_update_options), 0, 1, nullptr};
+  tb_substr_options substr{sizeof(tb_substr_options), TB_UNIT_BYTE, TB_OOB_DEFAULT, nullptr};
+  float borrowed[8] = {};
+  tb_borrow_desc borrow{
+      sizeof(tb_borrow_desc), borrowed, TB_FLOAT32, 1, shape, {0, 0}, 0, nullptr, nullptr, nullptr};
+  VersionedCapsule capsule{borrowed, {8}, kF32};
+  // Outputs: a sentinel each, so a test sees that a failing call left them alone.
+  tb_buffer* const sentinel = reinterpret_cast<tb_buffer*>(std::uintptr_t{0x5e11});
+  tb_buffer* out = sentinel;
+  tb_buffer* out_chars = sentinel;
+  DLManagedTensorVersioned* exported = reinterpret_cast<DLManagedTensorVersioned*>(0x5e11);
+
+  bool outputs_untouched() const {
+    return out == sentinel && out_chars == sentinel && ndim == -1 && dtype == TB_FLOAT16 &&
+           dims[0] == 0 && exported == reinterpret_cast<DLManagedTensorVersioned*>(0x5e11);
+  }
+  // Frees whatever a successful call produced.
+  void free_outputs() {
+    if (out != sentinel) tb_buffer_destroy(out);
+    if (out_chars != sentinel) tb_buffer_destroy(out_chars);
+    if (exported != reinterpret_cast<DLManagedTensorVersioned*>(0x5e11)) {
+      exported->deleter(exported);
+    }
+    out = out_chars = sentinel;
+    exported = reinterpret_cast<DLManagedTensorVersioned*>(0x5e11);
+  }
+};
+
+// `call(arguments, k)` passes NULL for its k-th pointer argument (k < pointer_count; -1: none).
+struct CApiCall {
+  std::string name;
+  int pointer_count;
+  std::function<tb_status(CApiArguments&, int)> call;
+};
+
+// Every function of <tensorbuf/c_api.h> that returns a status, called with valid arguments.
+std::vector<CApiCall> all_calls();
+
+}  // namespace tensorbuf::testing
