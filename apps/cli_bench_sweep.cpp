@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "cli.hpp"
@@ -51,26 +52,34 @@ void write_json(const std::string& path, const std::vector<bench::SweepPoint>& p
   if (!file) throw InvalidArgumentError("cannot write '" + path + "'");
 }
 
-// "MIN:MAX" or "MIN:MAX:STEP" in log2 of the size.
-void parse_sizes(const std::string& text, bench::SweepOptions& options) {
-  int min = 0, max = 0, step = 2;
-  const int read = std::sscanf(text.c_str(), "%d:%d:%d", &min, &max, &step);
-  if (read < 2 || min < 0 || max > 30 || min > max || step < 1) {
+#endif
+
+// "MIN:MAX" or "MIN:MAX:STEP" in log2 of the size; parsed before anything else, so a usage
+// error is exit 2 in a build without benchmarks too.
+struct SweepSizes {
+  int min = 0;
+  int max = 0;
+  int step = 2;
+};
+
+SweepSizes parse_sizes(const std::string& text) {
+  SweepSizes sizes;
+  const int read = std::sscanf(text.c_str(), "%d:%d:%d", &sizes.min, &sizes.max, &sizes.step);
+  if (read < 2 || sizes.min < 0 || sizes.max > 30 || sizes.min > sizes.max || sizes.step < 1) {
     throw InvalidArgumentError("--sizes must be MIN:MAX[:STEP] in log2 of the size (0..30), not '" +
                                text + "'");
   }
-  options.min_log2 = min;
-  options.max_log2 = max;
-  options.step_log2 = step;
+  return sizes;
 }
-#endif
 
 }  // namespace
 
 int bench_sweep(bool quick, const std::optional<std::string>& sizes,
                 const std::optional<std::string>& filter, const std::optional<std::string>& json) {
+  const std::optional<SweepSizes> parsed =
+      sizes ? std::optional<SweepSizes>(parse_sizes(*sizes)) : std::nullopt;
 #if !defined(TENSORBUF_HAVE_BENCHMARK)
-  (void)quick, (void)sizes, (void)filter, (void)json;
+  (void)quick, (void)parsed, (void)filter, (void)json;
   throw UnavailableError("benchmarks are not built into this tensorbuf");
 #else
   bench::SweepOptions options;
@@ -78,7 +87,11 @@ int bench_sweep(bool quick, const std::optional<std::string>& sizes,
     options.max_log2 = 16;
     options.seconds_per_point = 0.01;
   }
-  if (sizes) parse_sizes(*sizes, options);
+  if (parsed) {
+    options.min_log2 = parsed->min;
+    options.max_log2 = parsed->max;
+    options.step_log2 = parsed->step;
+  }
   if (filter) options.filter = *filter;
   std::cout << "tensorbuf " << kVersion << " size sweep, cpu, " << cpu_thread_count()
             << " thread(s); times per call in us; ratio = op p50 / yardstick p50\n"

@@ -116,12 +116,17 @@ struct Range {
 Range owner_range(const ScatterNdPlan& plan, int owners, int owner) {
   auto split = [&](std::int64_t total, std::int64_t align, std::int64_t* first,
                    std::int64_t* count) {
-    const std::int64_t units = (total + align - 1) / align;
+    const std::int64_t units = total / align + (total % align != 0 ? 1 : 0);  // no overflow
     const std::int64_t begin =
         units / owners * owner + std::min<std::int64_t>(owner, units % owners);
     const std::int64_t end = begin + units / owners + (owner < units % owners ? 1 : 0);
-    *first = std::min(total, begin * align);
-    *count = std::min(total, end * align) - *first;
+    // units * align may pass int64 near its limit (a huge total, align > 1): clamp to total.
+    auto offset = [&](std::int64_t unit) {
+      std::int64_t out = 0;
+      return __builtin_mul_overflow(unit, align, &out) ? total : std::min(total, out);
+    };
+    *first = offset(begin);
+    *count = offset(end) - *first;
   };
   Range range;
   if (plan.num_slices >= owners) {
