@@ -3,6 +3,9 @@
 #include <atomic>
 
 #include "core/isa.hpp"
+#if defined(TENSORBUF_ISA_X86_64)
+#include <cpuid.h>
+#endif
 #include "tensorbuf/runtime.hpp"
 
 namespace tensorbuf {
@@ -17,7 +20,11 @@ CpuFeatures detect() {
   f.avx512bw = __builtin_cpu_supports("avx512f") != 0 && __builtin_cpu_supports("avx512bw") != 0 &&
                __builtin_cpu_supports("popcnt") != 0;
   f.bmi2 = __builtin_cpu_supports("bmi2") != 0;
-  f.f16c = __builtin_cpu_supports("avx") != 0 && __builtin_cpu_supports("f16c") != 0;
+  // F16C is CPUID.1:ECX bit 29 (clang's __builtin_cpu_supports has no "f16c"); the "avx" test
+  // also checks that the OS saves the YMM state.
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  const bool f16c_bit = __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && ((ecx >> 29) & 1u) != 0;
+  f.f16c = __builtin_cpu_supports("avx") != 0 && f16c_bit;
 #endif
   return f;
 }

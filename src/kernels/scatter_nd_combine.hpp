@@ -53,7 +53,10 @@ struct Combine {
       // number needs the second select.
       const bool take = Op == ScatterOp::kMin ? value < current : current < value;
       const T picked = take ? value : current;
-      return (is_nan_value(value) & !is_nan_value(current)) ? value : picked;
+      // Both tests evaluated (no short circuit, so no branch): int, not bool, operands.
+      const int value_nan = is_nan_value(value) ? 1 : 0;
+      const int current_nan = is_nan_value(current) ? 1 : 0;
+      return (value_nan & (current_nan ^ 1)) != 0 ? value : picked;
     }
   }
 };
