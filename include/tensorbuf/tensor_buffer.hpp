@@ -156,7 +156,6 @@ class TensorBuffer {
  private:
   friend struct core::BufferAccess;  // the library's ops reach the storage through it
   TensorBuffer(DataType type, Shape shape, bool dynamic, std::shared_ptr<core::Storage> storage);
-  void check_writable(const char* what) const;
   void check_element_type(DataType requested) const;
   const void* host_data(DataType requested) const;
   void* mutable_host_data(DataType requested);

@@ -129,6 +129,7 @@ class Storage {
   void ensure_device_valid_locked(int device, StreamHandle stream, bool copy) const;
   void wait_for_streams_locked(StreamHandle stream) const;
   void consume_ready_locked(StreamHandle stream) const;
+  void mark_home_current_locked();
   StreamHandle download_stream_locked() const;
   void release_device_locked() const;
   void release_borrowed() noexcept;

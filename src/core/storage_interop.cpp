@@ -70,19 +70,16 @@ void Storage::wait_for(StreamHandle stream, int device) {
   EventHandle event = memory->record_event(nullptr, on, stream);
   events_memory_ = memory;
   ready_events_.push_back(event);
-  // The owner wrote its memory: the home copy is current, the mirror is not.
-  const Side home = home_locked();
-  if (home == Side::kHost) {
-    host_valid_ = true;
-    device_valid_ = false;
-  } else if (home == Side::kDevice) {
-    device_valid_ = true;
-    host_valid_ = false;
-  }
+  mark_home_current_locked();  // the owner wrote its memory
 }
 
 void Storage::note_external_write() {
   std::lock_guard lock(mutex_);
+  mark_home_current_locked();
+}
+
+// The home copy is current and the mirror is not (nothing for a storage without a home).
+void Storage::mark_home_current_locked() {
   const Side home = home_locked();
   if (home == Side::kHost) {
     host_valid_ = true;

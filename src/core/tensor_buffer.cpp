@@ -86,7 +86,6 @@ void TensorBuffer::load_converted(std::span<const Source> values, const Shape& s
                     InvalidArgumentError,
                     "The size of the array to be loaded does not match the specified shape.");
   check_loadable_shape(shape);
-  check_writable("load_array");
   const std::size_t bytes = checked_byte_size(shape, type_);
   // Everything that can throw (allocation) happens before the buffer changes.
   std::unique_ptr<core::Storage> fresh;
@@ -125,7 +124,6 @@ void TensorBuffer::load_buffer(std::span<const std::byte> bytes, const Shape& sh
                     core::str_cat("The size of byte buffer and the shape do not match. Expected: ",
                                   expected, " Actual: ", bytes.size()));
   check_loadable_shape(shape);
-  check_writable("load_buffer");
   if (storage_->is_borrowed()) {
     // Borrowed memory is the home: the bytes are copied into it, never referenced.
     void* target = storage_->host_write(false);

@@ -64,12 +64,6 @@ TensorBuffer TensorBuffer::borrow(const void* data, const Shape& shape, DataType
 bool TensorBuffer::is_borrowed() const { return storage_->is_borrowed(); }
 bool TensorBuffer::is_read_only() const { return storage_->is_read_only(); }
 
-void TensorBuffer::check_writable(const char* what) const {
-  TENSORBUF_EXPECTS(!storage_->is_read_only(), InvalidArgumentError,
-                    core::str_cat(what, ": the buffer is read-only (borrowed or imported "
-                                        "read-only memory)"));
-}
-
 void TensorBuffer::wait_for(Stream producer) {
   const int index = storage_->device_index();
   storage_->wait_for(producer.handle, index >= 0 ? index : 0);
