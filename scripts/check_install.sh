@@ -2,7 +2,8 @@
 # Installs tensorbuf from a configured build tree and builds + runs against it: tests/consumer
 # (C++), tests/consumer_c (a C project: docs/c_api.md's C example), tests/consumer_fortran (the
 # installed .mod files and tensorbuf::tensorbuf_f) when the build has the Fortran module, and
-# tests/consumer_mpi (component mpi, on 2 ranks) when the build has tensorbuf::mpi.
+# tests/consumer_mpi (component mpi, on 2 ranks) when the build has tensorbuf::mpi, and imports
+# the Python package from the install tree when the build has it.
 # usage: scripts/check_install.sh BUILD_DIR WORK_DIR
 set -euo pipefail
 build_dir=$1
@@ -35,4 +36,19 @@ if [ -f "$work_dir/prefix/include/tensorbuf/fortran/tensorbuf_f.mod" ]; then
   "$work_dir/consumer_fortran/consumer_fortran"
 else
   echo "check_install: no Fortran module in this build (no Fortran compiler): Fortran consumer skipped"
+fi
+# The Python package: `import tensorbuf` from the install tree alone (a package directory under
+# the prefix), mutating a NumPy array in place.
+python_dir=$(sed -n 's/^TENSORBUF_PYTHON_INSTALL_DIR:[A-Z]*=//p' "$build_dir/CMakeCache.txt")
+if grep -q '^TENSORBUF_WITH_PYTHON:BOOL=ON' "$build_dir/CMakeCache.txt"; then
+  python=$(sed -n 's/^Python_EXECUTABLE:[A-Z]*=//p' "$build_dir/CMakeCache.txt")
+  (cd "$work_dir" && PYTHONPATH="$work_dir/prefix/$python_dir" "$python" -c '
+import numpy as np, tensorbuf as tb
+assert tb.__file__.startswith("'"$work_dir/prefix"'"), tb.__file__
+a = np.zeros((4, 2), np.float32)
+tb.tensor_scatter_nd_add_in_place(a, [[1]], [[1.0, 2.0]])
+assert a.tolist() == [[0, 0], [1, 2], [0, 0], [0, 0]], a
+print("check_install: import tensorbuf from", tb.__file__)')
+else
+  echo "check_install: no Python package in this build: Python check skipped"
 fi

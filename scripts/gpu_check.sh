@@ -2,7 +2,7 @@
 # The one prepared check for a machine with a GPU (see README, "GPU runs"), sized to fit a
 # 15-minute device lease with room for a rerun (steps 1-3 about 5 minutes at most, step 4 up
 # to 3 more):
-#   1. every test with TENSORBUF_REQUIRE_CUDA=1;
+#   1. every test with TENSORBUF_REQUIRE_CUDA=1; 1b. the Python package (scripts/gpu_python.sh);
 #   2. the CUDA benchmarks (--quick) and the GPU peers (PyTorch CUDA, CuPy, JAX, pyarrow);
 #   3. the CUDA tests under compute-sanitizer memcheck, all executables at once (with the
 #      interop stream contract of tests/interop/test_interop_cuda.cpp: the race detector, the
@@ -50,10 +50,15 @@ fi
 log "info: $(grep -i cuda "$LOGS/info.txt" | head -3 | tr '\n' ' ')"
 
 # 1. Every test, CUDA required.
-(cd "$BUILD" && TENSORBUF_REQUIRE_CUDA=1 timeout 120 ctest --output-on-failure -j8 --timeout 100 \
+(cd "$BUILD" && TENSORBUF_REQUIRE_CUDA=1 timeout 120 ctest --output-on-failure -j8 --timeout 100 -LE python \
   > "$LOGS/ctest.log" 2>&1)
 log "ctest (TENSORBUF_REQUIRE_CUDA=1): exit $? — $(grep -E 'tests passed|tests failed' "$LOGS/ctest.log" | tail -1)"
 grep -E '^\s*[0-9]+ - .*\((Failed|Timeout|Subprocess|SEGFAULT|Not Run)' "$LOGS/ctest.log" | tee -a "$OUT/summary.txt"
+pack
+
+# 1b. The Python package, built for this machine's python3 (torch CUDA tensors in place, CuPy
+#     and JAX consumers: tests/python/test_gpu.py); skips where that python3 lacks headers.
+log "python package: $(timeout 180 bash scripts/gpu_python.sh "$BUILD" "$LOGS")"
 pack
 
 # 2. CUDA benchmarks and GPU peers (before the sanitizer runs, on an otherwise idle GPU).

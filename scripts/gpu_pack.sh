@@ -5,7 +5,8 @@
 #                                               .gpu/build.tar.xz (ignored by git)
 #   there:  bash scripts/gpu_check.sh           with the device tool's carry [".gpu"]; it
 #                                               unpacks the archive when $BUILD is missing
-# The archive holds the tool, the benchmarks, the test executables with their CTest files,
+# The archive holds the tool, the benchmarks, the library (scripts/gpu_python.sh links the Python
+# extension against it), the test executables with their CTest files,
 # Google Benchmark's shared library (Debian ships it shared) and the source root the build was
 # made in: test executables find their data files by that absolute path.
 set -euo pipefail
@@ -23,6 +24,7 @@ ldd "$BUILD/bench/tensorbuf_bench" | awk '/libbenchmark/ {print $3}' |
   xargs -r -I{} cp -L {} "$BUILD/carried_libs/"
 echo "$root" > "$BUILD/carried_root.txt"
 tar cJf .gpu/build.tar.xz "$BUILD/apps/tensorbuf" "$BUILD/bench/tensorbuf_bench" \
+  "$BUILD/src/libtensorbuf.a" \
   "$BUILD"/tests/*/test_* "$BUILD/carried_libs" "$BUILD/carried_root.txt" \
   $(find "$BUILD" -name CTestTestfile.cmake)
 size=$(stat -c %s .gpu/build.tar.xz)

@@ -6,7 +6,10 @@ set -euo pipefail
 # libopenmpi-dev + openmpi-bin: tensorbuf::mpi and its tests (mpiexec); gfortran: the Fortran
 # module; without them the rest builds (TENSORBUF_WITH_MPI / TENSORBUF_WITH_FORTRAN off).
 # libdlpack-dev: the system DLPack header (tensorbuf's own declarations are used without it).
+# python3-dev pybind11-dev python3-numpy python3-pytest python3-torch: the Python package and its
+# tests (TENSORBUF_WITH_PYTHON off without the first two), and the benchmarks' NumPy / PyTorch peers.
 packages=(cmake ninja-build g++ gfortran libgtest-dev libbenchmark-dev libdlpack-dev python3 clang
+          python3-dev pybind11-dev python3-numpy python3-pytest python3-torch
           libclang-rt-14-dev libopenmpi-dev openmpi-bin "$@")
 missing=()
 for p in "${packages[@]}"; do

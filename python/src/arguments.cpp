@@ -1,0 +1,123 @@
+#include "arguments.hpp"
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+#include "tensorbuf/errors.hpp"
+
+namespace tensorbuf::python {
+
+namespace {
+
+std::string text_of(py::handle value) { return py::str(value).cast<std::string>(); }
+
+// The dtype's name as tensorbuf spells it, or nullopt.
+std::optional<DataType> dtype_named(std::string_view name) {
+  static constexpr std::array<DataType, 10> kTypes = {
+      DataType::kBool,    DataType::kUInt8,    DataType::kInt8,    DataType::kInt16,
+      DataType::kInt32,   DataType::kInt64,    DataType::kFloat16, DataType::kBFloat16,
+      DataType::kFloat32, DataType::kFloat64};
+  for (DataType type : kTypes) {
+    if (to_string(type) == name) return type;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Device> parse_device(py::handle device) {
+  if (device.is_none()) return std::nullopt;
+  const std::string text = text_of(device);
+  if (text == "cpu") return Device::cpu();
+  if (text == "cuda") return Device::cuda(0);
+  if (text.rfind("cuda:", 0) == 0 && text.size() > 5 && text.size() < 9 &&
+      text.find_first_not_of("0123456789", 5) == std::string::npos) {
+    return Device::cuda(std::stoi(text.substr(5)));
+  }
+  throw InvalidArgumentError("device must be None, 'cpu', 'cuda' or 'cuda:N', got '" + text +
+                             "'");
+}
+
+OutOfBoundsPolicy parse_out_of_bounds(py::handle policy) {
+  const std::string text = text_of(policy);
+  if (text == "default") return OutOfBoundsPolicy::kDeviceDefault;
+  if (text == "error") return OutOfBoundsPolicy::kError;
+  if (text == "drop") return OutOfBoundsPolicy::kDrop;
+  throw InvalidArgumentError("out_of_bounds must be 'default', 'error' or 'drop', got '" + text +
+                             "'");
+}
+
+SubstrUnit parse_unit(py::handle unit) {
+  const std::string text = text_of(unit);
+  if (text == "byte") return SubstrUnit::kByte;
+  if (text == "utf8_char") return SubstrUnit::kUtf8Char;
+  throw InvalidArgumentError("unit must be 'byte' or 'utf8_char', got '" + text + "'");
+}
+
+Stream parse_stream(py::handle stream) {
+  if (stream.is_none()) return Stream{};
+  py::object handle = py::reinterpret_borrow<py::object>(stream);
+  if (py::hasattr(stream, "__cuda_stream__")) {
+    handle = stream.attr("__cuda_stream__")();
+    // The CUDA stream protocol returns (version, handle).
+    if (py::isinstance<py::tuple>(handle) && py::len(handle) == 2) handle = handle[py::int_(1)];
+  } else if (py::hasattr(stream, "cuda_stream")) {
+    handle = stream.attr("cuda_stream");
+  }
+  if (!PyLong_Check(handle.ptr())) {
+    throw InvalidArgumentError("stream must be None, an int cudaStream_t, an object with "
+                               "__cuda_stream__ or a torch stream, got " + text_of(stream));
+  }
+  return Stream{reinterpret_cast<void*>(handle.cast<std::uintptr_t>())};
+}
+
+DataType parse_dtype(py::handle dtype) {
+  std::string name;
+  if (py::isinstance<py::str>(dtype)) {
+    name = dtype.cast<std::string>();
+  } else {
+    name = text_of(dtype);
+    if (name.rfind("torch.", 0) == 0) name = name.substr(6);
+  }
+  if (auto type = dtype_named(name)) return *type;
+  // NumPy's spellings: np.float32, np.dtype("f4"), "f4", "float", "bool_" ...
+  try {
+    py::object numpy_dtype = py::module_::import("numpy").attr("dtype")(
+        py::isinstance<py::str>(dtype) ? py::str(name) : py::reinterpret_borrow<py::object>(dtype));
+    if (auto type = dtype_named(numpy_dtype.attr("name").cast<std::string>())) return *type;
+    name = numpy_dtype.attr("name").cast<std::string>();
+  } catch (const py::error_already_set&) {
+  }
+  throw InvalidArgumentError("unsupported dtype '" + name +
+                             "' (tensorbuf has bool, uint8, int8, int16, int32, int64, float16, "
+                             "bfloat16, float32, float64)");
+}
+
+Shape parse_shape(py::handle shape) {
+  if (PyLong_Check(shape.ptr())) return Shape{shape.cast<std::int64_t>()};
+  if (!py::isinstance<py::sequence>(shape) || py::isinstance<py::str>(shape)) {
+    throw InvalidArgumentError("shape must be a sequence of ints, got " + text_of(shape));
+  }
+  std::vector<std::int64_t> dims;
+  for (py::handle dim : shape) {
+    if (!PyIndex_Check(dim.ptr())) {
+      throw InvalidArgumentError("shape must be a sequence of ints, got " + text_of(shape));
+    }
+    dims.push_back(py::reinterpret_steal<py::object>(PyNumber_Index(dim.ptr())).cast<std::int64_t>());
+  }
+  return Shape(std::move(dims));
+}
+
+py::tuple shape_tuple(const Shape& shape) {
+  py::tuple dims(shape.rank());
+  for (int d = 0; d < shape.rank(); ++d) dims[static_cast<std::size_t>(d)] = py::int_(shape[d]);
+  return dims;
+}
+
+py::object dlpack_stream_argument(Stream stream) {
+  if (stream.handle == nullptr) return py::int_(1);
+  return py::int_(reinterpret_cast<std::uintptr_t>(stream.handle));
+}
+
+}  // namespace tensorbuf::python
