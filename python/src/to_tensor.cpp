@@ -244,7 +244,15 @@ Converted convert(py::handle object, const ConvertOptions& options) {
                                "the op without _in_place, or a NumPy array / torch tensor)");
   }
   if (PyObject_CheckBuffer(object.ptr())) return from_buffer_protocol(object, options);
-  if (py::hasattr(object, "__dlpack__")) return {import_object(object, options.stream), false};
+  if (py::hasattr(object, "__dlpack__")) {
+    // A strided torch tensor an op only reads: its contiguous copy (DLPack import takes
+    // C-contiguous memory only; in place, the import's error names the stride).
+    if (options.access == Access::kRead && py::hasattr(object, "is_contiguous") &&
+        !object.attr("is_contiguous")().cast<bool>()) {
+      return {import_object(object.attr("contiguous")(), options.stream), true};
+    }
+    return {import_object(object, options.stream), false};
+  }
   if (py::hasattr(object, "__cuda_array_interface__")) {
     return from_cuda_array_interface(object, options);
   }

@@ -82,8 +82,12 @@ def test_what_in_place_cannot_write_is_rejected():
         tb.tensor_scatter_nd_add_in_place([0.0, 0.0], [[0]], [1.0])
     with pytest.raises(TypeError):
         tb.tensor_scatter_nd_add_in_place(object(), [[0]], [1.0])
-    # Out of place, a strided array is copied and read.
+    transposed = torch.zeros(3, 2).T
+    with pytest.raises(ValueError, match="C-contiguous"):
+        tb.tensor_scatter_nd_add_in_place(transposed, [[0]], [[1.0, 1.0, 1.0]])
+    # Out of place, strided arrays and tensors are copied and read.
     assert tb.tensor_scatter_nd_add(strided, [[1]], [2.0]).numpy().tolist() == [0, 2, 0, 0]
+    assert tb.tensor_scatter_nd_add(transposed, [[1]], [[1.0, 2.0, 3.0]]).numpy().tolist() == [[0, 0, 0], [1, 2, 3]]
 
 
 def test_error_in_place_writes_nothing():
