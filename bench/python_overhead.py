@@ -32,7 +32,7 @@ def python_per_call_us(repeats=21, calls=2000):
 def cpp_per_call_us(build):
     output = subprocess.run(
         [f"{build}/bench/tensorbuf_bench",
-         "--benchmark_filter=scatter_nd_add_one_row_16x4_in_place_borrowed/cpu$",
+         "--benchmark_filter=scatter_nd_add_one_row_16x4_in_place_borrowed/cpu",
          "--benchmark_repetitions=5", "--benchmark_format=json"],
         check=True, capture_output=True, text=True).stdout
     runs = [b for b in json.loads(output)["benchmarks"] if b.get("run_type") == "iteration"]
