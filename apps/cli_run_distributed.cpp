@@ -2,8 +2,10 @@
 // its block of rows with MPI-IO, runs the distributed op, and writes its rows of the output;
 // the file equals the single-process one byte for byte. Errors are the same on every rank;
 // rank 0 prints them.
+#include <chrono>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 #include "cli.hpp"
 
@@ -39,6 +41,19 @@ class MpiSession {
  private:
   bool owned_ = false;
 };
+
+// Waits until every rank got here, at most a few seconds: an error that only some ranks hold
+// (none should) must not hang the others, so then the job is aborted with `status`.
+void wait_for_every_rank(int status) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Ibarrier(MPI_COMM_WORLD, &request);
+  const double deadline = MPI_Wtime() + 5.0;
+  int done = 0;
+  while (MPI_Test(&request, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && done == 0) {
+    if (MPI_Wtime() > deadline) MPI_Abort(MPI_COMM_WORLD, status);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
 
 const std::vector<FlagSpec> kScatterFlags = {
     {"tensor", true},         {"indices", true},       {"updates", true}, {"out", true},
@@ -145,12 +160,15 @@ int run_distributed(const std::string& op, const std::vector<std::string>& args)
   try {
     return dispatch(op, args);
   } catch (const std::exception& e) {
-    if (rank == 0) throw;  // main prints it once
-    // The other ranks hold the same error: the same exit status, nothing printed.
+    // Every rank holds the same error (the distributed ops agree on it): rank 0 prints it once,
+    // the others exit with the same status silently -- but only once rank 0 has printed, since
+    // mpiexec kills the whole job at the first non-zero exit.
     std::ostringstream quiet;
-    std::streambuf* const saved = std::cerr.rdbuf(quiet.rdbuf());
+    std::streambuf* const saved = rank == 0 ? nullptr : std::cerr.rdbuf(quiet.rdbuf());
     const int status = report_error(e);
-    std::cerr.rdbuf(saved);
+    if (saved != nullptr) std::cerr.rdbuf(saved);
+    std::cerr.flush();
+    wait_for_every_rank(status);
     return status;
   }
 }
