@@ -18,6 +18,7 @@
 #include "core/parallel.hpp"
 #include "core/scatter_nd_backends.hpp"
 #include "cpu/scatter_nd_buckets.hpp"
+#include "cpu/scatter_nd_check.hpp"
 #include "cpu/scatter_nd_rows.hpp"
 #include "cpu/scatter_nd_tuning.hpp"
 #include "kernels/scatter_nd_combine.hpp"
@@ -35,11 +36,10 @@ using scatter_rows::bad_row;
 using scatter_rows::host_geometry;
 using scatter_rows::slice_of;
 
-// Costs on one core (this VM, from `tensorbuf bench --sweep` with one thread): checking one
-// index component, an owner's branch-free walk over one row it may skip, a row applied while
-// its slice is in cache (the table fits in kCachedBytes), in the last-level cache (up to
-// kLastLevelBytes: a sole owner measures 3.4-3.6 ns there), or beyond, plus per element.
-constexpr double kCheckNsPerComponent = 0.3;
+// Costs on one core (this VM, from `tensorbuf bench --sweep` with one thread): an owner's
+// branch-free walk over one row it may skip, a row applied while its slice is in cache (the table
+// fits in kCachedBytes), in the last-level cache (up to kLastLevelBytes: a sole owner
+// measures 3.4-3.6 ns there), or beyond, plus per element.
 constexpr double kOwnerWalkNsPerRow = 1.5;
 constexpr double kCachedRowNs = 1.5;
 constexpr double kLastLevelRowNs = 3.5;
@@ -52,50 +52,6 @@ constexpr double kLastLevelBytes = 16 << 20;
 double row_ns(double table_bytes) {
   if (table_bytes <= kCachedBytes) return kCachedRowNs;
   return table_bytes <= kLastLevelBytes ? kLastLevelRowNs : kMissedRowNs;
-}
-
-// The first bad row in [begin, end), or -1. Depth 1 checks blocks of rows with one branch per
-// block (the compare vectorises); only a block with a bad row is searched again.
-template <class Index>
-std::int64_t first_bad_row(const ScatterNdPlan& plan, const ScatterGeometry& geometry,
-                           const Index* indices, std::int64_t begin, std::int64_t end) {
-  if (plan.depth == 1) {
-    constexpr std::int64_t kBlock = 256;
-    const auto bound = static_cast<std::uint64_t>(geometry.dims[0]);
-    for (std::int64_t row = begin; row < end; row += kBlock) {
-      const std::int64_t stop = std::min(end, row + kBlock);
-      bool bad = false;
-      for (std::int64_t r = row; r < stop; ++r) {
-        bad |= static_cast<std::uint64_t>(static_cast<std::int64_t>(indices[r])) >= bound;
-      }
-      if (!bad) continue;
-      for (std::int64_t r = row; r < stop; ++r) {
-        if (static_cast<std::uint64_t>(static_cast<std::int64_t>(indices[r])) >= bound) return r;
-      }
-    }
-    return -1;
-  }
-  for (std::int64_t row = begin; row < end; ++row) {
-    std::int64_t slice = 0;
-    if (!geometry.slice_of(indices + row * plan.depth, &slice)) return row;
-  }
-  return -1;
-}
-
-template <class Index>
-std::int64_t check_rows(const ScatterNdPlan& plan, const ScatterGeometry& geometry,
-                        const Index* indices) {
-  const std::int64_t n = plan.num_rows;
-  const std::int64_t min_rows = core::min_chunk_for(kCheckNsPerComponent * plan.depth);
-  if (core::chunk_count(n, min_rows) <= 1) return first_bad_row(plan, geometry, indices, 0, n);
-  std::vector<std::int64_t> first_bad(static_cast<std::size_t>(core::chunk_count(n, min_rows)), -1);
-  core::parallel_for_chunks(n, min_rows, [&](int c, std::int64_t begin, std::int64_t end) {
-    first_bad[static_cast<std::size_t>(c)] = first_bad_row(plan, geometry, indices, begin, end);
-  });
-  for (const std::int64_t row : first_bad) {
-    if (row >= 0) return row;  // chunks are in row order
-  }
-  return -1;
 }
 
 // What one owner writes: slices [first_slice, first_slice + slices), elements
@@ -145,20 +101,26 @@ struct Walk {
 // mispredict its "is this row mine" branch on every other random row, so it first lists its
 // rows of a block of 256 without a branch, then applies the list.
 template <ScatterOp Op, bool kDepth1, bool kOneElement, class T, class Index>
-Walk apply_rows(const ScatterNdPlan& plan, const ScatterGeometry& geometry, const Index* indices,
-                const T* updates, T* out, const Range& range, bool sole, bool stop_at_bad) {
+Walk apply_rows(const ScatterNdPlan& plan, const ScatterGeometry& shared_geometry,
+                const Index* indices, const T* updates, T* out, const Range& range, bool sole,
+                bool stop_at_bad) {
+  // Locals, not loads through plan, geometry and range on every row (the writes to `out` could
+  // alias them as far as the compiler knows).
+  const ScatterGeometry geometry = shared_geometry;
   const std::int64_t s = plan.slice_size;
-  auto apply = [&](std::int64_t row, std::int64_t slice) {
+  const std::int64_t first_element = range.first_element;
+  const std::int64_t elements = range.elements;
+  const std::int64_t rows_total = plan.num_rows;
+  auto apply = [=](std::int64_t row, std::int64_t slice) {
     if constexpr (kOneElement) {
       out[slice] = kernels::Combine<Op>::apply(out[slice], updates[row]);
     } else {
-      apply_row<Op>(out + slice * s + range.first_element, updates + row * s + range.first_element,
-                    range.elements);
+      apply_row<Op>(out + slice * s + first_element, updates + row * s + first_element, elements);
     }
   };
   Walk walk;
   if (sole) {
-    for (std::int64_t row = 0; row < plan.num_rows; ++row) {
+    for (std::int64_t row = 0; row < rows_total; ++row) {
       std::int64_t slice = 0;
       if (slice_of<kDepth1>(plan, geometry, indices, row, &slice)) {
         apply(row, slice);
@@ -244,6 +206,8 @@ Strategy choose(const ScatterNdPlan& plan, bool copy, std::size_t element_bytes)
   const double apply = rows * row_ns(table_bytes) +
                        rows * static_cast<double>(plan.slice_size) * kElementNs +
                        (copy ? 2 * table_bytes * kCopyNsPerByte : 0.0);
+  // Small work (most calls): one owner, without the estimates below.
+  if (apply < core::kMinThreadWorkNs) return {false, 1};
   const double walk = rows * kOwnerWalkNsPerRow;
   const int owners = core::threads_for_work(apply, apply, walk);
   const double owners_ns = owners == 1 ? apply : apply / owners + walk + core::kRegionNs;
@@ -281,7 +245,7 @@ ScatterNdResult run(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
   // at the first bad row instead (one pass fewer): the op then discards the output.
   const bool stop_at_bad = plan.policy == OutOfBoundsPolicy::kError && copy;
   if (plan.policy == OutOfBoundsPolicy::kError && !copy) {
-    const std::int64_t bad = check_rows(plan, geometry, indices);
+    const std::int64_t bad = scatter_check::check_rows(plan, geometry, indices);
     if (bad >= 0) return bad_row(plan, indices, bad);
   }
   const int owners = strategy.threads;

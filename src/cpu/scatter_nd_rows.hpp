@@ -37,9 +37,20 @@ ScatterNdResult bad_row(const ScatterNdPlan& plan, const Index* indices, std::in
 }
 
 // `out` never overlaps `update`: the op copies an input that aliases the tensor it writes.
+// Whole cache lines first, each a fixed-length loop the compiler unrolls into a few vector
+// steps: a row of 16 floats then costs no loop overhead (a variable-length loop took ~1 ns more
+// per row than a user's loop, which GCC unrolls this way).
 template <ScatterOp Op, class T>
-inline void apply_row(T* __restrict out, const T* __restrict update, std::int64_t count) {
-  for (std::int64_t j = 0; j < count; ++j) out[j] = kernels::Combine<Op>::apply(out[j], update[j]);
+[[gnu::always_inline]] inline void apply_row(T* __restrict out, const T* __restrict update,
+                                             std::int64_t count) {
+  constexpr std::int64_t kLine = 64 / sizeof(T);
+  std::int64_t j = 0;
+  for (; j + kLine <= count; j += kLine) {
+    for (std::int64_t k = j; k < j + kLine; ++k) {
+      out[k] = kernels::Combine<Op>::apply(out[k], update[k]);
+    }
+  }
+  for (; j < count; ++j) out[j] = kernels::Combine<Op>::apply(out[j], update[j]);
 }
 
 // Row -> slice, false for a bad row. kDepth1: the common depth, without the loop.
