@@ -3,13 +3,15 @@
 // slice -- and each owner, on its own thread, walks all rows in order and applies those that
 // land in its range. Every output element is written by one owner in row order, so duplicates
 // apply in row order and the result does not depend on the thread count.
-//  1. In place under kError the rows are checked first (row chunks in parallel when large, the
-//     smallest bad row wins) and nothing is written when one is bad.
+//  1. In place under kError the rows are checked first (cpu/scatter_nd_check.hpp) and nothing
+//     is written when one is bad.
 //  2. Owners, in parallel: copy the owner's range of `tensor` (out of place), then apply. Out of
 //     place under kError they stop at the first bad row, and the op discards the output.
 // One owner is the plain serial loop. Each further owner costs one more walk over the indices
 // (streamed, cheap next to the random updates), so core::threads_for_work decides from the
-// estimated cost of the updates and the copy against that walk (docs/scatter_nd.md).
+// estimated cost of the updates and the copy against that walk. Where the table is beyond the
+// last-level cache the rows are bucketed by output block instead (cpu/scatter_nd_buckets.hpp):
+// `choose` compares the two estimates (docs/scatter_nd.md).
 #include <algorithm>
 #include <cstring>
 #include <vector>
