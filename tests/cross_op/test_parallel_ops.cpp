@@ -291,13 +291,15 @@ TEST(ParallelOps, ScatterManyRowsWithDuplicatesAcrossChunks) {
 }
 
 TEST(ParallelOps, ScatterBucketedBeyondTheCache) {
-  // A 32 MiB table and 1M element updates: the public op takes the bucketed path (rows bucketed
-  // by output block). Duplicates apply in row order; in place under kError a late bad row leaves
-  // the table unchanged; kDrop skips it and applies the rest.
-  const std::int64_t slices = std::int64_t{1} << 23, rows = std::int64_t{1} << 20;
+  // A 20 MiB table (beyond the 16 MiB the owners keep) and 256K element updates: the public op
+  // takes the bucketed path (rows bucketed by output block). Duplicates apply in row order; in
+  // place under kError a late bad row leaves the table unchanged; kDrop skips it and applies the
+  // rest.
+  const std::int64_t slices = std::int64_t{5} << 20, rows = std::int64_t{1} << 18;
   std::mt19937_64 rng(21);
   std::vector<std::int64_t> idx(static_cast<std::size_t>(rows));
-  for (auto& i : idx) i = static_cast<std::int64_t>(rng() % (slices / 4));  // ~1 in 2 repeats
+  const std::int64_t targets = rows / 2, spread = slices / targets;  // ~1 row in 2 a repeat
+  for (auto& i : idx) i = static_cast<std::int64_t>(rng() % targets) * spread;
   std::vector<float> base(static_cast<std::size_t>(slices));
   std::vector<float> upd(static_cast<std::size_t>(rows));
   for (auto& v : base) v = static_cast<float>(static_cast<int>(rng() % 201) - 100);
