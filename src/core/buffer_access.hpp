@@ -12,6 +12,8 @@ namespace tensorbuf::core {
 
 struct BufferAccess {
   static Storage& storage(const TensorBuffer& buffer) { return *buffer.storage_; }
+  // The shape without the copy TensorBuffer::shape() makes (op planning, once per call).
+  static const Shape& shape(const TensorBuffer& buffer) { return buffer.shape_; }
   // A reference that keeps the storage alive (DLPack exports).
   static std::shared_ptr<Storage> shared_storage(const TensorBuffer& buffer) {
     return buffer.storage_;

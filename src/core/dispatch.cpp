@@ -36,7 +36,8 @@ void require_usable(Device device) {
 }
 
 Device resolve_device(const std::optional<Device>& requested, const TensorBuffer& primary) {
-  const Device device = requested.value_or(primary.residence());
+  // Not value_or: its argument would be evaluated, and residence() takes the storage's lock.
+  const Device device = requested ? *requested : primary.residence();
   require_usable(device);
   return device;
 }

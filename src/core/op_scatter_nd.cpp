@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "core/backend_run.hpp"
+#include "core/buffer_access.hpp"
 #include "core/dispatch.hpp"
 #include "core/error_macros.hpp"
 #include "core/plan_scatter_nd.hpp"
@@ -64,7 +65,8 @@ void run(ScatterOp op, const TensorBuffer& tensor, const TensorBuffer& indices_a
 TensorBuffer run_out_of_place(ScatterOp op, const TensorBuffer& tensor, const TensorBuffer& indices,
                               const TensorBuffer& updates, const ScatterOptions& options) {
   // Allocates nothing until the backend writes it, so a bad argument costs nothing.
-  TensorBuffer out = TensorBuffer::create_uninitialized(tensor.shape(), tensor.data_type());
+  TensorBuffer out =
+      TensorBuffer::create_uninitialized(core::BufferAccess::shape(tensor), tensor.data_type());
   run(op, tensor, indices, updates, options, &out, nullptr);
   return out;
 }

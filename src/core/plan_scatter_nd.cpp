@@ -1,7 +1,9 @@
 #include "core/plan_scatter_nd.hpp"
 
+#include <algorithm>
 #include <string>
 
+#include "core/buffer_access.hpp"
 #include "core/error_macros.hpp"
 #include "core/shape_product.hpp"
 
@@ -41,9 +43,11 @@ std::string_view scatter_op_name(ScatterOp op) {
 ScatterNdPlan plan_scatter_nd(ScatterOp op, const TensorBuffer& tensor, const TensorBuffer& indices,
                               const TensorBuffer& updates) {
   const std::string_view name = scatter_op_name(op);
-  const Shape tensor_shape = tensor.shape();
-  const Shape indices_shape = indices.shape();
-  const Shape updates_shape = updates.shape();
+  // By reference: a scatter call is planned on every call, and each Shape copy is an
+  // allocation.
+  const Shape& tensor_shape = BufferAccess::shape(tensor);
+  const Shape& indices_shape = BufferAccess::shape(indices);
+  const Shape& updates_shape = BufferAccess::shape(updates);
 
   // Rule 1: dtypes and ranks.
   const DataType dtype = tensor.data_type();
@@ -75,17 +79,27 @@ ScatterNdPlan plan_scatter_nd(ScatterOp op, const TensorBuffer& tensor, const Te
               indices_shape.to_string(), ", tensor shape ", tensor_shape.to_string(), ")"));
   const int d = static_cast<int>(depth);
 
-  // Rule 3: updates.shape == indices.shape[:-1] + tensor.shape[D:], exactly.
-  std::vector<std::int64_t> expected(indices_shape.dims().begin(), indices_shape.dims().end() - 1);
-  expected.insert(expected.end(), tensor_shape.dims().begin() + d, tensor_shape.dims().end());
-  const Shape expected_shape(expected);
-  TENSORBUF_EXPECTS(updates_shape == expected_shape, InvalidArgumentError,
-                    str_cat(name, ": updates shape ", updates_shape.to_string(),
-                            " does not match indices.shape[:-1] + tensor.shape[", d,
-                            ":] = ", dims_text(indices_shape, 0, indices_shape.rank() - 1), " + ",
-                            dims_text(tensor_shape, d, rank), " = ", expected_shape.to_string(),
-                            " (indices shape ", indices_shape.to_string(), ", tensor shape ",
-                            tensor_shape.to_string(), ")"));
+  // Rule 3: updates.shape == indices.shape[:-1] + tensor.shape[D:], exactly. Compared in place;
+  // the expected shape is built only for the message.
+  const std::vector<std::int64_t>& index_batch = indices_shape.dims();
+  const std::vector<std::int64_t>& tensor_dims = tensor_shape.dims();
+  const std::vector<std::int64_t>& update_dims = updates_shape.dims();
+  const std::size_t batch_rank = index_batch.size() - 1;
+  const bool updates_match =
+      update_dims.size() == batch_rank + tensor_dims.size() - static_cast<std::size_t>(d) &&
+      std::equal(index_batch.begin(), index_batch.end() - 1, update_dims.begin()) &&
+      std::equal(tensor_dims.begin() + d, tensor_dims.end(), update_dims.begin() + batch_rank);
+  if (!updates_match) {
+    std::vector<std::int64_t> expected(index_batch.begin(), index_batch.end() - 1);
+    expected.insert(expected.end(), tensor_dims.begin() + d, tensor_dims.end());
+    const Shape expected_shape(expected);
+    throw InvalidArgumentError(str_cat(
+        name, ": updates shape ", updates_shape.to_string(),
+        " does not match indices.shape[:-1] + tensor.shape[", d,
+        ":] = ", dims_text(indices_shape, 0, indices_shape.rank() - 1), " + ",
+        dims_text(tensor_shape, d, rank), " = ", expected_shape.to_string(), " (indices shape ",
+        indices_shape.to_string(), ", tensor shape ", tensor_shape.to_string(), ")"));
+  }
 
   ScatterNdPlan plan;
   plan.op = op;

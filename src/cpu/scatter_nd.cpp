@@ -3,13 +3,15 @@
 // slice -- and each owner, on its own thread, walks all rows in order and applies those that
 // land in its range. Every output element is written by one owner in row order, so duplicates
 // apply in row order and the result does not depend on the thread count.
-//  1. In place under kError the rows are checked first (row chunks in parallel when large, the
-//     smallest bad row wins) and nothing is written when one is bad.
+//  1. In place under kError the rows are checked first (cpu/scatter_nd_check.hpp) and nothing
+//     is written when one is bad.
 //  2. Owners, in parallel: copy the owner's range of `tensor` (out of place), then apply. Out of
 //     place under kError they stop at the first bad row, and the op discards the output.
 // One owner is the plain serial loop. Each further owner costs one more walk over the indices
 // (streamed, cheap next to the random updates), so core::threads_for_work decides from the
-// estimated cost of the updates and the copy against that walk (docs/scatter_nd.md).
+// estimated cost of the updates and the copy against that walk. Where the table is beyond the
+// last-level cache the rows are bucketed by output block instead (cpu/scatter_nd_buckets.hpp):
+// `choose` compares the two estimates (docs/scatter_nd.md).
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -17,6 +19,9 @@
 #include "core/dtype_dispatch.hpp"
 #include "core/parallel.hpp"
 #include "core/scatter_nd_backends.hpp"
+#include "cpu/scatter_nd_buckets.hpp"
+#include "cpu/scatter_nd_check.hpp"
+#include "cpu/scatter_nd_rows.hpp"
 #include "cpu/scatter_nd_tuning.hpp"
 #include "kernels/scatter_nd_combine.hpp"
 
@@ -28,80 +33,27 @@ using core::ScatterNdPlan;
 using core::ScatterNdResult;
 using core::ScatterOp;
 using kernels::ScatterGeometry;
+using scatter_rows::apply_row;
+using scatter_rows::bad_row;
+using scatter_rows::host_geometry;
+using scatter_rows::slice_of;
 
-// Costs on one core (this VM, 2026-12-02, from `tensorbuf bench --sweep` with one thread):
-// checking one index component, an owner's branch-free walk over one row it may skip, a row
-// applied while its slice is in cache (the table fits in kCachedBytes) or not, plus per element.
-constexpr double kCheckNsPerComponent = 0.3;
+// Costs on one core (this VM, from `tensorbuf bench --sweep` with one thread): an owner's
+// branch-free walk over one row it may skip, a row applied while its slice is in cache (the table
+// fits in kCachedBytes), in the last-level cache (up to kLastLevelBytes: a sole owner
+// measures 3.4-3.6 ns there), or beyond, plus per element.
 constexpr double kOwnerWalkNsPerRow = 1.5;
 constexpr double kCachedRowNs = 1.5;
+constexpr double kLastLevelRowNs = 3.5;
 constexpr double kMissedRowNs = 12.0;
 constexpr double kElementNs = 0.25;
 constexpr double kCopyNsPerByte = 0.05;
 constexpr double kCachedBytes = 8 << 20;
+constexpr double kLastLevelBytes = 16 << 20;
 
-ScatterGeometry host_geometry(const ScatterNdPlan& plan, std::vector<std::int64_t>& table) {
-  ScatterGeometry geometry = kernels::make_geometry(plan);
-  if (plan.depth > kernels::kInlineDepth) {
-    table = plan.index_dims;
-    table.insert(table.end(), plan.slice_strides.begin(), plan.slice_strides.end());
-    geometry.external = table.data();
-  }
-  return geometry;
-}
-
-template <class Index>
-ScatterNdResult bad_row(const ScatterNdPlan& plan, const Index* indices, std::int64_t row) {
-  ScatterNdResult result;
-  result.first_bad_index = row;
-  for (int d = 0; d < plan.depth; ++d) {
-    result.bad_components.push_back(static_cast<std::int64_t>(indices[row * plan.depth + d]));
-  }
-  return result;
-}
-
-// The first bad row in [begin, end), or -1. Depth 1 checks blocks of rows with one branch per
-// block (the compare vectorises); only a block with a bad row is searched again.
-template <class Index>
-std::int64_t first_bad_row(const ScatterNdPlan& plan, const ScatterGeometry& geometry,
-                           const Index* indices, std::int64_t begin, std::int64_t end) {
-  if (plan.depth == 1) {
-    constexpr std::int64_t kBlock = 256;
-    const auto bound = static_cast<std::uint64_t>(geometry.dims[0]);
-    for (std::int64_t row = begin; row < end; row += kBlock) {
-      const std::int64_t stop = std::min(end, row + kBlock);
-      bool bad = false;
-      for (std::int64_t r = row; r < stop; ++r) {
-        bad |= static_cast<std::uint64_t>(static_cast<std::int64_t>(indices[r])) >= bound;
-      }
-      if (!bad) continue;
-      for (std::int64_t r = row; r < stop; ++r) {
-        if (static_cast<std::uint64_t>(static_cast<std::int64_t>(indices[r])) >= bound) return r;
-      }
-    }
-    return -1;
-  }
-  for (std::int64_t row = begin; row < end; ++row) {
-    std::int64_t slice = 0;
-    if (!geometry.slice_of(indices + row * plan.depth, &slice)) return row;
-  }
-  return -1;
-}
-
-template <class Index>
-std::int64_t check_rows(const ScatterNdPlan& plan, const ScatterGeometry& geometry,
-                        const Index* indices) {
-  const std::int64_t n = plan.num_rows;
-  const std::int64_t min_rows = core::min_chunk_for(kCheckNsPerComponent * plan.depth);
-  if (core::chunk_count(n, min_rows) <= 1) return first_bad_row(plan, geometry, indices, 0, n);
-  std::vector<std::int64_t> first_bad(static_cast<std::size_t>(core::chunk_count(n, min_rows)), -1);
-  core::parallel_for_chunks(n, min_rows, [&](int c, std::int64_t begin, std::int64_t end) {
-    first_bad[static_cast<std::size_t>(c)] = first_bad_row(plan, geometry, indices, begin, end);
-  });
-  for (const std::int64_t row : first_bad) {
-    if (row >= 0) return row;  // chunks are in row order
-  }
-  return -1;
+double row_ns(double table_bytes) {
+  if (table_bytes <= kCachedBytes) return kCachedRowNs;
+  return table_bytes <= kLastLevelBytes ? kLastLevelRowNs : kMissedRowNs;
 }
 
 // What one owner writes: slices [first_slice, first_slice + slices), elements
@@ -139,25 +91,6 @@ Range owner_range(const ScatterNdPlan& plan, int owners, int owner) {
   return range;
 }
 
-// `out` never overlaps `update`: the op copies an input that aliases the tensor it writes.
-template <ScatterOp Op, class T>
-inline void apply_row(T* __restrict out, const T* __restrict update, std::int64_t count) {
-  for (std::int64_t j = 0; j < count; ++j) out[j] = kernels::Combine<Op>::apply(out[j], update[j]);
-}
-
-// Row -> slice, false for a bad row. kDepth1: the common depth, without the loop.
-template <bool kDepth1, class Index>
-inline bool slice_of(const ScatterNdPlan& plan, const ScatterGeometry& geometry,
-                     const Index* indices, std::int64_t row, std::int64_t* slice) {
-  if constexpr (kDepth1) {
-    const auto v = static_cast<std::uint64_t>(static_cast<std::int64_t>(indices[row]));
-    *slice = static_cast<std::int64_t>(v);
-    return v < static_cast<std::uint64_t>(geometry.dims[0]);
-  } else {
-    return geometry.slice_of(indices + row * plan.depth, slice);
-  }
-}
-
 // What an owner's walk saw: the bad rows it skipped, or, when told to stop at one (kError out of
 // place: the op discards the output then), the first.
 struct Walk {
@@ -170,20 +103,26 @@ struct Walk {
 // mispredict its "is this row mine" branch on every other random row, so it first lists its
 // rows of a block of 256 without a branch, then applies the list.
 template <ScatterOp Op, bool kDepth1, bool kOneElement, class T, class Index>
-Walk apply_rows(const ScatterNdPlan& plan, const ScatterGeometry& geometry, const Index* indices,
-                const T* updates, T* out, const Range& range, bool sole, bool stop_at_bad) {
+Walk apply_rows(const ScatterNdPlan& plan, const ScatterGeometry& shared_geometry,
+                const Index* indices, const T* updates, T* out, const Range& range, bool sole,
+                bool stop_at_bad) {
+  // Locals, not loads through plan, geometry and range on every row (the writes to `out` could
+  // alias them as far as the compiler knows).
+  const ScatterGeometry geometry = shared_geometry;
   const std::int64_t s = plan.slice_size;
-  auto apply = [&](std::int64_t row, std::int64_t slice) {
+  const std::int64_t first_element = range.first_element;
+  const std::int64_t elements = range.elements;
+  const std::int64_t rows_total = plan.num_rows;
+  auto apply = [=](std::int64_t row, std::int64_t slice) {
     if constexpr (kOneElement) {
       out[slice] = kernels::Combine<Op>::apply(out[slice], updates[row]);
     } else {
-      apply_row<Op>(out + slice * s + range.first_element, updates + row * s + range.first_element,
-                    range.elements);
+      apply_row<Op>(out + slice * s + first_element, updates + row * s + first_element, elements);
     }
   };
   Walk walk;
   if (sole) {
-    for (std::int64_t row = 0; row < plan.num_rows; ++row) {
+    for (std::int64_t row = 0; row < rows_total; ++row) {
       std::int64_t slice = 0;
       if (slice_of<kDepth1>(plan, geometry, indices, row, &slice)) {
         apply(row, slice);
@@ -253,16 +192,36 @@ Walk run_owner(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
                                                stop_at_bad);
 }
 
-// Owners from the pool's policy: the updates and the copy are shared between the owners, the
-// walk over the rows is paid by every one of them.
-int owner_count(const ScatterNdPlan& plan, bool copy, std::size_t element_bytes) {
+// The strategy and its threads, from the estimated costs in ns: owners (the updates and the
+// copy shared between them, the walk over the rows paid by each) or, for slices that fit a
+// block, buckets (every pass shared; worth it when the table is beyond the cache, where each
+// owner's row costs a miss and a bucketed one does not).
+struct Strategy {
+  bool buckets = false;
+  int threads = 1;
+};
+
+Strategy choose(const ScatterNdPlan& plan, bool copy, std::size_t element_bytes) {
   const double rows = static_cast<double>(plan.num_rows);
   const double table_bytes =
       static_cast<double>(plan.num_elements) * static_cast<double>(element_bytes);
-  const double apply = rows * (table_bytes <= kCachedBytes ? kCachedRowNs : kMissedRowNs) +
+  const double apply = rows * row_ns(table_bytes) +
                        rows * static_cast<double>(plan.slice_size) * kElementNs +
                        (copy ? 2 * table_bytes * kCopyNsPerByte : 0.0);
-  return core::threads_for_work(apply, apply, rows * kOwnerWalkNsPerRow);
+  // Small work (most calls): one owner, without the estimates below.
+  if (apply < core::kMinThreadWorkNs) return {false, 1};
+  const double walk = rows * kOwnerWalkNsPerRow;
+  const int owners = core::threads_for_work(apply, apply, walk);
+  const double owners_ns = owners == 1 ? apply : apply / owners + walk + core::kRegionNs;
+  if (!scatter_buckets::applies(plan, element_bytes)) return {false, owners};
+  const double bucketed = scatter_buckets::serial_ns(
+      plan, copy, element_bytes, scatter_buckets::kBlockBytes, kElementNs, kCopyNsPerByte);
+  const int threads = core::threads_for_work(bucketed, bucketed);
+  // Three regions (count, fill, apply) where the owners have one; and, as for threads, a close
+  // call goes to the simpler owners.
+  const double bucketed_ns = threads == 1 ? bucketed : bucketed / threads + 3 * core::kRegionNs;
+  return bucketed_ns <= core::kMinGain * owners_ns ? Strategy{true, threads}
+                                                   : Strategy{false, owners};
 }
 
 template <ScatterOp Op, class T, class Index>
@@ -272,17 +231,26 @@ ScatterNdResult run(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
   const ScatterGeometry geometry = host_geometry(plan, table);
   const auto* indices = static_cast<const Index*>(buffers.indices);
   const bool copy = buffers.out != buffers.tensor;
+  const bool empty = plan.num_elements == 0 || plan.slice_size == 0 || plan.num_slices == 0;
+  Strategy strategy;
+  if (tuning.bucket_bytes > 0 && scatter_buckets::applies(plan, sizeof(T), tuning.bucket_bytes)) {
+    strategy = {true, core::cpu_thread_count()};
+  } else if (!empty) {
+    strategy = tuning.owners > 0 ? Strategy{false, tuning.owners} : choose(plan, copy, sizeof(T));
+  }
+  if (strategy.buckets) {  // checks every row before it writes anything
+    return scatter_buckets::run<Op, T, Index>(
+        plan, buffers, geometry, strategy.threads,
+        tuning.bucket_bytes > 0 ? tuning.bucket_bytes : scatter_buckets::kBlockBytes);
+  }
   // In place, kError checks every row before anything is written. Out of place the owners stop
   // at the first bad row instead (one pass fewer): the op then discards the output.
   const bool stop_at_bad = plan.policy == OutOfBoundsPolicy::kError && copy;
   if (plan.policy == OutOfBoundsPolicy::kError && !copy) {
-    const std::int64_t bad = check_rows(plan, geometry, indices);
+    const std::int64_t bad = scatter_check::check_rows(plan, geometry, indices);
     if (bad >= 0) return bad_row(plan, indices, bad);
   }
-  const bool empty = plan.num_elements == 0 || plan.slice_size == 0 || plan.num_slices == 0;
-  const int owners = empty               ? 1
-                     : tuning.owners > 0 ? tuning.owners
-                                         : owner_count(plan, copy, sizeof(T));
+  const int owners = strategy.threads;
   Walk first;  // every owner sees every row; the first always walks them
   if (owners == 1) {
     first = run_owner<Op, T, Index>(plan, buffers, geometry, owner_range(plan, 1, 0), true,

@@ -80,7 +80,8 @@ TEST(Limits, ByteCountOverflowIsInvalidArgumentBeforeAnyAllocation) {
 // Dims near INT64_MAX through the ops
 
 const sc::Backend kDrivers[] = {sc::Backend::kDriverForward, sc::Backend::kDriverReverse,
-                                sc::Backend::kDriverDeterministic, sc::Backend::kCpuOwners};
+                                sc::Backend::kDriverDeterministic, sc::Backend::kCpuOwners,
+                                sc::Backend::kCpuBuckets};
 
 // Runs tensor_scatter_nd_add on the CPU (out of place and in place, both policies) and on each
 // driver; expects `error` under kError ("" = none) and an unchanged tensor otherwise (every

@@ -38,7 +38,8 @@ std::string error_text(F&& f) {
 // tensor_scatter_nd_*
 
 const sc::Backend kScatterBackends[] = {sc::Backend::kDriverForward, sc::Backend::kDriverReverse,
-                                        sc::Backend::kDriverDeterministic, sc::Backend::kCpuOwners};
+                                        sc::Backend::kDriverDeterministic, sc::Backend::kCpuOwners,
+                                sc::Backend::kCpuBuckets};
 
 // Every op, out of place and in place on the CPU and on each driver, both policies: the
 // result must be `expected[op]`.

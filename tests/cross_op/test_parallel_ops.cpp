@@ -290,5 +290,66 @@ TEST(ParallelOps, ScatterManyRowsWithDuplicatesAcrossChunks) {
   }
 }
 
+TEST(ParallelOps, ScatterBucketedBeyondTheCache) {
+  // A 20 MiB table (beyond the 16 MiB the owners keep) and 256K element updates: the public op
+  // takes the bucketed path (rows bucketed by output block). Duplicates apply in row order; in
+  // place under kError a late bad row leaves the table unchanged; kDrop skips it and applies the
+  // rest.
+  const std::int64_t slices = std::int64_t{5} << 20, rows = std::int64_t{1} << 18;
+  std::mt19937_64 rng(21);
+  std::vector<std::int64_t> idx(static_cast<std::size_t>(rows));
+  const std::int64_t targets = rows / 2, spread = slices / targets;  // ~1 row in 2 a repeat
+  for (auto& i : idx) i = static_cast<std::int64_t>(rng() % targets) * spread;
+  std::vector<float> base(static_cast<std::size_t>(slices));
+  std::vector<float> upd(static_cast<std::size_t>(rows));
+  for (auto& v : base) v = static_cast<float>(static_cast<int>(rng() % 201) - 100);
+  for (auto& v : upd) v = static_cast<float>(static_cast<int>(rng() % 201) - 100);
+  TensorBuffer tensor = TensorBuffer::create_fixed_size({slices}, DataType::kFloat32);
+  tensor.load_array(base);
+  TensorBuffer updates = TensorBuffer::create_fixed_size({rows}, DataType::kFloat32);
+  updates.load_array(upd);
+
+  std::vector<float> want = base;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    float& w = want[static_cast<std::size_t>(idx[static_cast<std::size_t>(r)])];
+    w = w - upd[static_cast<std::size_t>(r)];
+  }
+  const TensorBuffer indices = index_buffer(idx, {rows, 1}, DataType::kInt64);
+  ASSERT_EQ(
+      tensor_scatter_nd_sub(tensor, indices, updates, {.device = Device::cpu()}).get_float_array(),
+      want);
+  TensorBuffer target = tensor.clone();
+  tensor_scatter_nd_sub_in_place(target, indices, updates, {.device = Device::cpu()});
+  ASSERT_EQ(target.get_float_array(), want);
+
+  std::vector<std::int64_t> bad = idx;
+  bad[static_cast<std::size_t>(rows - 3)] = slices;
+  bad[static_cast<std::size_t>(rows / 2 + 1)] = -4;
+  const TensorBuffer bad_indices = index_buffer(bad, {rows, 1}, DataType::kInt64);
+  TensorBuffer untouched = tensor.clone();
+  try {
+    tensor_scatter_nd_sub_in_place(untouched, bad_indices, updates, {.device = Device::cpu()});
+    FAIL() << "expected an out-of-bounds error";
+  } catch (const InvalidArgumentError& e) {
+    EXPECT_EQ(std::string(e.what()), "indices[" + std::to_string(rows / 2 + 1) +
+                                         "] = [-4] does not index into shape [" +
+                                         std::to_string(slices) + "]");
+  }
+  ASSERT_EQ(untouched.get_float_array(), base);
+
+  std::vector<float> dropped = base;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const std::int64_t i = bad[static_cast<std::size_t>(r)];
+    if (i < 0 || i >= slices) continue;
+    float& w = dropped[static_cast<std::size_t>(i)];
+    w = w - upd[static_cast<std::size_t>(r)];
+  }
+  ASSERT_EQ(
+      tensor_scatter_nd_sub(tensor, bad_indices, updates,
+                            {.device = Device::cpu(), .out_of_bounds = OutOfBoundsPolicy::kDrop})
+          .get_float_array(),
+      dropped);
+}
+
 }  // namespace
 }  // namespace tensorbuf

@@ -47,7 +47,13 @@ inline core::ScatterNdResult run_driver(kernels::HostExecutor& executor,
 }
 
 // How to run a backend directly.
-enum class Backend { kDriverForward, kDriverReverse, kDriverDeterministic, kCpuOwners };
+enum class Backend {
+  kDriverForward,
+  kDriverReverse,
+  kDriverDeterministic,
+  kCpuOwners,
+  kCpuBuckets
+};
 
 inline const char* backend_name(Backend backend) {
   switch (backend) {
@@ -59,6 +65,8 @@ inline const char* backend_name(Backend backend) {
       return "driver(deterministic)";
     case Backend::kCpuOwners:
       return "cpu(forced owners)";
+    case Backend::kCpuBuckets:
+      return "cpu(forced buckets)";
   }
   return "?";
 }
@@ -90,9 +98,13 @@ inline DirectResult run_direct(Backend backend, core::ScatterOp op, const Tensor
     buffers.out = fresh.overwrite_host_bytes();
   }
   core::ScatterNdResult r;
-  if (backend == Backend::kCpuOwners) {
+  if (backend == Backend::kCpuOwners || backend == Backend::kCpuBuckets) {
     cpu::ScatterNdTuning tuning;
-    tuning.owners = owners;  // more than the slices in some tests: element ranges then
+    if (backend == Backend::kCpuOwners) {
+      tuning.owners = owners;  // more than the slices in some tests: element ranges then
+    } else {
+      tuning.bucket_bytes = 16 * owners;  // several blocks of few slices (wider: owners)
+    }
     r = cpu::scatter_nd_tuned(plan, buffers, tuning);
   } else {
     kernels::HostExecutor executor(backend != Backend::kDriverForward);

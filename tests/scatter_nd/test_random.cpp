@@ -1,8 +1,8 @@
 // Randomized comparison with the serial reference of scatter_nd/helpers.hpp: dtypes,
 // ranks 1-4, depths, batch shapes, duplicates, bad rows, both policies, out of place and in
 // place; the public CPU op, the CPU backend with 1 to 5 output owners forced (the multithreaded
-// path), and the CUDA backend's driver on the host executor (forward order, and the deterministic
-// path). Case count: TENSORBUF_RANDOM_CASES (default 150); seeds are fixed.
+// path) or bucketed by small output blocks, and the CUDA backend's driver on the host executor
+// (forward order, and the deterministic path). Case count: TENSORBUF_RANDOM_CASES (default 150); seeds are fixed.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -165,7 +165,8 @@ TEST(ScatterNdRandom, MatchesSerialReference) {
       // The backends directly.
       const core::ScatterOp op = static_cast<core::ScatterOp>(c.op);
       for (Backend backend :
-           {Backend::kCpuOwners, Backend::kDriverForward, Backend::kDriverDeterministic}) {
+           {Backend::kCpuOwners, Backend::kCpuBuckets, Backend::kDriverForward,
+            Backend::kDriverDeterministic}) {
         for (bool in_place_run : {false, true}) {
           DirectResult r = run_direct(backend, op, c.tensor, c.indices, c.updates, policy,
                                       in_place_run, 1 + i % 5);
