@@ -229,7 +229,7 @@ cuda::CudaTuning lane_scan() {
   }                                                                            \
   TENSORBUF_BENCHMARK(BM_##name, #name, "cuda");
 
-// UTF-8 lane form with the lanes' counts scanned once (3 reads per lane instead of 32).
+// UTF-8 lane form with the lanes' counts scanned once (4 reads per lane instead of 32).
 TENSORBUF_SUBSTR_VARIANT(substr_long_utf8_elementwise_lane_scan, kLong, true, kUtf8Char,
                          lane_scan())
 TENSORBUF_SUBSTR_VARIANT(substr_long_utf8_scalar_lane_scan, kLong, false, kUtf8Char, lane_scan())

@@ -99,7 +99,7 @@ struct SizesFunctor {
 // end, so sizes must be 0 beforehand (sizes[n] too). The string's end (character count)
 // belongs to the last lane. An out-of-range element is lane 0's: begins[i] = 0, and the report.
 // With `scanned` (the lane-scan variant, SubstrDriverConfig::lane_scan) the counts were turned
-// into one exclusive scan over all lanes of all strings: a lane then reads three entries (its
+// into one exclusive scan over all lanes of all strings: a lane then reads four entries (its
 // own, the next, its string's first and the next string's first) instead of kLanes.
 template <class Index, bool kReport>
 struct LaneSizesFunctor {
@@ -251,7 +251,7 @@ struct SubstrDriverConfig {
   // out_offsets[n], on the executor's side.
   std::int64_t capacity = -1;
   // The lane-scan variant of the lane form: the lane counts scanned once over all strings, so
-  // each lane of the sizes pass reads 3 counts instead of kLanes (LaneSizesFunctor).
+  // each lane of the sizes pass reads 4 counts instead of kLanes (LaneSizesFunctor).
   bool lane_scan = false;
 };
 
