@@ -7,6 +7,7 @@
 // receives row j of the (broadcast) updates for every o and every trailing element t.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
@@ -190,6 +191,26 @@ struct MaskUpdateFusedFunctor {
   }
 };
 
+// Copies the kMaskTile carriers of one flat tile. The device moves 16 bytes at a time when
+// both addresses allow it (a tile of 8 carriers of 2 bytes or more is a whole number of 16-byte
+// chunks); otherwise, and on the host, carrier by carrier.
+template <class Carrier>
+TENSORBUF_HD inline void copy_tile_block(Carrier* dst, const Carrier* src) {
+#if defined(__CUDA_ARCH__)
+  constexpr std::size_t kBytes = sizeof(Carrier) * kMaskTile;
+  if constexpr (kBytes % 16 == 0) {
+    if (((reinterpret_cast<std::uintptr_t>(dst) | reinterpret_cast<std::uintptr_t>(src)) & 15u) ==
+        0) {
+      for (std::size_t k = 0; k < kBytes / 16; ++k) {
+        reinterpret_cast<uint4*>(dst)[k] = reinterpret_cast<const uint4*>(src)[k];
+      }
+      return;
+    }
+  }
+#endif
+  for (std::int64_t r = 0; r < kMaskTile; ++r) dst[r] = src[r];
+}
+
 // The tile form of the pass (MaskUpdatePass::kTiles): one thread per (o, mask tile of 8 rows,
 // trailing element t) reads the tile's mask word once and its scan entry once, then walks the
 // tile's rows, counting ranks as it goes. In place (`tensor` null) a tile without a true byte
@@ -223,6 +244,20 @@ struct MaskUpdateTileFunctor {
     std::int64_t j = tile_scan != nullptr ? static_cast<std::int64_t>(tile_scan[tile]) : 0;
     const std::int64_t source = mask_update_row_offset(layout, o, 0) +
                                 mask_update_trail_offset(layout, t);
+    if (tensor != nullptr && layout.inner == 1 && rows == kMaskTile) {
+      // A flat tile out of place: its 8 elements are contiguous, so they move as one block
+      // (16-byte loads and stores on the device where aligned), updated in registers.
+      alignas(16) Carrier block[kMaskTile];
+      copy_tile_block(block, tensor + first);
+      for (std::int64_t r = 0; r < kMaskTile; ++r) {
+        if (((word >> (8 * r)) & 0xffu) != 0) {
+          block[r] = updates[source + j * layout.row_stride];
+          ++j;
+        }
+      }
+      copy_tile_block(out + first, block);
+      return;
+    }
     for (std::int64_t r = 0; r < rows; ++r) {
       const std::int64_t at = first + r * layout.inner;
       if (((word >> (8 * r)) & 0xffu) != 0) {

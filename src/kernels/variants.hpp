@@ -11,7 +11,8 @@ enum class MaskUpdatePass {
   // elements only). The default.
   kElements,
   // A thread per (mask tile of 8 rows, trailing element): one mask word, ranks counted along
-  // the tile. In place it skips a tile without a true byte at once, visiting only true rows.
+  // the tile. In place it skips a tile without a true byte at once, visiting only true rows;
+  // out of place on a flat tensor its 8 elements move as one block (16-byte device accesses).
   kTiles,
   // Out of place: out = tensor as one device copy, then kTiles in place. In place: kTiles.
   kCopyThenTiles,
