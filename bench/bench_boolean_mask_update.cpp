@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bench_support.hpp"
+#include "cuda/cuda_tuning.hpp"
 
 namespace tensorbuf::bench {
 namespace {
@@ -81,6 +82,24 @@ void in_place_case(benchmark::State& state, std::int64_t rows, std::int64_t inne
   report(state, in.in_place_bytes, limit_for(device, in.in_place_bytes));
 }
 
+// The CUDA write-pass variants (kernels/variants.hpp), one case per variant and form, so one
+// GPU run measures each against the default (bench/RESULTS.md, "Pending H200 run"). The
+// switch is restored after the case.
+template <bool kInPlace>
+void variant_case(benchmark::State& state, std::int64_t rows, std::int64_t inner, double density,
+                  kernels::MaskUpdatePass pass) {
+  const cuda::CudaTuning saved = cuda::cuda_tuning();
+  cuda::CudaTuning tuning = saved;
+  (kInPlace ? tuning.mask_update_in_place : tuning.mask_update_out_of_place) = pass;
+  cuda::set_cuda_tuning(tuning);
+  if (kInPlace) {
+    in_place_case(state, rows, inner, density, Device::cuda(0));
+  } else {
+    out_of_place_case(state, rows, inner, density, Device::cuda(0));
+  }
+  cuda::set_cuda_tuning(saved);
+}
+
 constexpr std::int64_t kRows = std::int64_t{4} << 20;  // [4M, 8] f32: 128 MiB
 constexpr std::int64_t kFlat = std::int64_t{1} << 26;  // [2^26] f32: 256 MiB
 
@@ -130,6 +149,33 @@ TENSORBUF_MASK_CASES(cpu, Device::cpu())
 TENSORBUF_MASK_CASES(cuda, Device::cuda(0))
 
 #undef TENSORBUF_MASK_CASES
+
+// <case>_tiles / <case>_copy_tiles: the same work as <case>/cuda with the variant's pass.
+#define TENSORBUF_MASK_VARIANT(name, in_place, rows, inner, density, pass)             \
+  void BM_##name(benchmark::State& s) {                                                \
+    variant_case<in_place>(s, rows, inner, density, kernels::MaskUpdatePass::pass);    \
+  }                                                                                    \
+  TENSORBUF_BENCHMARK(BM_##name, #name, "cuda");
+
+TENSORBUF_MASK_VARIANT(boolean_mask_update_in_place_f32_4mx8_d001_tiles, true, kRows, 8, 0.01,
+                       kTiles)
+TENSORBUF_MASK_VARIANT(boolean_mask_update_in_place_f32_4mx8_d050_tiles, true, kRows, 8, 0.5,
+                       kTiles)
+TENSORBUF_MASK_VARIANT(boolean_mask_update_in_place_f32_4mx8_d099_tiles, true, kRows, 8, 0.99,
+                       kTiles)
+TENSORBUF_MASK_VARIANT(boolean_mask_update_in_place_f32_64m_d050_tiles, true, kFlat, 1, 0.5,
+                       kTiles)
+TENSORBUF_MASK_VARIANT(boolean_mask_update_f32_4mx8_d001_tiles, false, kRows, 8, 0.01, kTiles)
+TENSORBUF_MASK_VARIANT(boolean_mask_update_f32_4mx8_d050_tiles, false, kRows, 8, 0.5, kTiles)
+TENSORBUF_MASK_VARIANT(boolean_mask_update_f32_64m_d050_tiles, false, kFlat, 1, 0.5, kTiles)
+TENSORBUF_MASK_VARIANT(boolean_mask_update_f32_4mx8_d001_copy_tiles, false, kRows, 8, 0.01,
+                       kCopyThenTiles)
+TENSORBUF_MASK_VARIANT(boolean_mask_update_f32_4mx8_d050_copy_tiles, false, kRows, 8, 0.5,
+                       kCopyThenTiles)
+TENSORBUF_MASK_VARIANT(boolean_mask_update_f32_64m_d050_copy_tiles, false, kFlat, 1, 0.5,
+                       kCopyThenTiles)
+
+#undef TENSORBUF_MASK_VARIANT
 
 }  // namespace
 }  // namespace tensorbuf::bench

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "bench_support.hpp"
+#include "cuda/cuda_tuning.hpp"
 
 namespace tensorbuf::bench {
 namespace {
@@ -205,6 +206,34 @@ void substr_case(benchmark::State& state, const StringCase& c, bool elementwise,
 
 TENSORBUF_SUBSTR_CASES(short, kShort);
 TENSORBUF_SUBSTR_CASES(long, kLong);
+
+// The CUDA variants (cuda/cuda_tuning.hpp), one case each beside the default's case of the same
+// work (bench/RESULTS.md, "Pending H200 run"); the switch is restored after the case.
+void variant_case(benchmark::State& state, const StringCase& c, bool elementwise, SubstrUnit unit,
+                  const cuda::CudaTuning& tuning) {
+  const cuda::CudaTuning saved = cuda::cuda_tuning();
+  cuda::set_cuda_tuning(tuning);
+  substr_case(state, c, elementwise, unit, true);
+  cuda::set_cuda_tuning(saved);
+}
+
+cuda::CudaTuning lane_scan() {
+  cuda::CudaTuning t;
+  t.substr_lane_scan = true;
+  return t;
+}
+
+#define TENSORBUF_SUBSTR_VARIANT(name, size_case, elementwise, unit, tuning)    \
+  void BM_##name(benchmark::State& s) {                                        \
+    variant_case(s, size_case, elementwise, SubstrUnit::unit, tuning);         \
+  }                                                                            \
+  TENSORBUF_BENCHMARK(BM_##name, #name, "cuda");
+
+// UTF-8 lane form with the lanes' counts scanned once (4 reads per lane instead of 32).
+TENSORBUF_SUBSTR_VARIANT(substr_long_utf8_elementwise_lane_scan, kLong, true, kUtf8Char,
+                         lane_scan())
+TENSORBUF_SUBSTR_VARIANT(substr_long_utf8_scalar_lane_scan, kLong, false, kUtf8Char, lane_scan())
+#undef TENSORBUF_SUBSTR_VARIANT
 
 }  // namespace
 }  // namespace tensorbuf::bench

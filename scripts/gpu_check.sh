@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # The one prepared check for a machine with a GPU (see README, "GPU runs"), sized to fit a
-# 15-minute device lease with room for a rerun (steps 1-3 about 5 minutes at most, step 4 up
-# to 3 more):
-#   1. every test with TENSORBUF_REQUIRE_CUDA=1; 1b. the Python package (scripts/gpu_python.sh);
-#   2. the CUDA benchmarks (--quick) and the GPU peers (PyTorch CUDA, CuPy, JAX, pyarrow);
-#   3. the CUDA tests under compute-sanitizer memcheck, all executables at once (with the
+# 15-minute device lease (steps 1-3 about 5.5 minutes at most, 1b up to 3 more, step 4 up to
+# 3.5 more):
+#   1. every test with TENSORBUF_REQUIRE_CUDA=1 (with tests/capture/test_cuda.cpp: every op
+#      form captured in a CUDA graph on a caller stream, replayed 100 times with new inputs);
+#   1b. the Python package, built for that machine's python3 (scripts/gpu_python.sh);
+#   2. the CUDA benchmarks (--quick), the variant cases of the tuning switches included (bench/
+#      RESULTS.md, "Pending H200 run": each beside the default case it competes with), and the
+#      GPU peers (PyTorch CUDA, CuPy, JAX, pyarrow);
+#   3. the CUDA tests under compute-sanitizer memcheck, all executables at once (the capture
+#      replays of test_capture among them; with the
 #      interop stream contract of tests/interop/test_interop_cuda.cpp: the race detector, the
 #      export to a consumer stream, the cudaFreeAsync release; its unordered controls run in
 #      step 1 only, since memcheck may serialise the streams they race);
@@ -61,8 +66,9 @@ pack
 log "python package: $(timeout 180 bash scripts/gpu_python.sh "$BUILD" "$LOGS")"
 pack
 
-# 2. CUDA benchmarks and GPU peers (before the sanitizer runs, on an otherwise idle GPU).
-timeout 75 "$BUILD/apps/tensorbuf" bench --device cuda --quick --json "$LOGS/bench_cuda.json" \
+# 2. CUDA benchmarks and GPU peers (before the sanitizer runs, on an otherwise idle GPU). The
+#    12 variant cases (*_tiles, *_copy_tiles, *_lane_scan) add about 30 s.
+timeout 110 "$BUILD/apps/tensorbuf" bench --device cuda --quick --json "$LOGS/bench_cuda.json" \
   > "$LOGS/bench_cuda.txt" 2>&1
 log "tensorbuf bench --device cuda --quick: exit $?"
 cp "$LOGS/bench_cuda.txt" "$OUT/" 2>/dev/null
@@ -97,10 +103,11 @@ pack
 # 4. Where the time of the cases that miss their targets goes, kernel by kernel.
 KERNEL_CASES=${KERNEL_CASES-boolean_mask_update_in_place_f32_4mx8_d001/cuda \
 boolean_mask_update_in_place_f32_4mx8_d050/cuda boolean_mask_update_in_place_f32_64m_d050/cuda \
+boolean_mask_update_in_place_f32_4mx8_d050_tiles/cuda \
 substr_long_byte_elementwise/cuda substr_long_utf8_elementwise/cuda}
 if [ -n "$KERNEL_CASES" ]; then
   # shellcheck disable=SC2086  # one word per case
-  OUT="$LOGS" BUILD="$BUILD" timeout 180 bash scripts/gpu_kernel_times.sh $KERNEL_CASES \
+  OUT="$LOGS" BUILD="$BUILD" timeout 210 bash scripts/gpu_kernel_times.sh $KERNEL_CASES \
     > "$LOGS/kernel_times.log" 2>&1
   log "kernel times: exit $?"
   cp "$LOGS/kernel_times.txt" "$OUT/" 2>/dev/null

@@ -48,6 +48,10 @@ class DeviceMemory {
   virtual void host_wait(EventHandle event) = 0;
   // Makes later work on `stream` wait for `event` without blocking the host.
   virtual void stream_wait(StreamHandle stream, EventHandle event) = 0;
+
+  // True while `stream` is being captured into a CUDA graph (docs/capture.md): work enqueued
+  // on it is recorded, not run, so nothing may wait for it or read its results on the host.
+  virtual bool is_capturing(StreamHandle stream) = 0;
 };
 
 // The process-wide device memory: the test override if one is installed, else the CUDA

@@ -5,6 +5,7 @@
 #include "core/backend_run.hpp"
 #include "core/boolean_mask_update_backends.hpp"
 #include "core/buffer_access.hpp"
+#include "core/capture.hpp"
 #include "core/dispatch.hpp"
 #include "core/error_macros.hpp"
 #include "core/plan_boolean_mask_update.hpp"
@@ -19,6 +20,8 @@ void run(const core::BooleanMaskUpdatePlan& plan, Device device, Stream stream,
          const TensorBuffer& tensor, const TensorBuffer& mask, const TensorBuffer& updates,
          TensorBuffer& out) {
   const bool in_place = &out == &tensor;
+  core::reject_capture("boolean_mask_update", core::mask_update_capture_blocker(plan), device,
+                       stream);
   core::BackendRun backend(device, stream);
   core::BooleanMaskUpdateBuffers buffers;
   buffers.mask = static_cast<const std::uint8_t*>(backend.read(mask));

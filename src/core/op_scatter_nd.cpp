@@ -4,6 +4,7 @@
 
 #include "core/backend_run.hpp"
 #include "core/buffer_access.hpp"
+#include "core/capture.hpp"
 #include "core/dispatch.hpp"
 #include "core/error_macros.hpp"
 #include "core/plan_scatter_nd.hpp"
@@ -34,6 +35,9 @@ void run(ScatterOp op, const TensorBuffer& tensor, const TensorBuffer& indices_a
   const Device device = core::resolve_device(options.device, tensor);
   plan.policy = core::resolve_policy(options.out_of_bounds, device);
   plan.deterministic = options.deterministic;
+  const bool aliased = in_place != nullptr && (&indices_arg == in_place || &updates_arg == in_place);
+  core::reject_capture("tensor_scatter_nd", core::scatter_nd_capture_blocker(plan, aliased), device,
+                       options.stream);
 
   std::optional<TensorBuffer> indices_copy;
   std::optional<TensorBuffer> updates_copy;

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/backend_run.hpp"
+#include "core/capture.hpp"
 #include "core/dispatch.hpp"
 #include "core/error_macros.hpp"
 #include "core/op_substr.hpp"
@@ -69,6 +70,7 @@ SubstrRun run_substr(const StringTensor& input, const TensorBuffer& pos, const T
   core::SubstrPlan plan = core::plan_substr(input, pos, len, options);
   const Device device = core::resolve_device(options.device, input.offsets());
   plan.policy = core::resolve_policy(options.out_of_bounds, device);
+  core::reject_capture("substr", core::substr_capture_blocker(plan), device, options.stream);
 
   TensorBuffer out_offsets =
       TensorBuffer::create_uninitialized(Shape{plan.out_size + 1}, DataType::kInt64);

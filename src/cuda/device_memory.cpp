@@ -168,7 +168,12 @@ class CudaDeviceMemory final : public core::DeviceMemory {
     CurrentDevice guard(device);
     cudaEvent_t e = static_cast<cudaEvent_t>(event);
     if (e == nullptr) TENSORBUF_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-    TENSORBUF_CUDA_TRY(cudaEventRecord(e, static_cast<cudaStream_t>(stream)));
+    // In a capture, an external record node: each replay records the event for real, and the
+    // event stays usable outside the graph (a plain record would leave it "captured", and every
+    // later wait on the buffer would fail with cudaErrorCapturedEvent).
+    TENSORBUF_CUDA_TRY(cudaEventRecordWithFlags(
+        e, static_cast<cudaStream_t>(stream),
+        is_capturing(stream) ? cudaEventRecordExternal : cudaEventRecordDefault));
     return e;
   }
 
@@ -182,8 +187,17 @@ class CudaDeviceMemory final : public core::DeviceMemory {
   }
 
   void stream_wait(core::StreamHandle stream, core::EventHandle event) override {
-    TENSORBUF_CUDA_TRY(cudaStreamWaitEvent(static_cast<cudaStream_t>(stream),
-                                           static_cast<cudaEvent_t>(event), 0));
+    // In a capture, an external wait node: each replay waits for the event's latest record
+    // (the last write of the buffer, made outside the graph or by an external record in it).
+    TENSORBUF_CUDA_TRY(cudaStreamWaitEvent(
+        static_cast<cudaStream_t>(stream), static_cast<cudaEvent_t>(event),
+        is_capturing(stream) ? cudaEventWaitExternal : cudaEventWaitDefault));
+  }
+
+  bool is_capturing(core::StreamHandle stream) override {
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    TENSORBUF_CUDA_TRY(cudaStreamIsCapturing(static_cast<cudaStream_t>(stream), &status));
+    return status != cudaStreamCaptureStatusNone;
   }
 
  private:

@@ -5,6 +5,7 @@
 #include "core/dtype_dispatch.hpp"
 #include "core/substr_backends.hpp"
 #include "cuda/cuda_executor.cuh"
+#include "cuda/cuda_tuning.hpp"
 #include "kernels/substr.hpp"
 
 namespace tensorbuf::cuda {
@@ -12,10 +13,14 @@ namespace tensorbuf::cuda {
 core::SubstrResult substr(const core::SubstrPlan& plan, const core::SubstrBuffers& buffers,
                           const core::AllocateChars& allocate_chars,
                           const core::CudaContext& context) {
+  kernels::SubstrDriverConfig config;
+  const CudaTuning tuning = cuda_tuning();
+  if (tuning.substr_lane_threshold >= 0) config.lane_threshold = tuning.substr_lane_threshold;
+  config.lane_scan = tuning.substr_lane_scan;
   CudaExecutor executor(context);
   return core::dispatch_index_type(plan.index_type, [&](auto tag) {
     using Index = typename decltype(tag)::type;
-    return kernels::run_substr<Index>(executor, plan, buffers, allocate_chars);
+    return kernels::run_substr<Index>(executor, plan, buffers, allocate_chars, config);
   });
 }
 

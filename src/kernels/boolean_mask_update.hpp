@@ -7,12 +7,14 @@
 // receives row j of the (broadcast) updates for every o and every trailing element t.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
 #include "core/boolean_mask_update_plan.hpp"
 #include "kernels/bits.hpp"
 #include "kernels/config.hpp"
+#include "kernels/variants.hpp"
 
 namespace tensorbuf::kernels {
 
@@ -189,6 +191,85 @@ struct MaskUpdateFusedFunctor {
   }
 };
 
+// Copies the kMaskTile carriers of one flat tile. The device moves 16 bytes at a time when
+// both addresses allow it (a tile of 8 carriers of 2 bytes or more is a whole number of 16-byte
+// chunks); otherwise, and on the host, carrier by carrier.
+template <class Carrier>
+TENSORBUF_HD inline void copy_tile_block(Carrier* dst, const Carrier* src) {
+#if defined(__CUDA_ARCH__)
+  constexpr std::size_t kBytes = sizeof(Carrier) * kMaskTile;
+  if constexpr (kBytes % 16 == 0) {
+    if (((reinterpret_cast<std::uintptr_t>(dst) | reinterpret_cast<std::uintptr_t>(src)) & 15u) ==
+        0) {
+      for (std::size_t k = 0; k < kBytes / 16; ++k) {
+        reinterpret_cast<uint4*>(dst)[k] = reinterpret_cast<const uint4*>(src)[k];
+      }
+      return;
+    }
+  }
+#endif
+  for (std::int64_t r = 0; r < kMaskTile; ++r) dst[r] = src[r];
+}
+
+// The tile form of the pass (MaskUpdatePass::kTiles): one thread per (o, mask tile of 8 rows,
+// trailing element t) reads the tile's mask word once and its scan entry once, then walks the
+// tile's rows, counting ranks as it goes. In place (`tensor` null) a tile without a true byte
+// costs one load, and only true rows are written; out of place every row is written. The
+// same count guard as the element form: nothing is written on a mismatch.
+template <class Carrier, class Index>
+struct MaskUpdateTileFunctor {
+  core::MaskUpdateLayout layout;
+  const std::uint8_t* mask;
+  const Index* tile_scan;  // null: the rank is not needed
+  const Carrier* tensor;   // null: in place
+  const Carrier* updates;
+  Carrier* out;
+  std::int64_t tiles;
+  const Index* count = nullptr;
+  std::int64_t required_count = -1;
+  TENSORBUF_HD void operator()(std::int64_t e) const {
+    if (count != nullptr && static_cast<std::int64_t>(*count) != required_count) return;
+    std::int64_t rest = e;
+    std::int64_t t = 0;
+    if (layout.inner != 1) divide(e, layout.inner, rest, t);
+    std::int64_t o = 0;
+    std::int64_t tile = rest;
+    if (layout.outer != 1) divide(rest, tiles, o, tile);
+    const std::uint64_t word = mask_tile_word(mask, layout.mask_size, tile);
+    if (word == 0 && tensor == nullptr) return;
+    const std::int64_t m0 = tile * kMaskTile;
+    const std::int64_t rows =
+        layout.mask_size - m0 < kMaskTile ? layout.mask_size - m0 : kMaskTile;
+    const std::int64_t first = (o * layout.mask_size + m0) * layout.inner + t;
+    std::int64_t j = tile_scan != nullptr ? static_cast<std::int64_t>(tile_scan[tile]) : 0;
+    const std::int64_t source = mask_update_row_offset(layout, o, 0) +
+                                mask_update_trail_offset(layout, t);
+    if (tensor != nullptr && layout.inner == 1 && rows == kMaskTile) {
+      // A flat tile out of place: its 8 elements are contiguous, so they move as one block
+      // (16-byte loads and stores on the device where aligned), updated in registers.
+      alignas(16) Carrier block[kMaskTile];
+      copy_tile_block(block, tensor + first);
+      for (std::int64_t r = 0; r < kMaskTile; ++r) {
+        if (((word >> (8 * r)) & 0xffu) != 0) {
+          block[r] = updates[source + j * layout.row_stride];
+          ++j;
+        }
+      }
+      copy_tile_block(out + first, block);
+      return;
+    }
+    for (std::int64_t r = 0; r < rows; ++r) {
+      const std::int64_t at = first + r * layout.inner;
+      if (((word >> (8 * r)) & 0xffu) != 0) {
+        out[at] = updates[source + j * layout.row_stride];
+        ++j;
+      } else if (tensor != nullptr) {
+        out[at] = tensor[at];
+      }
+    }
+  }
+};
+
 // Elements whose reads one GPU thread keeps in flight at once.
 template <class Carrier>
 inline constexpr int kMaskUpdateStagedItems = sizeof(Carrier) >= 16 ? 4 : 8;
@@ -202,10 +283,13 @@ inline constexpr int kMaskUpdateStagedItems = sizeof(Carrier) >= 16 ? 4 : 8;
 //      n == required_count, so the pass is queued right behind the scan;
 //   3. if required_count >= 0: n read back to the host (the one host wait of the op, after the
 //      pass); n != required_count -> {false, n}, nothing having been written.
+//   kTiles / kCopyThenTiles (MaskUpdatePass) replace step 2 by the tile form, the latter out
+//   of place after copying the whole tensor to the output.
 template <class Carrier, class Index, class Executor>
 core::BooleanMaskUpdateResult run_boolean_mask_update_carrier(
     Executor& ex, const core::MaskUpdateLayout& layout, std::int64_t required_count,
-    const std::uint8_t* mask, const Carrier* tensor, const Carrier* updates, Carrier* out) {
+    const std::uint8_t* mask, const Carrier* tensor, const Carrier* updates, Carrier* out,
+    MaskUpdatePass pass_kind = MaskUpdatePass::kElements) {
   core::BooleanMaskUpdateResult result;
   const std::int64_t m_size = layout.mask_size;
   const std::int64_t tiles = (m_size + kMaskTile - 1) / kMaskTile;
@@ -226,13 +310,27 @@ core::BooleanMaskUpdateResult run_boolean_mask_update_carrier(
   const std::int64_t elements = layout.outer * m_size * layout.inner;
   constexpr int kItems = kMaskUpdateStagedItems<Carrier>;
   const Carrier* copied = out == tensor ? nullptr : tensor;  // in place: masked elements only
-  MaskUpdateFusedFunctor<Carrier, Index> pass{layout, mask, ranks, copied, updates, out};
   const bool check = required_count >= 0 && m_size > 0;
-  if (check) {
-    pass.count = tile_scan + tiles;
-    pass.required_count = required_count;
+  if (pass_kind == MaskUpdatePass::kElements) {
+    MaskUpdateFusedFunctor<Carrier, Index> pass{layout, mask, ranks, copied, updates, out};
+    if (check) {
+      pass.count = tile_scan + tiles;
+      pass.required_count = required_count;
+    }
+    ex.template for_each_index_staged<kItems>(elements, pass);
+  } else {
+    if (pass_kind == MaskUpdatePass::kCopyThenTiles && copied != nullptr) {
+      // A mismatch found afterwards discards this output, so copying first is safe.
+      ex.copy(out, copied, static_cast<std::size_t>(elements) * sizeof(Carrier));
+      copied = nullptr;
+    }
+    MaskUpdateTileFunctor<Carrier, Index> pass{layout, mask, ranks, copied, updates, out, tiles};
+    if (check) {
+      pass.count = tile_scan + tiles;
+      pass.required_count = required_count;
+    }
+    ex.for_each_index(layout.outer * tiles * layout.inner, pass);
   }
-  ex.template for_each_index_staged<kItems>(elements, pass);
   if (check) {
     result.count = static_cast<std::int64_t>(ex.read_value(tile_scan + tiles));
     result.applied = result.count == required_count;
@@ -251,7 +349,8 @@ struct alignas(16) Bytes16 {
 template <class Executor>
 core::BooleanMaskUpdateResult run_boolean_mask_update(
     Executor& ex, const core::BooleanMaskUpdatePlan& plan,
-    const core::BooleanMaskUpdateBuffers& buffers) {
+    const core::BooleanMaskUpdateBuffers& buffers,
+    MaskUpdatePass pass_kind = MaskUpdatePass::kElements) {
   core::MaskUpdateLayout layout = plan.layout;
   const std::size_t element_size = plan.element_size;
   const std::int64_t required_count = plan.required_count;
@@ -272,10 +371,10 @@ core::BooleanMaskUpdateResult run_boolean_mask_update(
     auto* o = static_cast<Carrier*>(out);
     if (layout.mask_size <= 0x7fffffffll) {
       return run_boolean_mask_update_carrier<Carrier, std::int32_t>(ex, layout, required_count,
-                                                                    mask, t, u, o);
+                                                                    mask, t, u, o, pass_kind);
     }
     return run_boolean_mask_update_carrier<Carrier, std::int64_t>(ex, layout, required_count, mask,
-                                                                  t, u, o);
+                                                                  t, u, o, pass_kind);
   };
   switch (carrier_size) {
     case 1:

@@ -80,11 +80,12 @@ struct ScatterAtomicFunctor {
 template <core::ScatterOp Op, bool kRecordBad, class T, class Index, class Executor>
 void run_atomic_pass(Executor& executor, std::int64_t work, const ScatterGeometry& geometry, T* out,
                      const Index* indices, const T* updates, std::int64_t* first_bad) {
-  constexpr int kLanes = kPackedLanes<Op, T>;
-  if constexpr (kLanes > 1) {
-    if (geometry.slice_size % kLanes == 0) {
-      executor.for_each_index(work / kLanes, ScatterAtomicFunctor<Op, kRecordBad, T, Index, kLanes>{
-                                                 out, indices, updates, geometry, first_bad});
+  // Not kLanes: substr's kernels (a TU may include both) own that name.
+  constexpr int kPack = kPackedLanes<Op, T>;
+  if constexpr (kPack > 1) {
+    if (geometry.slice_size % kPack == 0) {
+      executor.for_each_index(work / kPack, ScatterAtomicFunctor<Op, kRecordBad, T, Index, kPack>{
+                                                out, indices, updates, geometry, first_bad});
       return;
     }
   }

@@ -33,12 +33,18 @@ struct SubstrView {
 };
 
 // Per input string and lane (kLanes consecutive threads per string): the character starts in
-// that lane's run.
+// that lane's run. Thread `end` (run only for the lane-scan variant) writes the 0 that lets an
+// exclusive scan over end + 1 entries leave the total last.
 template <class Index>
 struct LaneCountFunctor {
   SubstrView<Index> view;
-  std::int64_t* counts;  // in_size * kLanes
+  std::int64_t* counts;  // in_size * kLanes (+ 1)
+  std::int64_t end = -1;  // in_size * kLanes
   TENSORBUF_HD void operator()(std::int64_t t) const {
+    if (t == end) {
+      counts[t] = 0;
+      return;
+    }
     const std::int64_t string = t / kLanes;
     const int lane = static_cast<int>(t - string * kLanes);
     counts[t] = lane_count_starts(view.in_chars, view.in_offsets[string],
@@ -92,13 +98,17 @@ struct SizesFunctor {
 // first character writes begins[i] and adds -begin to sizes[i], the one holding its end adds
 // end, so sizes must be 0 beforehand (sizes[n] too). The string's end (character count)
 // belongs to the last lane. An out-of-range element is lane 0's: begins[i] = 0, and the report.
+// With `scanned` (the lane-scan variant, SubstrDriverConfig::lane_scan) the counts were turned
+// into one exclusive scan over all lanes of all strings: a lane then reads four entries (its
+// own, the next, its string's first and the next string's first) instead of kLanes.
 template <class Index, bool kReport>
 struct LaneSizesFunctor {
   SubstrView<Index> view;
-  const std::int64_t* counts;  // in_size * kLanes
+  const std::int64_t* counts;  // in_size * kLanes (+ 1 when scanned)
   std::int64_t* begins;
   std::int64_t* sizes;
   std::int64_t* first_bad;
+  bool scanned = false;
   TENSORBUF_HD void operator()(std::int64_t t) const {
     const std::int64_t i = t / kLanes;
     const int lane = static_cast<int>(t - i * kLanes);
@@ -108,9 +118,18 @@ struct LaneSizesFunctor {
     const std::int64_t* lane_counts = counts + in_i * kLanes;
     std::int64_t before = 0;  // characters in the runs of lanes 0..lane-1
     std::int64_t nchars = 0;
-    for (int l = 0; l < kLanes; ++l) {
-      if (l == lane) before = nchars;
-      nchars += lane_counts[l];
+    std::int64_t mine = 0;
+    if (scanned) {
+      const std::int64_t base = lane_counts[0];
+      before = lane_counts[lane] - base;
+      mine = lane_counts[lane + 1] - lane_counts[lane];
+      nchars = lane_counts[kLanes] - base;
+    } else {
+      for (int l = 0; l < kLanes; ++l) {
+        if (l == lane) before = nchars;
+        nchars += lane_counts[l];
+      }
+      mine = lane_counts[lane];
     }
     const auto pos = static_cast<std::int64_t>(view.pos[pos_i]);
     const auto len = static_cast<std::int64_t>(view.len[pos_i]);
@@ -126,7 +145,6 @@ struct LaneSizesFunctor {
     const auto q = static_cast<std::int64_t>(w.end);
     const std::int64_t first = view.in_offsets[in_i];
     const std::int64_t end = view.in_offsets[in_i + 1];
-    const std::int64_t mine = lane_counts[lane];
     const bool last = lane == kLanes - 1;
     // The byte of character c when this lane's run holds it; -1 otherwise.
     auto byte_of = [&](std::int64_t c) -> std::int64_t {
@@ -227,6 +245,14 @@ struct SubstrDriverConfig {
   // warp-per-string switch): the UTF-8 sizes pass (input average) and the copy (output
   // average).
   std::int64_t lane_threshold = 64;
+  // >= 0 (kDrop only): the output chars are allocated at this many bytes, an upper bound known
+  // on the host (core::substr_chars_bound), before any pass, and the total is never read back:
+  // the form a CUDA graph can capture. result.total_bytes is then -1; the total is
+  // out_offsets[n], on the executor's side.
+  std::int64_t capacity = -1;
+  // The lane-scan variant of the lane form: the lane counts scanned once over all strings, so
+  // each lane of the sizes pass reads 4 counts instead of kLanes (LaneSizesFunctor).
+  bool lane_scan = false;
 };
 
 struct TotalAndBad {
@@ -239,7 +265,8 @@ inline constexpr std::int64_t kNoBadIndex = INT64_MAX;
 // Runs substr over n output elements: sizes into out_offsets[0..n], exclusive scan in place,
 // one read of the total (and, when `report`, of the first bad index: then nothing is written
 // to the output chars and a second read fetches that element's pos), allocate_chars(total),
-// copy. Without a bad element the executor's only host read is the first.
+// copy. Without a bad element the executor's only host read is the first. With
+// config.capacity (kDrop): allocate_chars(capacity) first and no read at all.
 template <class Index, class Executor, class AllocateChars>
 core::SubstrResult run_substr(Executor& ex, const core::SubstrPlan& plan,
                               const core::SubstrBuffers& buffers, AllocateChars&& allocate_chars,
@@ -255,7 +282,10 @@ core::SubstrResult run_substr(Executor& ex, const core::SubstrPlan& plan,
   const std::int64_t in_chars_total = plan.in_chars;
   const bool utf8 = plan.unit == SubstrUnit::kUtf8Char;
   const bool report = plan.policy == OutOfBoundsPolicy::kError;
+  const bool bounded = !report && config.capacity >= 0;
   std::int64_t* const out_offsets = buffers.out_offsets;
+  // Bounded: the chars first, so no pass waits on the host.
+  std::uint8_t* const bounded_chars = bounded ? allocate_chars(config.capacity) : nullptr;
   std::int64_t* begins = ex.template scratch<std::int64_t>(n);
   std::int64_t* tail = ex.template scratch<std::int64_t>(2);
   if (report) ex.fill(tail + 1, kNoBadIndex, 1);
@@ -270,12 +300,16 @@ core::SubstrResult run_substr(Executor& ex, const core::SubstrPlan& plan,
     }
   };
   if (lanes) {
-    std::int64_t* counts = ex.template scratch<std::int64_t>(in_size * kLanes);
-    ex.for_each_index(in_size * kLanes, LaneCountFunctor<Index>{view, counts});
+    const std::int64_t lane_total = in_size * kLanes;
+    const bool scan = config.lane_scan && lane_total < INT64_MAX;
+    std::int64_t* counts = ex.template scratch<std::int64_t>(lane_total + (scan ? 1 : 0));
+    ex.for_each_index(lane_total + (scan ? 1 : 0),
+                      LaneCountFunctor<Index>{view, counts, scan ? lane_total : -1});
+    if (scan) ex.exclusive_scan(counts, counts, lane_total + 1);
     ex.fill(out_offsets, std::int64_t{0}, n + 1);
     with_report([&](auto report_tag) {
       ex.for_each_index(n * kLanes, LaneSizesFunctor<Index, decltype(report_tag)::value>{
-                                        view, counts, begins, out_offsets, tail + 1});
+                                        view, counts, begins, out_offsets, tail + 1, scan});
     });
   } else {
     with_report([&](auto report_tag) {
@@ -306,13 +340,21 @@ core::SubstrResult run_substr(Executor& ex, const core::SubstrPlan& plan,
       result.bad_pos = static_cast<std::int64_t>(ex.read_value(view.pos + pos_i));
       return result;
     }
-  } else {
+  } else if (!bounded) {
     result.total_bytes = ex.read_value(out_offsets + n);
   }
 
-  std::uint8_t* out_chars = allocate_chars(result.total_bytes);
+  if (bounded) {
+    result.total_bytes = -1;
+    if (n == 0) return result;
+  }
+  std::uint8_t* out_chars = bounded ? bounded_chars : allocate_chars(result.total_bytes);
   if (result.total_bytes == 0) return result;
-  if (n <= INT64_MAX / kLanes && result.total_bytes / n >= config.lane_threshold) {
+  // The output's average length: the input's when the total stays on the device (every output
+  // string is a substring of its input string).
+  const std::int64_t out_average =
+      bounded ? (in_size > 0 ? in_chars_total / in_size : 0) : result.total_bytes / n;
+  if (n <= INT64_MAX / kLanes && out_average >= config.lane_threshold) {
     ex.for_each_index(n * kLanes, LaneCopyFunctor{view.in_chars, begins, out_offsets, out_chars});
   } else {
     ex.for_each_index(n, CopyFunctor{view.in_chars, begins, out_offsets, out_chars});

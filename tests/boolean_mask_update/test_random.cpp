@@ -185,8 +185,9 @@ core::BooleanMaskUpdateResult run_narrow(kernels::HostExecutor& ex,
 
 // Runs the driver on the host executor (`widened`: as the CUDA backend calls it, with the
 // widest carrier); nullopt when the plan or the count check rejects.
-std::optional<std::vector<std::uint8_t>> driver_result(const Case& c, bool in_place, bool reverse,
-                                                       bool widened) {
+std::optional<std::vector<std::uint8_t>> driver_result(
+    const Case& c, bool in_place, bool reverse, bool widened,
+    kernels::MaskUpdatePass pass = kernels::MaskUpdatePass::kElements) {
   const TensorBuffer t = from_bytes(c.dtype, Shape(c.tshape), c.tensor);
   const TensorBuffer m = from_bytes(DataType::kBool, Shape(c.mshape), c.mask);
   const TensorBuffer u = from_bytes(c.dtype, Shape(c.ushape), c.updates);
@@ -207,7 +208,7 @@ std::optional<std::vector<std::uint8_t>> driver_result(const Case& c, bool in_pl
     buffers.mask = c.mask.data();
     buffers.updates = c.updates.data();
     buffers.out = out.data();
-    result = kernels::run_boolean_mask_update(ex, plan, buffers);
+    result = kernels::run_boolean_mask_update(ex, plan, buffers, pass);
   } else {
     result = run_narrow(ex, plan, c, out, in_place);
   }
@@ -265,6 +266,31 @@ TEST(BooleanMaskUpdateRandom, CudaDriverOnHostExecutorMatchesReference) {
           SCOPED_TRACE(::testing::Message() << "in_place " << in_place << " reverse " << reverse
                                             << " widened " << widened);
           const auto got = driver_result(c, in_place, reverse, widened);
+          ASSERT_EQ(got.has_value(), expected.has_value());
+          if (got) {
+            EXPECT_EQ(*got, *expected);
+          }
+        }
+      }
+    }
+  }
+}
+
+// Every write-pass variant of the CUDA backend's tuning switch (kernels/variants.hpp).
+TEST(BooleanMaskUpdateRandom, EveryPassVariantOnHostExecutorMatchesReference) {
+  std::mt19937_64 rng(4242);
+  const int cases = random_cases();
+  for (int i = 0; i < cases; ++i) {
+    const Case c = make_case(rng, i % 50 == 49);
+    SCOPED_TRACE("case " + std::to_string(i) + ": " + c.describe());
+    const auto expected = expected_of(c);
+    for (kernels::MaskUpdatePass pass :
+         {kernels::MaskUpdatePass::kTiles, kernels::MaskUpdatePass::kCopyThenTiles}) {
+      for (bool in_place : {false, true}) {
+        for (bool reverse : {true, false}) {
+          SCOPED_TRACE(::testing::Message() << "pass " << static_cast<int>(pass) << " in_place "
+                                            << in_place << " reverse " << reverse);
+          const auto got = driver_result(c, in_place, reverse, /*widened=*/true, pass);
           ASSERT_EQ(got.has_value(), expected.has_value());
           if (got) {
             EXPECT_EQ(*got, *expected);

@@ -32,6 +32,7 @@ struct DriverSettings {
   std::int64_t lane_threshold = 64;  // 0: always kLanes per string; huge: never
   bool reverse = true;               // HostExecutor order
   int fail_scratch = 0;              // HostExecutor::fail_scratch (0: none)
+  bool lane_scan = false;            // SubstrDriverConfig::lane_scan
 };
 
 // Fills `run` as it goes, so that a caller still sees the offsets when the driver throws.
@@ -51,6 +52,7 @@ inline void run_driver(const StringTensor& input, const TensorBuffer& pos, const
   };
   kernels::SubstrDriverConfig config;
   config.lane_threshold = settings.lane_threshold;
+  config.lane_scan = settings.lane_scan;
   core::SubstrPlan run_plan = plan;
   run_plan.policy = settings.report ? OutOfBoundsPolicy::kError : OutOfBoundsPolicy::kDrop;
   core::SubstrBuffers buffers;

@@ -23,8 +23,9 @@ TensorBuffer i32(const std::vector<std::int64_t>& v, const Shape& s) {
   return index_buffer(v, s, DataType::kInt32);
 }
 
-// (lane threshold, reverse order): thread per string and lanes per string, both orders.
-class SubstrDriver : public ::testing::TestWithParam<std::tuple<std::int64_t, bool>> {
+// (lane threshold, reverse order, lane-scan variant): thread per string and lanes per string,
+// both orders, both forms of the lanes' character counts.
+class SubstrDriver : public ::testing::TestWithParam<std::tuple<std::int64_t, bool, bool>> {
  protected:
   DriverSettings settings(SubstrUnit unit, bool report) const {
     DriverSettings s;
@@ -32,6 +33,7 @@ class SubstrDriver : public ::testing::TestWithParam<std::tuple<std::int64_t, bo
     s.report = report;
     s.lane_threshold = std::get<0>(GetParam());
     s.reverse = std::get<1>(GetParam());
+    s.lane_scan = std::get<2>(GetParam());
     return s;
   }
 };
@@ -148,7 +150,7 @@ TEST_P(SubstrDriver, LongMultibyteStrings) {
 INSTANTIATE_TEST_SUITE_P(Modes, SubstrDriver,
                          ::testing::Combine(::testing::Values(std::int64_t{0}, std::int64_t{64},
                                                               INT64_MAX),
-                                            ::testing::Bool()));
+                                            ::testing::Bool(), ::testing::Bool()));
 
 // Per-element functions.
 

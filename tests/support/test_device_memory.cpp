@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "core/stats_counters.hpp"
 #include "tensorbuf/errors.hpp"
@@ -9,6 +10,27 @@
 namespace tensorbuf::testing {
 
 TestDeviceMemory::~TestDeviceMemory() = default;
+
+void TestDeviceMemory::forbid_in_capture(const char* what) {
+  if (capture_stream_.load() == nullptr) return;
+  ++capture_violations_;
+  throw InternalError(std::string("operation not permitted when stream is capturing: ") + what);
+}
+
+bool TestDeviceMemory::is_capturing(core::StreamHandle stream) {
+  return stream != nullptr && capture_stream_.load() == stream;
+}
+
+void TestDeviceMemory::begin_capture(core::StreamHandle stream) {
+  capture_violations_ = 0;
+  captured_stream_waits_ = 0;
+  capture_stream_ = stream;
+}
+
+std::int64_t TestDeviceMemory::end_capture() {
+  capture_stream_ = nullptr;
+  return capture_violations_;
+}
 
 void TestDeviceMemory::count_allocation() {
   const std::int64_t n = ++allocations_;
@@ -46,6 +68,7 @@ void TestDeviceMemory::free_device(void* ptr, std::size_t, int, core::StreamHand
 }
 
 void* TestDeviceMemory::allocate_host(std::size_t bytes) {
+  forbid_in_capture("host allocation");
   count_allocation();
   void* ptr = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
   if (ptr == nullptr) throw ResourceExhaustedError("test host memory exhausted");
@@ -82,6 +105,7 @@ void TestDeviceMemory::clear_trace() {
 
 void TestDeviceMemory::copy_host_to_device(void* dst, const void* src, std::size_t bytes, int,
                                            core::StreamHandle stream) {
+  forbid_in_capture("upload from host memory");
   count_copy();
   std::memcpy(dst, src, bytes);
   ++uploads_;
@@ -97,6 +121,7 @@ void TestDeviceMemory::copy_device_to_device(void* dst, const void* src, std::si
 
 void TestDeviceMemory::copy_device_to_host(void* dst, const void* src, std::size_t bytes, int,
                                            core::StreamHandle stream) {
+  forbid_in_capture("download (host wait)");
   count_copy();
   std::memcpy(dst, src, bytes);
   log(TraceEntry::Kind::kDownload, stream, nullptr);
@@ -132,12 +157,14 @@ void TestDeviceMemory::destroy_event(core::EventHandle event) noexcept {
 }
 
 void TestDeviceMemory::host_wait(core::EventHandle event) {
+  forbid_in_capture("host wait");
   ++host_waits_;
   core::stats_counters().host_waits++;
   log(TraceEntry::Kind::kHostWait, nullptr, event);
 }
 
 void TestDeviceMemory::stream_wait(core::StreamHandle stream, core::EventHandle event) {
+  if (is_capturing(stream)) ++captured_stream_waits_;
   ++stream_waits_;
   log(TraceEntry::Kind::kStreamWait, stream, event);
 }

@@ -43,6 +43,20 @@ class TestDeviceMemory final : public core::DeviceMemory {
   void destroy_event(core::EventHandle event) noexcept override;
   void host_wait(core::EventHandle event) override;
   void stream_wait(core::StreamHandle stream, core::EventHandle event) override;
+  bool is_capturing(core::StreamHandle stream) override;
+
+  // Capture mode (docs/capture.md), CUDA's global mode: from begin_capture until end_capture,
+  // `stream` reports capturing, and every call a graph cannot hold throws InternalError (as
+  // CUDA fails it with cudaErrorStreamCaptureUnsupported) and is counted as a violation: a
+  // host wait or download, a host allocation, an upload from host memory. Stream-ordered
+  // device allocations (the pool) are allowed, and so are event records and stream waits (the
+  // CUDA device memory makes them external nodes, replayed with the graph); stream waits on the
+  // capturing stream are counted (captured_stream_waits).
+  void begin_capture(core::StreamHandle stream);
+  // Ends the capture; returns the violations it saw (0: the graph would be valid).
+  std::int64_t end_capture();
+  std::int64_t capture_violations() const { return capture_violations_; }
+  std::int64_t captured_stream_waits() const { return captured_stream_waits_; }
 
   // Fail the n-th (1-based, counted from now) allocation (device or host) / copy; 0 = never.
   void fail_allocation(int n) { fail_allocation_at_ = allocations_ + n; }
@@ -76,6 +90,7 @@ class TestDeviceMemory final : public core::DeviceMemory {
   void count_allocation();
   void count_copy();
   void log(TraceEntry::Kind kind, core::StreamHandle stream, core::EventHandle event);
+  void forbid_in_capture(const char* what);
 
   mutable std::mutex mutex_;
   std::set<const void*> device_blocks_;
@@ -89,6 +104,9 @@ class TestDeviceMemory final : public core::DeviceMemory {
   std::vector<TraceEntry> trace_;
   int next_event_id_ = 0;
   std::atomic<std::int64_t> live_events_{0};
+  std::atomic<core::StreamHandle> capture_stream_{nullptr};
+  std::atomic<std::int64_t> capture_violations_{0};
+  std::atomic<std::int64_t> captured_stream_waits_{0};
 };
 
 // Installs a TestDeviceMemory for the scope of a test.

@@ -1,0 +1,51 @@
+#include "core/capture.hpp"
+
+#include "core/device_memory.hpp"
+#include "core/dispatch.hpp"
+#include "core/error_macros.hpp"
+
+namespace tensorbuf::core {
+
+const char* scatter_nd_capture_blocker(const ScatterNdPlan& plan, bool aliased_in_place) {
+  if (plan.policy == OutOfBoundsPolicy::kError) {
+    return "kError reads the first bad row back to the host";
+  }
+  if (aliased_in_place) return "an input aliasing the tensor is copied through the host";
+  return nullptr;
+}
+
+const char* mask_update_capture_blocker(const BooleanMaskUpdatePlan& plan) {
+  // Only a required n reaches the host (spec rule 8); the pass itself never reads back.
+  if (plan.required_count >= 0 && plan.layout.mask_size > 0) {
+    return "the count of true mask entries is read back to validate updates' shape";
+  }
+  return nullptr;
+}
+
+const char* substr_capture_blocker(const SubstrPlan& plan) {
+  if (plan.policy == OutOfBoundsPolicy::kError) {
+    return "kError reads the first bad element back to the host";
+  }
+  return "the output's total size is read back to allocate its chars";
+}
+
+std::int64_t substr_chars_bound(const SubstrPlan& plan) {
+  if (plan.policy == OutOfBoundsPolicy::kError) return -1;
+  if (plan.in_size == 0 || plan.out_size == 0) return 0;
+  const std::int64_t factor = plan.out_size / plan.in_size;  // exact: NumPy broadcasting
+  if (factor > kSubstrBoundFactor) return -1;
+  return plan.in_chars * factor;  // <= 4 * in_chars: no overflow below 2^61 bytes
+}
+
+void reject_capture(const char* op, const char* blocker, Device device, Stream stream) {
+  if (blocker == nullptr || !device.is_cuda()) return;
+  DeviceMemory* memory = device_memory();
+  if (memory == nullptr) return;  // the run itself raises UnavailableError
+  const StreamHandle handle =
+      stream.handle != nullptr ? stream.handle : memory->default_stream(device.index);
+  TENSORBUF_EXPECTS(!memory->is_capturing(handle), UnavailableError,
+                    str_cat(op, " cannot be captured in a CUDA graph: ", blocker,
+                            " (docs/capture.md lists the forms that can)"));
+}
+
+}  // namespace tensorbuf::core

@@ -1,0 +1,30 @@
+// CUDA graph capture (docs/capture.md): which op forms can be captured, and the check that
+// turns a call that cannot into UnavailableError before it enqueues anything, instead of a
+// host wait that would invalidate the caller's capture.
+#pragma once
+
+#include "core/boolean_mask_update_plan.hpp"
+#include "core/scatter_nd_plan.hpp"
+#include "core/substr_plan.hpp"
+#include "tensorbuf/types.hpp"
+
+namespace tensorbuf::core {
+
+// Why a form must read device data on the host (null: it never does, so it can be captured).
+// The plans carry the resolved policy.
+const char* scatter_nd_capture_blocker(const ScatterNdPlan& plan, bool aliased_in_place);
+const char* mask_update_capture_blocker(const BooleanMaskUpdatePlan& plan);
+const char* substr_capture_blocker(const SubstrPlan& plan);
+
+// The output chars of a kDrop substr, bounded on the host: the input's chars times the
+// broadcast factor (each input string is used out_size / in_size times, and a substring is
+// never longer than its string). -1 when that bound exceeds kSubstrBoundFactor times the
+// input's chars (a broadcast input: the read-back total is cheaper than the memory) or kError.
+inline constexpr std::int64_t kSubstrBoundFactor = 4;
+std::int64_t substr_chars_bound(const SubstrPlan& plan);
+
+// Throws UnavailableError naming `op` and `blocker` when `blocker` is set, `device` is CUDA and
+// the stream the op would run on is capturing. Call it before any buffer is touched.
+void reject_capture(const char* op, const char* blocker, Device device, Stream stream);
+
+}  // namespace tensorbuf::core

@@ -1,0 +1,26 @@
+// Tuning of the CUDA backend: which variant of a driver's passes runs (kernels/variants.hpp),
+// so that one GPU run of the bench measures every candidate (bench/RESULTS.md, "Pending H200
+// run") and tests can pin one. Process-wide; set it before the calls it should affect. Defined
+// in every build (without CUDA nothing reads it).
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/variants.hpp"
+
+namespace tensorbuf::cuda {
+
+struct CudaTuning {
+  kernels::MaskUpdatePass mask_update_in_place = kernels::MaskUpdatePass::kElements;
+  kernels::MaskUpdatePass mask_update_out_of_place = kernels::MaskUpdatePass::kElements;
+  // substr: average string length (bytes) from which a warp works on one string; -1: the
+  // driver's default.
+  std::int64_t substr_lane_threshold = -1;
+  // substr: the lane-scan variant of the UTF-8 lane form (kernels::SubstrDriverConfig).
+  bool substr_lane_scan = false;
+};
+
+CudaTuning cuda_tuning();
+void set_cuda_tuning(const CudaTuning& tuning);
+
+}  // namespace tensorbuf::cuda
