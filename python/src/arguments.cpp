@@ -10,8 +10,6 @@ namespace tensorbuf::python {
 
 namespace {
 
-std::string text_of(py::handle value) { return py::str(value).cast<std::string>(); }
-
 // The dtype's name as tensorbuf spells it, or nullopt.
 std::optional<DataType> dtype_named(std::string_view name) {
   static constexpr std::array<DataType, 10> kTypes = {
@@ -113,6 +111,12 @@ py::tuple shape_tuple(const Shape& shape) {
   py::tuple dims(shape.rank());
   for (int d = 0; d < shape.rank(); ++d) dims[static_cast<std::size_t>(d)] = py::int_(shape[d]);
   return dims;
+}
+
+std::string text_of(py::handle value) { return py::str(value).cast<std::string>(); }
+
+std::string type_name(py::handle value) {
+  return py::type::handle_of(value).attr("__name__").cast<std::string>();
 }
 
 py::object dlpack_stream_argument(Stream stream) {

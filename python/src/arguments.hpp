@@ -27,6 +27,10 @@ DataType parse_dtype(py::handle dtype);
 Shape parse_shape(py::handle shape);
 py::tuple shape_tuple(const Shape& shape);
 
+// str(value), and the name of value's type, for error messages.
+std::string text_of(py::handle value);
+std::string type_name(py::handle value);
+
 // The integer DLPack's __dlpack__(stream=...) takes for a consumer on `stream`: 1 (the legacy
 // default stream, with which the library's stream is ordered) for the library's own.
 py::object dlpack_stream_argument(Stream stream);

@@ -2,11 +2,13 @@
 
 #include <cstring>
 #include <string>
+#include <span>
 #include <string_view>
 #include <vector>
 
 #include <pybind11/stl.h>
 
+#include "arguments.hpp"
 #include "arrow_bridge.hpp"
 #include "nested.hpp"
 #include "py_objects.hpp"
@@ -15,25 +17,6 @@
 namespace tensorbuf::python {
 
 namespace {
-
-// Offsets and chars filled from one view per string.
-StringTensor from_views(const std::vector<std::string_view>& views, const Shape& shape) {
-  TensorBuffer offsets = TensorBuffer::create_uninitialized(Shape{static_cast<std::int64_t>(views.size()) + 1},
-                                                            DataType::kInt64);
-  auto* offset = offsets.overwrite_host<std::int64_t>();
-  offset[0] = 0;
-  for (std::size_t i = 0; i < views.size(); ++i) {
-    offset[i + 1] = offset[i] + static_cast<std::int64_t>(views[i].size());
-  }
-  TensorBuffer chars = TensorBuffer::create_fixed_size(Shape{offset[views.size()]}, DataType::kUInt8);
-  if (offset[views.size()] != 0) {
-    auto* out = chars.overwrite_host<std::uint8_t>();
-    for (std::size_t i = 0; i < views.size(); ++i) {
-      if (!views[i].empty()) std::memcpy(out + offset[i], views[i].data(), views[i].size());
-    }
-  }
-  return StringTensor::from_buffers(std::move(offsets), std::move(chars), shape);
-}
 
 std::string_view bytes_of(py::handle item) {
   PyObject* p = item.ptr();
@@ -44,7 +27,7 @@ std::string_view bytes_of(py::handle item) {
     return {data, static_cast<std::size_t>(size)};
   }
   if (PyBytes_Check(p)) return {PyBytes_AS_STRING(p), static_cast<std::size_t>(PyBytes_GET_SIZE(p))};
-  throw InvalidArgumentError("strings: a " + py::type::handle_of(item).attr("__name__").cast<std::string>() +
+  throw InvalidArgumentError("strings: a " + type_name(item) +
                              " is not str or bytes");
 }
 
@@ -53,7 +36,7 @@ StringTensor from_python(py::handle object) {
   std::vector<std::string_view> views;
   views.reserve(nested.leaves.size());
   for (py::handle leaf : nested.leaves) views.push_back(bytes_of(leaf));
-  return from_views(views, Shape(nested.dims));
+  return StringTensor::from_strings(std::span<const std::string_view>(views), Shape(nested.dims));
 }
 
 void append_utf8(std::string& out, std::uint32_t code) {
@@ -129,7 +112,7 @@ StringTensor from_numpy(py::handle object) {
                                py::str(array.attr("dtype")).cast<std::string>() +
                                " holds no strings (take 'S', 'U' or object arrays)");
   }
-  return from_views(views, shape);
+  return StringTensor::from_strings(std::span<const std::string_view>(views), shape);
 }
 
 bool is_numpy_array(py::handle object) {
@@ -150,7 +133,7 @@ std::shared_ptr<const StringTensor> to_strings(py::handle object) {
     strings = from_numpy(object);
   } else {
     throw py::type_error("strings: cannot take a " +
-                         py::type::handle_of(object).attr("__name__").cast<std::string>() +
+                         type_name(object) +
                          " (tensorbuf takes tb.StringTensor, str / bytes and lists of them, NumPy "
                          "'S' / 'U' arrays and Arrow arrays with __arrow_c_array__)");
   }

@@ -15,8 +15,6 @@ namespace tensorbuf::python {
 
 namespace {
 
-std::string text_of(py::handle value) { return py::str(value).cast<std::string>(); }
-std::string type_name(py::handle value) { return py::type::handle_of(value).attr("__name__").cast<std::string>(); }
 
 // The element type of a buffer-protocol format (struct module syntax) of `itemsize` bytes.
 DataType type_of_format(const char* format, Py_ssize_t itemsize, const char* name) {
