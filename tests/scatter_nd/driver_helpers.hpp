@@ -4,47 +4,18 @@
 
 #include <string>
 
-#include "core/dtype_dispatch.hpp"
 #include "core/plan_scatter_nd.hpp"
 #include "cpu/scatter_nd_tuning.hpp"
 #include "kernels/host_executor.hpp"
-#include "kernels/scatter_nd.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
 namespace tensorbuf::testing::scatter {
 
-inline core::ScatterOp core_op(int op) { return static_cast<core::ScatterOp>(op); }
-
-template <core::ScatterOp Op>
-core::ScatterNdResult run_driver_op(kernels::HostExecutor& executor,
-                                    const core::ScatterNdPlan& plan,
-                                    const core::ScatterNdBuffers& buffers) {
-  return core::dispatch_type(plan.dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    return core::dispatch_index_type(plan.index_dtype, [&](auto index_tag) {
-      using Index = typename decltype(index_tag)::type;
-      return kernels::run_scatter_nd<Op, T, Index>(executor, plan, buffers);
-    });
-  });
-}
-
-inline core::ScatterNdResult run_driver(kernels::HostExecutor& executor,
-                                        const core::ScatterNdPlan& plan,
-                                        const core::ScatterNdBuffers& buffers) {
-  switch (plan.op) {
-    case core::ScatterOp::kSub:
-      return run_driver_op<core::ScatterOp::kSub>(executor, plan, buffers);
-    case core::ScatterOp::kAdd:
-      return run_driver_op<core::ScatterOp::kAdd>(executor, plan, buffers);
-    case core::ScatterOp::kUpdate:
-      return run_driver_op<core::ScatterOp::kUpdate>(executor, plan, buffers);
-    case core::ScatterOp::kMin:
-      return run_driver_op<core::ScatterOp::kMin>(executor, plan, buffers);
-    case core::ScatterOp::kMax:
-      return run_driver_op<core::ScatterOp::kMax>(executor, plan, buffers);
-  }
-  return {};
-}
+// The scatter driver for plan.op, plan.dtype and plan.index_dtype. Defined once, in
+// driver_run.cpp: every op x dtype x index type instantiation is the costliest code of the
+// tests to compile, so the test files that run the driver share one copy.
+core::ScatterNdResult run_driver(kernels::HostExecutor& executor, const core::ScatterNdPlan& plan,
+                                 const core::ScatterNdBuffers& buffers);
 
 // How to run a backend directly.
 enum class Backend {

@@ -234,12 +234,17 @@ inline std::string reference_message(const Shape& tensor_shape, const Shape& ind
       rest /= indices_shape[i];
     }
     text += "[";
-    for (int i = 0; i < batch; ++i)
-      text += (i ? "," : "") + std::to_string(pos[static_cast<std::size_t>(i)]);
+    for (int i = 0; i < batch; ++i) {
+      if (i) text += ",";
+      text += std::to_string(pos[static_cast<std::size_t>(i)]);
+    }
     text += "]";
   }
   text += " = [";
-  for (std::size_t i = 0; i < index.size(); ++i) text += (i ? ", " : "") + std::to_string(index[i]);
+  for (std::size_t i = 0; i < index.size(); ++i) {
+    if (i) text += ", ";  // appends: g++ 12 warns falsely (-Wrestrict) on "..." + string&&
+    text += std::to_string(index[i]);
+  }
   return text + "] does not index into shape " + tensor_shape.to_string();
 }
 
