@@ -24,6 +24,7 @@
 #include "core/dtype_dispatch.hpp"
 #include "core/error_macros.hpp"
 #include "core/plan_scatter_nd.hpp"
+#include "cpu/streaming_copy.hpp"
 #include "dist/collective.hpp"
 #include "dist/exchange.hpp"
 #include "dist/scatter_phases.hpp"
@@ -132,6 +133,11 @@ void bucket(const core::ScatterNdPlan& plan, const RowLayout& layout, const Tens
   const int depth = plan.depth;
   const std::size_t index_bytes = static_cast<std::size_t>(depth) * 8;
   const auto* slices = static_cast<const std::byte*>(updates.host_bytes());  // staged
+  // Buckets far beyond the caches, of rows of whole lines: non-temporal stores spare the read of
+  // each destination line before it is written (a third memory stream).
+  const bool stream = static_cast<std::int64_t>(static_cast<std::size_t>(rows) * slice_bytes) >=
+                          cpu::kStreamOutputBytes &&
+                      static_cast<std::int64_t>(slice_bytes) >= cpu::kStreamCopyBytes;
   core::dispatch_index_type(indices.data_type(), [&](auto tag) {
     using I = typename decltype(tag)::type;
     const I* idx = indices.host<I>();
@@ -145,11 +151,17 @@ void bucket(const core::ScatterNdPlan& plan, const RowLayout& layout, const Tens
       }
       to.index[o] += index_bytes;
       if (slice_bytes != 0) {
-        std::memcpy(to.slices[o], slices + static_cast<std::size_t>(r) * slice_bytes, slice_bytes);
+        const std::byte* from = slices + static_cast<std::size_t>(r) * slice_bytes;
+        if (stream) {
+          cpu::copy_streaming(to.slices[o], from, slice_bytes);
+        } else {
+          std::memcpy(to.slices[o], from, slice_bytes);
+        }
         to.slices[o] += slice_bytes;
       }
     }
   });
+  if (stream) cpu::streaming_fence();  // before MPI and the local op read the bytes
 }
 
 detail::PhaseTime now() {
