@@ -4,7 +4,9 @@
 // rank; in parentheses the largest rank's CPU time, which a shared machine disturbs less),
 // the bytes each rank sends (the cost model: rows owned elsewhere x row bytes, and what
 // moves with the 8-byte index), the same MPI_Alltoallv of the same bytes alone in the same run
-// (the limit), their ratio (target >= 0.7), and the local op alone on the received rows.
+// (the limit), their ratio (target >= 0.7), and the local op alone on the received rows; then
+// a second row: the op's phases (dist/scatter_phases.hpp), each the median over the reps of
+// the slowest rank's wall time in it.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -13,6 +15,7 @@
 #include <random>
 #include <vector>
 
+#include "dist/scatter_phases.hpp"
 #include "tensorbuf/dist.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
@@ -36,21 +39,43 @@ struct Times {
   double cpu = 0;   // median over reps of the largest rank's CPU time
 };
 
-template <class F>
-Times measure(int reps, F&& f) {
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
+// Each phase of the last distributed scatter, wall then CPU: the slowest rank's, per rep.
+using Phases = std::vector<std::vector<double>>;
+constexpr int kPhases = 6;
+void collect_phases(Phases& phases) {
+  const auto& p = dist::detail::last_scatter_phases();
+  const dist::detail::PhaseTime all[kPhases] = {p.validate, p.route,    p.counts,
+                                                p.bucket,   p.exchange, p.apply};
+  double mine[2 * kPhases], most[2 * kPhases];
+  for (int i = 0; i < kPhases; ++i) {
+    mine[i] = all[i].wall;
+    mine[kPhases + i] = all[i].cpu;
+  }
+  MPI_Allreduce(mine, most, 2 * kPhases, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  phases.resize(2 * kPhases);
+  for (int i = 0; i < 2 * kPhases; ++i) phases[i].push_back(most[i]);
+}
+
+template <class F, class After = void (*)()>
+Times measure(
+    int reps, F&& f, After after = [] {}) {
   std::vector<double> walls, cpus;
   for (int r = 0; r < reps; ++r) {
     MPI_Barrier(MPI_COMM_WORLD);
     const double w0 = wall(), c0 = cpu();
     f();
+    after();
     double mine[2] = {wall() - w0, cpu() - c0}, most[2] = {0, 0};
     MPI_Allreduce(mine, most, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     walls.push_back(most[0]);
     cpus.push_back(most[1]);
   }
-  std::sort(walls.begin(), walls.end());
-  std::sort(cpus.begin(), cpus.end());
-  return Times{walls[walls.size() / 2], cpus[cpus.size() / 2]};
+  return Times{median(walls), median(cpus)};
 }
 
 }  // namespace
@@ -82,8 +107,10 @@ int main(int argc, char** argv) {
     for (std::int64_t i = 0; i < mine * kWidth; ++i) upd[i] = static_cast<float>(i % 7);
 
     dist::tensor_scatter_nd_add_in_place(table, indices, updates);  // warm-up
-    const Times op =
-        measure(reps, [&] { dist::tensor_scatter_nd_add_in_place(table, indices, updates); });
+    Phases phases;
+    const Times op = measure(
+        reps, [&] { dist::tensor_scatter_nd_add_in_place(table, indices, updates); },
+        [&] { collect_phases(phases); });
 
     // The limit: the same counts of (8-byte index + 256-byte row) records, MPI_Alltoallv alone.
     const int record = static_cast<int>(8 + kWidth * 4);
@@ -131,6 +158,13 @@ int main(int argc, char** argv) {
           op.cpu * 1e3, limit.wall * 1e3, limit.cpu * 1e3, limit.wall / op.wall, limit.cpu / op.cpu,
           apply.wall * 1e3, apply.cpu * 1e3, most * kWidth * 4 / 1e6,
           most * (kWidth * 4 + 8) / 1e6);
+      std::printf("| %d | phases ms (cpu):", size);
+      const char* names[kPhases] = {"validate", "route", "counts", "bucket", "exchange", "apply"};
+      for (int i = 0; i < kPhases; ++i) {
+        std::printf(" %s %.1f (%.1f)", names[i], median(phases[i]) * 1e3,
+                    median(phases[kPhases + i]) * 1e3);
+      }
+      std::printf(" |\n");
     }
   }
   MPI_Finalize();

@@ -61,9 +61,7 @@ std::int64_t exscan_sum(const Comm& comm, std::int64_t value);
 // fresh pages (the kernel zeroing them on first touch) once, not every call.
 struct Scratch {
   std::vector<std::byte> send_index, send_slices, recv_index, recv_slices;
-  std::vector<int> owner;                 // per kept row: the rank that owns it
-  std::vector<std::int64_t> local_index;  // per kept row: its index in the owner's rows
-  std::vector<std::int64_t> kept_rows;    // per kept row: its position in this rank's rows
+  std::vector<int> owner;  // per local row: the rank that owns it (-1: out of bounds)
 };
 
 struct CommAccess {

@@ -52,9 +52,23 @@ std::vector<std::int64_t> exchange_counts(const Comm& comm, const std::vector<st
   return recv;
 }
 
-void exchange_rows(const Comm& comm, const void* send, const std::vector<std::int64_t>& send_counts,
-                   void* recv, const std::vector<std::int64_t>& recv_counts,
-                   std::size_t row_bytes) {
+std::vector<std::int64_t> source_starts(const std::vector<std::int64_t>& recv_counts) {
+  std::vector<std::int64_t> starts = starts_of(recv_counts);
+  if (g_reverse_sources) {
+    // The negative control of the tests: sources placed in reverse rank order.
+    std::int64_t at = 0;
+    for (std::size_t p = recv_counts.size(); p-- > 0;) {
+      starts[p] = at;
+      at += recv_counts[p];
+    }
+  }
+  return starts;
+}
+
+void exchange_rows(const Comm& comm, const void* send,
+                   const std::vector<std::int64_t>& all_send_counts, void* recv,
+                   const std::vector<std::int64_t>& all_recv_counts, std::size_t row_bytes,
+                   bool self_placed) {
   g_last_calls = 0;
   if (row_bytes == 0) return;  // the same on every rank: nothing to move anywhere
   TENSORBUF_EXPECTS(row_bytes <= static_cast<std::size_t>(INT_MAX), InvalidArgumentError,
@@ -62,17 +76,12 @@ void exchange_rows(const Comm& comm, const void* send, const std::vector<std::in
                                   INT_MAX, " bytes MPI can describe"));
   const RowType row(row_bytes);
   const int size = comm.size();
+  const std::vector<std::int64_t> recv_starts = source_starts(all_recv_counts);
+  // Rows the caller placed itself move no more: as if this rank sent none to itself.
+  std::vector<std::int64_t> send_counts = all_send_counts, recv_counts = all_recv_counts;
+  if (self_placed) send_counts[comm.rank()] = recv_counts[comm.rank()] = 0;
   const std::vector<std::int64_t> send_starts = starts_of(send_counts);
-  std::vector<std::int64_t> recv_starts = starts_of(recv_counts);
-  const std::int64_t received = recv_starts.back();
-  if (g_reverse_sources) {
-    // The negative control of the tests: sources placed in reverse rank order.
-    std::int64_t at = 0;
-    for (int p = size - 1; p >= 0; --p) {
-      recv_starts[p] = at;
-      at += recv_counts[p];
-    }
-  }
+  const std::int64_t received = recv_starts.back();  // displacements reach this far
   const std::int64_t limit = g_round_limit;
   const std::int64_t moved = std::max(send_starts.back(), received);
   if (allreduce_max(comm, moved) <= limit) {

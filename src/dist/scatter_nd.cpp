@@ -2,23 +2,32 @@
 //  1. agree on the device and policy, all-gather the operands' descriptors and validate them
 //     as the single-process op on the concatenated inputs (same error on every rank);
 //  2. read the local indices once: bad rows (kError: the global first one, named on every
-//     rank; kDrop: dropped here), the owner of each row and its index in the owner's rows;
-//  3. bucket the rows by owner (stable), all-to-all of counts, one Alltoallv of indices and
-//     one of update slices (exchange.hpp);
-//  4. each owner applies what it received with the local op, in (source rank, source row)
-//     order: duplicates fold exactly as in the single-process op.
+//     rank; kDrop: dropped here), the owner of each row, the rows per owner; all-to-all of
+//     counts;
+//  3. a second read buckets the rows by owner (a stable counting sort): each row's index, in
+//     the owner's rows, and its slice go straight to the send buffer, or, for this rank's own
+//     rows, to their place in the receive buffer; one Alltoallv of indices and one of slices
+//     move the rest (exchange.hpp);
+//  4. each owner applies what it received, from the receive buffer, with the local op, in
+//     (source rank, source row) order: duplicates fold exactly as in the single-process op.
+// On one rank the single-process op runs on the caller's buffers: nothing needs to move.
 // GPU shards are staged through the buffers' host copies (pinned when CUDA is usable); the
 // local op copies the received rows to the device.
+#include <algorithm>
+#include <chrono>
 #include <climits>
 #include <cstring>
+#include <ctime>
 #include <optional>
 
 #include "core/dispatch.hpp"
 #include "core/dtype_dispatch.hpp"
 #include "core/error_macros.hpp"
 #include "core/plan_scatter_nd.hpp"
+#include "cpu/streaming_copy.hpp"
 #include "dist/collective.hpp"
 #include "dist/exchange.hpp"
+#include "dist/scatter_phases.hpp"
 #include "dist/validate.hpp"
 
 namespace tensorbuf::dist {
@@ -50,46 +59,44 @@ std::string policy_text(std::int64_t policy) {
 }
 std::string flag_text(std::int64_t flag) { return flag != 0 ? "true" : "false"; }
 
-// This rank's rows after step 2: for each kept row, its owner, its index in the owner's rows
-// (int64, depth components) and its position here (in `scratch`, reused between calls); the
-// first bad row and its components.
+// This rank's rows after one read of its indices (step 2): the rows per owner and the first
+// bad row with its components; each row's owner (-1: out of bounds) in the scratch `owner`.
 struct Routed {
-  std::vector<int>& owner;
-  std::vector<std::int64_t>& local_index;
-  std::vector<std::int64_t>& kept_rows;
+  std::vector<std::int64_t> counts;
   std::int64_t first_bad = -1;
   std::vector<std::int64_t> bad_components;
 };
 
 Routed route(const core::ScatterNdPlan& plan, const RowLayout& layout, const TensorBuffer& indices,
-             std::int64_t rows, detail::Scratch& scratch) {
-  Routed out{scratch.owner, scratch.local_index, scratch.kept_rows};
-  out.owner.clear();
-  out.local_index.clear();
-  out.kept_rows.clear();
+             std::int64_t rows, std::vector<int>& owner) {
+  Routed out;
+  out.counts.assign(static_cast<std::size_t>(layout.ranks()), 0);
+  owner.resize(static_cast<std::size_t>(rows));
   const int depth = plan.depth;
   core::dispatch_index_type(indices.data_type(), [&](auto tag) {
     using I = typename decltype(tag)::type;
     const I* idx = indices.host<I>();  // staged to the host if the indices live on the device
-    std::vector<std::int64_t> c(static_cast<std::size_t>(depth));
     for (std::int64_t r = 0; r < rows; ++r) {
+      const I* c = idx + r * depth;
       bool bad = false;
       for (int i = 0; i < depth; ++i) {
-        c[i] = static_cast<std::int64_t>(idx[r * depth + i]);
-        bad = bad || c[i] < 0 || c[i] >= plan.index_dims[static_cast<std::size_t>(i)];
+        const auto v = static_cast<std::int64_t>(c[i]);
+        bad = bad || v < 0 || v >= plan.index_dims[static_cast<std::size_t>(i)];
       }
       if (bad) {
+        owner[static_cast<std::size_t>(r)] = -1;
         if (out.first_bad < 0) {
           out.first_bad = r;
-          out.bad_components = c;
+          out.bad_components.assign(c, c + depth);
         }
         continue;
       }
-      const int owner = layout.owner(c[0]);
-      c[0] -= layout.offsets[owner];
-      out.owner.push_back(owner);
-      out.kept_rows.push_back(r);
-      out.local_index.insert(out.local_index.end(), c.begin(), c.end());
+      // The last rank whose first row is <= the row (RowLayout::owner, unchecked: in bounds).
+      const auto o = std::upper_bound(layout.offsets.begin(), layout.offsets.end(),
+                                      static_cast<std::int64_t>(c[0])) -
+                     layout.offsets.begin() - 1;
+      owner[static_cast<std::size_t>(r)] = static_cast<int>(o);
+      ++out.counts[static_cast<std::size_t>(o)];
     }
   });
   return out;
@@ -111,8 +118,71 @@ void raise_first_bad(const Comm& comm, const core::ScatterNdPlan& plan, const Ro
   throw InvalidArgumentError(core::bad_row_message(plan, first, components));
 }
 
+// Where each owner's rows go (step 3): the send buffer, grouped by owner in rank order without
+// a group for this rank, whose rows go straight to their place in the receive buffer.
+struct Destinations {
+  std::vector<std::byte*> index;   // per owner: its first index row (8 bytes per component)
+  std::vector<std::byte*> slices;  // per owner: its first slice
+};
+
+// One pass over this rank's rows in order (so each owner's rows stay in row order): each kept
+// row's index, in the owner's rows and as int64, and its slice to the owner's destination.
+void bucket(const core::ScatterNdPlan& plan, const RowLayout& layout, const TensorBuffer& indices,
+            const TensorBuffer& updates, std::int64_t rows, const std::vector<int>& owner,
+            Destinations& to, std::size_t slice_bytes) {
+  const int depth = plan.depth;
+  const std::size_t index_bytes = static_cast<std::size_t>(depth) * 8;
+  const auto* slices = static_cast<const std::byte*>(updates.host_bytes());  // staged
+  // Buckets far beyond the caches, of rows of whole lines: non-temporal stores spare the read of
+  // each destination line before it is written (a third memory stream).
+  const bool stream = static_cast<std::int64_t>(static_cast<std::size_t>(rows) * slice_bytes) >=
+                          cpu::kStreamOutputBytes &&
+                      static_cast<std::int64_t>(slice_bytes) >= cpu::kStreamCopyBytes;
+  core::dispatch_index_type(indices.data_type(), [&](auto tag) {
+    using I = typename decltype(tag)::type;
+    const I* idx = indices.host<I>();
+    for (std::int64_t r = 0; r < rows; ++r) {
+      const int o = owner[static_cast<std::size_t>(r)];
+      if (o < 0) continue;
+      const I* c = idx + r * depth;
+      for (int i = 0; i < depth; ++i) {
+        const std::int64_t v = static_cast<std::int64_t>(c[i]) - (i == 0 ? layout.offsets[o] : 0);
+        std::memcpy(to.index[o] + static_cast<std::size_t>(i) * 8, &v, 8);
+      }
+      to.index[o] += index_bytes;
+      if (slice_bytes != 0) {
+        const std::byte* from = slices + static_cast<std::size_t>(r) * slice_bytes;
+        if (stream) {
+          cpu::copy_streaming(to.slices[o], from, slice_bytes);
+        } else {
+          std::memcpy(to.slices[o], from, slice_bytes);
+        }
+        to.slices[o] += slice_bytes;
+      }
+    }
+  });
+  if (stream) cpu::streaming_fence();  // before MPI and the local op read the bytes
+}
+
+detail::PhaseTime now() {
+  timespec cpu{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
+  return {
+      std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(),
+      static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9};
+}
+
+detail::ScatterPhases g_phases;
+
 void run(ScatterOp op, const ShardedTensor& source, ShardedTensor& target,
          const TensorBuffer& indices, const TensorBuffer& updates, const ScatterOptions& options) {
+  g_phases = {};
+  detail::PhaseTime mark = now();
+  auto lap = [&](detail::PhaseTime& phase) {
+    const detail::PhaseTime t = now();
+    phase = {t.wall - mark.wall, t.cpu - mark.cpu};
+    mark = t;
+  };
   const Comm& comm = source.comm();
   const std::string_view name = core::scatter_op_name(op);
   Device device;
@@ -148,23 +218,36 @@ void run(ScatterOp op, const ShardedTensor& source, ShardedTensor& target,
   core::ScatterNdPlan plan = detail::check_scatter(op, source.global_shape(), shards[0].dtype,
                                                    all_indices, all_updates, row_starts);
   const std::int64_t rows = row_starts[comm.rank() + 1] - row_starts[comm.rank()];
+  ScatterOptions local = options;
+  local.device = device;
+  local.out_of_bounds = policy;
+  lap(g_phases.validate);
+  if (comm.size() == 1) {
+    // The one rank owns every row from offset 0: the single-process op on the caller's own
+    // buffers is the op (its errors are the single-process ones), and nothing moves.
+    detail::agree(comm, [&] { local_op(op)(target.local(), indices, updates, local); });
+    lap(g_phases.apply);
+    return;
+  }
 
   detail::Scratch& scratch = detail::CommAccess::scratch(comm);
   std::optional<Routed> routed_here;
-  detail::agree(comm,
-                [&] { routed_here.emplace(route(plan, source.layout(), indices, rows, scratch)); });
+  detail::agree(comm, [&] {
+    routed_here.emplace(route(plan, source.layout(), indices, rows, scratch.owner));
+  });
   const Routed& routed = *routed_here;
+  lap(g_phases.route);
   if (policy == OutOfBoundsPolicy::kError) raise_first_bad(comm, plan, routed, row_starts);
+  const std::vector<std::int64_t>& send_counts = routed.counts;
+  const std::vector<std::int64_t> recv_counts = detail::exchange_counts(comm, send_counts);
+  lap(g_phases.counts);
 
-  // Bucket by owner, stable: a counting sort of the kept rows.
   const int size = comm.size();
+  const int rank = comm.rank();
   const std::size_t depth = static_cast<std::size_t>(plan.depth);
   const std::size_t slice_bytes = static_cast<std::size_t>(plan.slice_size) * updates.type_size();
-  std::vector<std::int64_t> send_counts(static_cast<std::size_t>(size), 0);
-  for (const int o : routed.owner) ++send_counts[o];
-  std::vector<std::int64_t> recv_counts = detail::exchange_counts(comm, send_counts);
-  std::int64_t received = 0;
-  for (const std::int64_t c : recv_counts) received += c;
+  const std::vector<std::int64_t> recv_starts = detail::source_starts(recv_counts);
+  const std::int64_t received = recv_starts.back();
   // Send buffers kept with the Comm. The received rows go to the local op without a copy:
   // on the CPU they land in buffers kept with the Comm too (load_buffer references them); for
   // a CUDA run in the host copies of new buffers, pinned, which the local op uploads.
@@ -178,47 +261,52 @@ void run(ScatterOp op, const ShardedTensor& source, ShardedTensor& target,
   TensorBuffer rows_in = TensorBuffer::create_dynamic(plan.dtype);
   std::byte* send_index = nullptr;
   std::byte* send_slices = nullptr;
-  void* recv_index = nullptr;
-  void* recv_slices = nullptr;
+  std::byte* recv_index = nullptr;
+  std::byte* recv_slices = nullptr;
   detail::agree(comm, [&] {
-    const std::size_t kept = routed.owner.size();
-    send_index = detail::room(scratch.send_index, kept * depth * 8);
-    send_slices = detail::room(scratch.send_slices, kept * slice_bytes);
+    std::int64_t to_others = 0;
+    for (int p = 0; p < size; ++p) to_others += p != rank ? send_counts[p] : 0;
+    send_index = detail::room(scratch.send_index, static_cast<std::size_t>(to_others) * depth * 8);
+    send_slices =
+        detail::room(scratch.send_slices, static_cast<std::size_t>(to_others) * slice_bytes);
     if (device.is_cuda()) {
       index = TensorBuffer::create_uninitialized(index_shape, DataType::kInt64);
       rows_in = TensorBuffer::create_uninitialized(Shape(slice_dims), plan.dtype);
-      recv_index = index_bytes != 0 ? index.overwrite_host_bytes() : nullptr;
-      recv_slices = rows_bytes != 0 ? rows_in.overwrite_host_bytes() : nullptr;
+      recv_index =
+          static_cast<std::byte*>(index_bytes != 0 ? index.overwrite_host_bytes() : nullptr);
+      recv_slices =
+          static_cast<std::byte*>(rows_bytes != 0 ? rows_in.overwrite_host_bytes() : nullptr);
     } else {
       recv_index = detail::room(scratch.recv_index, index_bytes);
       recv_slices = detail::room(scratch.recv_slices, rows_bytes);
     }
-    std::vector<std::int64_t> next(static_cast<std::size_t>(size) + 1, 0);
-    for (int p = 0; p < size; ++p) next[p + 1] = next[p] + send_counts[p];
-    const auto* slices = static_cast<const std::byte*>(updates.host_bytes());  // staged
-    for (std::size_t k = 0; k < kept; ++k) {
-      const auto at = static_cast<std::size_t>(next[routed.owner[k]]++);
-      std::memcpy(send_index + at * depth * 8, &routed.local_index[k * depth], depth * 8);
-      if (slice_bytes != 0) {
-        std::memcpy(send_slices + at * slice_bytes,
-                    slices + static_cast<std::size_t>(routed.kept_rows[k]) * slice_bytes,
-                    slice_bytes);
-      }
+    Destinations to;
+    std::int64_t at = 0;  // rows before owner p's group in the send buffer
+    for (int p = 0; p < size; ++p) {
+      const bool mine = p == rank;
+      const auto first = static_cast<std::size_t>(mine ? recv_starts[p] : at);
+      to.index.push_back((mine ? recv_index : send_index) + first * depth * 8);
+      to.slices.push_back((mine ? recv_slices : send_slices) + first * slice_bytes);
+      at += mine ? 0 : send_counts[p];
     }
+    bucket(plan, source.layout(), indices, updates, rows, scratch.owner, to, slice_bytes);
   });
+  lap(g_phases.bucket);
   detail::or_abort(comm, [&] {
-    detail::exchange_rows(comm, send_index, send_counts, recv_index, recv_counts, depth * 8);
-    detail::exchange_rows(comm, send_slices, send_counts, recv_slices, recv_counts, slice_bytes);
+    detail::exchange_rows(comm, send_index, send_counts, recv_index, recv_counts, depth * 8, true);
+    detail::exchange_rows(comm, send_slices, send_counts, recv_slices, recv_counts, slice_bytes,
+                          true);
+    lap(g_phases.exchange);
     if (!device.is_cuda()) {
-      index.load_buffer({static_cast<const std::byte*>(recv_index), index_bytes}, index_shape);
-      rows_in.load_buffer({static_cast<const std::byte*>(recv_slices), rows_bytes},
-                          Shape(slice_dims));
+      index.load_buffer({recv_index, index_bytes}, index_shape);
+      rows_in.load_buffer({recv_slices, rows_bytes}, Shape(slice_dims));
     }
-    ScatterOptions local = options;
-    local.device = device;
-    local.out_of_bounds = policy;
+    // Every received row was checked on its sender and is in bounds: kDrop drops none of them
+    // and spares the local op its check pass (kError's).
+    local.out_of_bounds = OutOfBoundsPolicy::kDrop;
     local_op(op)(target.local(), index, rows_in, local);
   });
+  lap(g_phases.apply);
 }
 
 ShardedTensor run_out_of_place(ScatterOp op, const ShardedTensor& tensor,
@@ -233,6 +321,8 @@ ShardedTensor run_out_of_place(ScatterOp op, const ShardedTensor& tensor,
 }
 
 }  // namespace
+
+const detail::ScatterPhases& detail::last_scatter_phases() { return g_phases; }
 
 #define TENSORBUF_DEFINE_DIST_SCATTER(name, op)                                      \
   void name##_in_place(ShardedTensor& tensor, const TensorBuffer& indices,           \
