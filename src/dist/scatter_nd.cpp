@@ -172,7 +172,8 @@ detail::PhaseTime now() {
       static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) * 1e-9};
 }
 
-detail::ScatterPhases g_phases;
+// Per thread: callers on several threads (MPI_THREAD_MULTIPLE, other communicators) never race.
+thread_local detail::ScatterPhases g_phases;
 
 void run(ScatterOp op, const ShardedTensor& source, ShardedTensor& target,
          const TensorBuffer& indices, const TensorBuffer& updates, const ScatterOptions& options) {

@@ -1,4 +1,4 @@
-// Where the last distributed scatter of this process spent its time on this rank, in
+// Where the last distributed scatter of the calling thread spent its time on this rank, in
 // seconds: the breakdown bench/bench_dist.cpp prints (docs/distributed.md, "Cost model").
 #pragma once
 
