@@ -30,8 +30,8 @@ struct BufferAccess {
   // memory, nothing copied). A non-const call: nothing else may use `buffer` meanwhile.
   static void shrink(TensorBuffer& buffer, std::int64_t elements) {
     TENSORBUF_EXPECTS(buffer.shape_.rank() == 1 && elements >= 0, InternalError,
-                      str_cat("BufferAccess::shrink of shape ", buffer.shape_.to_string(),
-                              " to ", elements, " elements"));
+                      str_cat("BufferAccess::shrink of shape ", buffer.shape_.to_string(), " to ",
+                              elements, " elements"));
     buffer.storage_->shrink(static_cast<std::size_t>(elements) * buffer.type_size());
     buffer.shape_ = Shape{elements};
   }

@@ -30,8 +30,8 @@ using CudaSubstr = std::function<SubstrResult(const SubstrPlan&, const SubstrBuf
 // run_substr after its checks: `plan` from plan_substr with its policy resolved for `device`,
 // which resolve_device returned (tests pass cuda:0 under the test device memory).
 SubstrRun run_planned_substr(const StringTensor& input, const TensorBuffer& pos,
-                             const TensorBuffer& len, SubstrPlan plan, Device device,
-                             Stream stream, const CudaSubstr& cuda_substr);
+                             const TensorBuffer& len, SubstrPlan plan, Device device, Stream stream,
+                             const CudaSubstr& cuda_substr);
 
 // "pos 6 out of range for string b'Hello' at index 0" (spec/substr.md rule 5).
 std::string substr_out_of_range_message(std::string_view string, std::int64_t pos,

@@ -141,7 +141,7 @@ class Storage {
   void release_device_locked() const;
   void release_borrowed() noexcept;
 
-  std::size_t bytes_;                          // lowered only by shrink()
+  std::size_t bytes_;  // lowered only by shrink()
   mutable std::mutex mutex_;
   mutable void* host_ = nullptr;
   mutable bool host_owned_ = false;            // false while host_ is caller memory (or null)

@@ -68,10 +68,10 @@ void StringTensor::trim() const {
     // The whole offsets, not just the last one: every later host read then pairs these offsets
     // with chars of exactly their last offset's size, whatever a replay writes on the device.
     const std::int64_t last = offsets_.host<std::int64_t>()[size()];
-    TENSORBUF_EXPECTS(last >= 0 && last <= bound_->capacity, InternalError,
-                      core::str_cat("the last offset ", last, " of a bounded StringTensor is "
-                                    "outside its ", bound_->capacity,
-                                    " chars (read before its CUDA graph ran?)"));
+    TENSORBUF_EXPECTS(
+        last >= 0 && last <= bound_->capacity, InternalError,
+        core::str_cat("a bounded StringTensor's last offset ", last, " is outside its ",
+                      bound_->capacity, " chars (read before its CUDA graph ran?)"));
     core::BufferAccess::shrink(chars_, last);
     bound_->trimmed.store(true, std::memory_order_release);
   });

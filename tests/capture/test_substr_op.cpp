@@ -1,13 +1,12 @@
-// substr captured at the op level (docs/capture.md), without a GPU: the op (core::run_planned_substr)
-// on device-resident inputs under the test device memory's capture mode, with the CUDA
-// backend's driver on the host executor standing in for cuda::substr (recorded, not run, as
-// a graph records it). Every capturable form must run with no violation and no read back, and
-// its recorded work, replayed on new input contents, must give the CPU backend's strings; the
+// substr captured at the op level (docs/capture.md), without a GPU: the op
+// (core::run_planned_substr) on device-resident inputs under the test device memory's capture mode,
+// with the CUDA backend's driver on the host executor standing in for cuda::substr (recorded, not
+// run, as a graph records it). Every capturable form must run with no violation and no read back,
+// and its recorded work, replayed on new input contents, must give the CPU backend's strings; the
 // bounded output must trim to exact values at its first host use. The blocked forms must raise
 // UnavailableError before anything is enqueued.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -16,9 +15,10 @@
 #include <utility>
 #include <vector>
 
+#include "capture/random_strings.hpp"
 #include "core/capture.hpp"
-#include "core/dtype_dispatch.hpp"
 #include "core/dispatch.hpp"
+#include "core/dtype_dispatch.hpp"
 #include "core/op_substr.hpp"
 #include "core/plan_substr.hpp"
 #include "core/string_tensor_access.hpp"
@@ -30,6 +30,8 @@
 namespace tensorbuf {
 namespace {
 
+using testing::random_strings;
+using testing::RandomStrings;
 using testing::ScopedTestDeviceMemory;
 
 constexpr int kReplays = 8;
@@ -46,35 +48,6 @@ core::CudaSubstr host_cuda_substr(kernels::HostExecutor& executor, int& calls) {
       return kernels::run_substr<Index>(executor, plan, buffers, allocate, config);
     });
   };
-}
-
-// `total` bytes of strings cut at random into n, as UTF-8 text of 1- to 4-byte characters (a
-// cut may split one: the rules count character starts only).
-struct Strings {
-  std::vector<std::int64_t> offsets;
-  std::string chars;
-  std::vector<std::string> values() const {
-    std::vector<std::string> out;
-    for (std::size_t i = 0; i + 1 < offsets.size(); ++i) {
-      out.push_back(chars.substr(static_cast<std::size_t>(offsets[i]),
-                                 static_cast<std::size_t>(offsets[i + 1] - offsets[i])));
-    }
-    return out;
-  }
-};
-
-Strings random_strings(std::int64_t n, std::int64_t total, std::mt19937_64& rng) {
-  static const char* const kUnits[] = {"a", "b", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80"};
-  Strings s;
-  while (static_cast<std::int64_t>(s.chars.size()) < total) s.chars += kUnits[rng() % 5];
-  s.chars.resize(static_cast<std::size_t>(total));
-  s.offsets.push_back(0);
-  for (std::int64_t i = 1; i < n; ++i) {
-    s.offsets.push_back(total == 0 ? 0 : static_cast<std::int64_t>(rng() % (total + 1)));
-  }
-  std::sort(s.offsets.begin(), s.offsets.end());
-  if (n > 0) s.offsets.push_back(total);
-  return s;
 }
 
 TensorBuffer ints(const Shape& shape, std::mt19937_64& rng, int lo, int hi) {
@@ -98,7 +71,8 @@ std::vector<std::string> device_strings(const StringTensor& out) {
   const auto* chars = static_cast<const char*>(
       core::StringTensorAccess::chars_on(out, Device::cuda(0)).device_bytes());
   std::vector<std::string> values;
-  for (std::int64_t i = 0; i < out.size(); ++i) values.emplace_back(chars + off[i], chars + off[i + 1]);
+  for (std::int64_t i = 0; i < out.size(); ++i)
+    values.emplace_back(chars + off[i], chars + off[i + 1]);
   return values;
 }
 
@@ -109,8 +83,8 @@ core::SubstrRun run_on_cuda(const StringTensor& input, const TensorBuffer& pos,
                             const core::CudaSubstr& backend) {
   core::SubstrPlan plan = core::plan_substr(input, pos, len, options);
   plan.policy = core::resolve_policy(options.out_of_bounds, Device::cuda(0));
-  return core::run_planned_substr(input, pos, len, std::move(plan), Device::cuda(0),
-                                  options.stream, backend);
+  return core::run_planned_substr(input, pos, len, std::move(plan), Device::cuda(0), options.stream,
+                                  backend);
 }
 
 SubstrOptions cuda_options(Stream stream, SubstrUnit unit) {
@@ -143,14 +117,10 @@ struct Form {
 
 // Input [n] against pos [k, 1] or [k, n]: each string used k times.
 const Form kForms[] = {
-    {"scalar", 24, 600, Shape{}, 1},
-    {"per element", 24, 600, Shape{24}, 1},
-    {"rows x2", 24, 600, Shape{2, 1}, 2},
-    {"rows x3 per element", 24, 600, Shape{3, 24}, 3},
-    {"rows x4", 24, 600, Shape{4, 1}, 4},
-    {"long strings (lanes)", 8, 1600, Shape{8}, 1},
-    {"empty strings", 24, 0, Shape{24}, 1},
-    {"empty input", 0, 0, Shape{}, 1},
+    {"scalar", 24, 600, Shape{}, 1},          {"per element", 24, 600, Shape{24}, 1},
+    {"rows x2", 24, 600, Shape{2, 1}, 2},     {"rows x3 per element", 24, 600, Shape{3, 24}, 3},
+    {"rows x4", 24, 600, Shape{4, 1}, 4},     {"long strings (lanes)", 8, 1600, Shape{8}, 1},
+    {"empty strings", 24, 0, Shape{24}, 1},   {"empty input", 0, 0, Shape{}, 1},
     {"empty input x4", 0, 0, Shape{4, 1}, 4},
 };
 
@@ -169,7 +139,7 @@ TEST_P(SubstrCaptureOp, EveryBoundedFormReplaysAsTheCpuBackend) {
   for (const Form& form : kForms) {
     SCOPED_TRACE(form.name);
     std::mt19937_64 rng(static_cast<unsigned>(form.bytes + form.factor * 7 + form.strings));
-    Strings s = random_strings(form.strings, form.bytes, rng);
+    RandomStrings s = random_strings(form.strings, form.bytes, rng);
     const Shape in_shape{form.strings};
     const StringTensor input = StringTensor::from_strings(s.values(), in_shape);
     TensorBuffer pos = ints(form.pos, rng, -6, 6);
@@ -224,7 +194,7 @@ TEST_P(SubstrCaptureOp, EveryBoundedFormReplaysAsTheCpuBackend) {
 TEST_P(SubstrCaptureOp, ASubstrOfABoundedOutputRunsInTheSameCapture) {
   const SubstrUnit unit = GetParam();
   std::mt19937_64 rng(5);
-  Strings s = random_strings(16, 400, rng);
+  RandomStrings s = random_strings(16, 400, rng);
   const StringTensor input = StringTensor::from_strings(s.values(), Shape{16});
   TensorBuffer pos = ints(Shape{2, 16}, rng, -3, 3);
   TensorBuffer len = ints(Shape{2, 16}, rng, 0, 30);
@@ -336,9 +306,9 @@ class BoundedOutput : public SubstrCaptureOp {
     len_.sync_to(Device::cuda(0));
     memory_->begin_capture(caller_.handle);
     graph_.begin_capture();
-    out_ = std::move(run_on_cuda(input_, pos_, len_, cuda_options(caller_, SubstrUnit::kByte),
-                                      backend_)
-                         .out.value());
+    out_ = std::move(
+        run_on_cuda(input_, pos_, len_, cuda_options(caller_, SubstrUnit::kByte), backend_)
+            .out.value());
     graph_.end_capture();
     ASSERT_EQ(memory_->end_capture(), 0);
     graph_.replay();

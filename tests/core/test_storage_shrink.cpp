@@ -87,8 +87,8 @@ TEST_F(StorageShrink, AHostCopyIsAnInternalError) {
 
 TEST_F(StorageShrink, BorrowedMemoryIsAnInternalError) {
   std::uint8_t bytes[8] = {};
-  TensorBuffer b = TensorBuffer::borrow(static_cast<void*>(bytes), Shape{8}, DataType::kUInt8,
-                                        Device::cpu());
+  TensorBuffer b =
+      TensorBuffer::borrow(static_cast<void*>(bytes), Shape{8}, DataType::kUInt8, Device::cpu());
   EXPECT_THROW(core::BufferAccess::shrink(b, 3), InternalError);
 }
 
