@@ -78,8 +78,8 @@ SubstrRun run_planned_substr(const StringTensor& input, const TensorBuffer& pos,
                              const TensorBuffer& len, SubstrPlan plan, Device device, Stream stream,
                              const CudaSubstr& cuda_substr) {
   core::reject_capture("substr", core::substr_capture_blocker(plan), device, stream);
-  // The bounded form only where the total cannot be read back (docs/capture.md, "Outside a
-  // capture"): an eager output keeps its exact size.
+  // The bounded form only where the total cannot be read back (docs/capture.md, "substr
+  // outside a capture"): an eager output keeps its exact size.
   if (core::is_capturing(device, stream)) plan.chars_capacity = core::substr_chars_bound(plan);
 
   TensorBuffer out_offsets =
