@@ -2,9 +2,12 @@
 // code that includes this internal header (ops, tests) reaches it.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <utility>
 
+#include "core/error_macros.hpp"
 #include "core/storage.hpp"
 #include "tensorbuf/tensor_buffer.hpp"
 
@@ -22,6 +25,15 @@ struct BufferAccess {
   // API hands a handle's buffer to an API that takes TensorBuffers by value (from_buffers).
   static TensorBuffer share(const TensorBuffer& buffer) {
     return TensorBuffer(buffer.type_, buffer.shape_, buffer.dynamic_, buffer.storage_);
+  }
+  // Shrinks a rank-1 buffer to its first `elements` elements in place (Storage::shrink: same
+  // memory, nothing copied). A non-const call: nothing else may use `buffer` meanwhile.
+  static void shrink(TensorBuffer& buffer, std::int64_t elements) {
+    TENSORBUF_EXPECTS(buffer.shape_.rank() == 1 && elements >= 0, InternalError,
+                      str_cat("BufferAccess::shrink of shape ", buffer.shape_.to_string(), " to ",
+                              elements, " elements"));
+    buffer.storage_->shrink(static_cast<std::size_t>(elements) * buffer.type_size());
+    buffer.shape_ = Shape{elements};
   }
   // A fixed-size buffer over caller memory: validates `data` for `shape` and `type` on
   // `device` (TensorBuffer::borrow's rules), then fills in memory's data, size and side.

@@ -26,7 +26,11 @@ const char* substr_capture_blocker(const SubstrPlan& plan) {
   if (plan.policy == OutOfBoundsPolicy::kError) {
     return "kError reads the first bad element back to the host";
   }
-  return "the output's total size is read back to allocate its chars";
+  if (substr_chars_bound(plan) < 0) {
+    return "the output's total size is read back to allocate its chars (input broadcast more "
+           "than 4 times: no bound is allocated)";
+  }
+  return nullptr;
 }
 
 std::int64_t substr_chars_bound(const SubstrPlan& plan) {
@@ -37,13 +41,18 @@ std::int64_t substr_chars_bound(const SubstrPlan& plan) {
   return plan.in_chars * factor;  // <= 4 * in_chars: no overflow below 2^61 bytes
 }
 
-void reject_capture(const char* op, const char* blocker, Device device, Stream stream) {
-  if (blocker == nullptr || !device.is_cuda()) return;
+bool is_capturing(Device device, Stream stream) {
+  if (!device.is_cuda()) return false;
   DeviceMemory* memory = device_memory();
-  if (memory == nullptr) return;  // the run itself raises UnavailableError
+  if (memory == nullptr) return false;  // the run itself raises UnavailableError
   const StreamHandle handle =
       stream.handle != nullptr ? stream.handle : memory->default_stream(device.index);
-  TENSORBUF_EXPECTS(!memory->is_capturing(handle), UnavailableError,
+  return memory->is_capturing(handle);
+}
+
+void reject_capture(const char* op, const char* blocker, Device device, Stream stream) {
+  if (blocker == nullptr) return;
+  TENSORBUF_EXPECTS(!is_capturing(device, stream), UnavailableError,
                     str_cat(op, " cannot be captured in a CUDA graph: ", blocker,
                             " (docs/capture.md lists the forms that can)"));
 }

@@ -23,8 +23,12 @@ const char* substr_capture_blocker(const SubstrPlan& plan);
 inline constexpr std::int64_t kSubstrBoundFactor = 4;
 std::int64_t substr_chars_bound(const SubstrPlan& plan);
 
-// Throws UnavailableError naming `op` and `blocker` when `blocker` is set, `device` is CUDA and
-// the stream the op would run on is capturing. Call it before any buffer is touched.
+// Whether `device` is CUDA and the stream an op would run on there (`stream`, null: the
+// library's) is being captured. False without a usable device (the run raises then).
+bool is_capturing(Device device, Stream stream);
+
+// Throws UnavailableError naming `op` and `blocker` when `blocker` is set and is_capturing.
+// Call it before any buffer is touched.
 void reject_capture(const char* op, const char* blocker, Device device, Stream stream);
 
 }  // namespace tensorbuf::core

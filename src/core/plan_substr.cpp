@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/error_macros.hpp"
+#include "core/string_tensor_access.hpp"
 
 namespace tensorbuf::core {
 namespace {
@@ -66,7 +67,7 @@ SubstrPlan plan_substr(const StringTensor& input, const TensorBuffer& pos, const
                     str_cat("a substr output of shape ", plan.out_shape.to_string(),
                             " has more offsets than int64 can count"));
   plan.in_size = input.size();
-  plan.in_chars = input.num_chars();
+  plan.in_chars = StringTensorAccess::chars_bound(input);  // an untrimmed input's capacity
   plan.index_type = pos_type;
   plan.unit = options.unit;
   // Broadcasting repeats each input string out_size / in_size times, which bounds the output's

@@ -87,7 +87,7 @@ Storage::~Storage() {
 void Storage::release_device_locked() const {
   if (device_memory_ == nullptr) return;
   if (device_ != nullptr && !device_borrowed_) {
-    device_memory_->free_device(device_, bytes_, device_index_, last_stream_);
+    device_memory_->free_device(device_, device_block_bytes_, device_index_, last_stream_);
   }
   if (last_use_ != nullptr) device_memory_->destroy_event(last_use_);
   device_ = nullptr;
@@ -223,6 +223,7 @@ void Storage::ensure_device_valid_locked(int device, StreamHandle stream, bool c
   }
   if (fresh != nullptr) {
     device_ = fresh;
+    device_block_bytes_ = bytes_;
     device_index_ = device;
     device_memory_ = memory;
   }
@@ -385,7 +386,16 @@ void Storage::evict(Side side, int device) {
 std::size_t Storage::bytes_on(Side side, int device) const {
   std::lock_guard lock(mutex_);
   if (side == Side::kHost) return host_ != nullptr ? bytes_ : 0;
-  return device_ != nullptr && device_index_ == device ? bytes_ : 0;
+  return device_ != nullptr && device_index_ == device ? device_block_bytes_ : 0;
+}
+
+void Storage::shrink(std::size_t bytes) {
+  std::lock_guard lock(mutex_);
+  TENSORBUF_EXPECTS(bytes <= bytes_ && !borrowed_ && exports_ == 0 && host_ == nullptr,
+                    InternalError,
+                    str_cat("Storage::shrink to ", bytes, " of ", bytes_,
+                            " bytes needs unborrowed, unexported memory without a host copy"));
+  bytes_ = bytes;
 }
 
 }  // namespace tensorbuf::core

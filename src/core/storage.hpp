@@ -56,7 +56,14 @@ class Storage {
   // reading borrowed host memory), then runs a borrowed storage's release.
   ~Storage();
 
+  // Unsynchronized: a shrink() must happen-before any later bytes() on another thread.
   std::size_t bytes() const { return bytes_; }
+  // Lowers the size to the first `bytes` bytes, in place: the memory stays allocated at its
+  // size (same pointers, nothing copied); later syncs copy only the first `bytes`. For an op's
+  // output written on the device with more room than it used (StringTensor's bounded chars).
+  // InternalError, with nothing changed, when `bytes` exceeds the size, the memory is borrowed
+  // or exported, or a host copy exists (its block would be freed with the wrong size).
+  void shrink(std::size_t bytes);
 
   // Host side. `host_read` copies from the device if the host copy is stale.
   const void* host_read() const;
@@ -134,13 +141,14 @@ class Storage {
   void release_device_locked() const;
   void release_borrowed() noexcept;
 
-  const std::size_t bytes_;
+  std::size_t bytes_;  // lowered only by shrink()
   mutable std::mutex mutex_;
   mutable void* host_ = nullptr;
   mutable bool host_owned_ = false;            // false while host_ is caller memory (or null)
   bool host_borrowed_ = false;                 // host_ is the borrowed home (written in place)
   mutable DeviceMemory* host_allocator_ = nullptr;  // null: aligned heap memory
   mutable void* device_ = nullptr;
+  mutable std::size_t device_block_bytes_ = 0;  // device_'s allocated size (>= bytes_)
   bool device_borrowed_ = false;               // device_ is the borrowed home (never freed)
   mutable int device_index_ = -1;
   mutable DeviceMemory* device_memory_ = nullptr;

@@ -19,6 +19,7 @@ std::unique_ptr<Storage> Storage::borrow(BorrowedMemory memory) {
   storage->cache_mirror_ = memory.cache_mirror;
   if (memory.side == Side::kDevice) {
     storage->device_ = memory.bytes == 0 ? nullptr : memory.data;
+    storage->device_block_bytes_ = memory.bytes;
     storage->device_borrowed_ = true;
     storage->device_index_ = memory.device;
     storage->device_memory_ = device_memory_now;

@@ -1,12 +1,25 @@
 #include "tensorbuf/string_tensor.hpp"
 
+#include <atomic>
 #include <cstring>
+#include <mutex>
 #include <utility>
 
+#include "core/buffer_access.hpp"
 #include "core/error_macros.hpp"
 #include "core/string_tensor_access.hpp"
 
 namespace tensorbuf {
+
+// A bounded output's state. `capacity` is chars' size as made; `trimmed` is set last by the
+// trim, so ops that read it (without the once flag) see chars' final shape when it is true.
+struct StringTensor::Bound {
+  explicit Bound(std::int64_t capacity_bytes) : capacity(capacity_bytes) {}
+  const std::int64_t capacity;
+  std::once_flag once;
+  std::atomic<bool> trimmed{false};
+};
+
 namespace {
 
 // offsets [0, |v0|, |v0|+|v1|, ...] and the concatenated bytes, written on the host.
@@ -44,6 +57,35 @@ StringTensor::StringTensor()
 
 StringTensor::StringTensor(TensorBuffer offsets, TensorBuffer chars, Shape shape)
     : offsets_(std::move(offsets)), chars_(std::move(chars)), shape_(std::move(shape)) {}
+
+StringTensor::StringTensor(StringTensor&&) noexcept = default;
+StringTensor& StringTensor::operator=(StringTensor&&) noexcept = default;
+StringTensor::~StringTensor() = default;
+
+void StringTensor::trim() const {
+  if (!bound_) return;
+  std::call_once(bound_->once, [this] {
+    // The whole offsets, not just the last one: every later host read then pairs these offsets
+    // with chars of exactly their last offset's size, whatever a replay writes on the device.
+    const std::int64_t last = offsets_.host<std::int64_t>()[size()];
+    TENSORBUF_EXPECTS(
+        last >= 0 && last <= bound_->capacity, InternalError,
+        core::str_cat("a bounded StringTensor's last offset ", last, " is outside its ",
+                      bound_->capacity, " chars (read before its CUDA graph ran?)"));
+    core::BufferAccess::shrink(chars_, last);
+    bound_->trimmed.store(true, std::memory_order_release);
+  });
+}
+
+std::int64_t StringTensor::num_chars() const {
+  trim();
+  return chars_.flat_size();
+}
+
+const TensorBuffer& StringTensor::chars() const {
+  trim();
+  return chars_;
+}
 
 StringTensor StringTensor::from_strings(const std::vector<std::string>& values,
                                         const Shape& shape) {
@@ -85,6 +127,7 @@ std::string_view StringTensor::at(std::int64_t i) const {
   TENSORBUF_EXPECTS(
       i >= 0 && i < size(), OutOfRangeError,
       core::str_cat("index ", i, " is out of range for a StringTensor of ", size(), " strings"));
+  trim();
   const std::int64_t* off = offsets_.host<std::int64_t>();
   const auto* bytes = static_cast<const char*>(chars_.host_bytes());
   const std::int64_t length = off[i + 1] - off[i];
@@ -97,6 +140,7 @@ std::vector<std::string> StringTensor::to_strings() const {
   std::vector<std::string> out;
   out.reserve(static_cast<std::size_t>(n));
   if (n == 0) return out;
+  trim();
   const std::int64_t* off = offsets_.host<std::int64_t>();
   const auto* bytes = static_cast<const char*>(chars_.host_bytes());
   for (std::int64_t i = 0; i < n; ++i) {
@@ -111,6 +155,7 @@ std::vector<std::string> StringTensor::to_strings() const {
 }
 
 void StringTensor::sync_to(Device device) const {
+  if (!is_valid_on(device)) trim();  // a no-op sync of an untrimmed output stays one
   offsets_.sync_to(device);
   chars_.sync_to(device);
 }
@@ -120,3 +165,30 @@ bool StringTensor::is_valid_on(Device device) const {
 }
 
 }  // namespace tensorbuf
+
+namespace tensorbuf::core {
+
+StringTensor StringTensorAccess::make_bounded(TensorBuffer offsets, TensorBuffer chars,
+                                              Shape shape) {
+  StringTensor strings(std::move(offsets), std::move(chars), std::move(shape));
+  const std::int64_t capacity = strings.chars_.flat_size();
+  if (capacity > 0) strings.bound_ = std::make_unique<StringTensor::Bound>(capacity);
+  return strings;
+}
+
+const TensorBuffer& StringTensorAccess::chars_on(const StringTensor& strings, Device device) {
+  const StringTensor::Bound* bound = strings.bound_.get();
+  if (bound != nullptr && !bound->trimmed.load(std::memory_order_acquire) && device.is_cuda() &&
+      strings.chars_.is_valid_on(device)) {
+    return strings.chars_;
+  }
+  return strings.chars();
+}
+
+std::int64_t StringTensorAccess::chars_bound(const StringTensor& strings) {
+  const StringTensor::Bound* bound = strings.bound_.get();
+  if (bound != nullptr && !bound->trimmed.load(std::memory_order_acquire)) return bound->capacity;
+  return strings.chars_.flat_size();
+}
+
+}  // namespace tensorbuf::core

@@ -11,7 +11,8 @@
 namespace tensorbuf::core {
 
 // Allocates the output's chars (total bytes) on the backend's side; a backend calls it once,
-// after the sizes are known, and only when it reports no bad element.
+// after the sizes are known, and only when it reports no bad element (CUDA's bounded form:
+// once, first, with plan.chars_capacity).
 using AllocateChars = std::function<std::uint8_t*(std::int64_t total)>;
 
 }  // namespace tensorbuf::core
@@ -27,7 +28,8 @@ core::SubstrResult substr(const core::SubstrPlan& plan, const core::SubstrBuffer
 namespace tensorbuf::cuda {
 
 // Sizes -> scan -> copy on context.stream; one host read (the total, with kError's first bad
-// index), and one more on the error path (the bad element's pos).
+// index), and one more on the error path (the bad element's pos). None with
+// plan.chars_capacity >= 0: allocate_chars(capacity) first, result.total_bytes = -1.
 core::SubstrResult substr(const core::SubstrPlan& plan, const core::SubstrBuffers& buffers,
                           const core::AllocateChars& allocate_chars,
                           const core::CudaContext& context);

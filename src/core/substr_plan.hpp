@@ -28,10 +28,13 @@ struct SubstrPlan {
   Shape out_shape;
   std::int64_t out_size = 0;               // strings in the output
   std::int64_t in_size = 0;                // strings in the input
-  std::int64_t in_chars = 0;               // bytes in the input
+  std::int64_t in_chars = 0;               // bytes in the input (at most; see chars_bound)
   DataType index_type = DataType::kInt32;  // of pos and len
   SubstrUnit unit = SubstrUnit::kByte;
   OutOfBoundsPolicy policy = OutOfBoundsPolicy::kError;  // resolved (never kDeviceDefault)
+  // >= 0: CUDA's bounded form (docs/capture.md), chosen by the op: the output chars allocated
+  // at this many bytes (core::substr_chars_bound) and the total never read back.
+  std::int64_t chars_capacity = -1;
   SubstrMap map;
 };
 

@@ -1,7 +1,8 @@
 // Capture on a GPU (issue 23, docs/capture.md): every capturable op form, called with a caller
 // stream inside cudaStreamBeginCapture (global mode), becomes a graph that is replayed 100 times
 // with new input contents written to the same device memory; each replay must equal the CPU
-// backend on those contents. Every blocked form must raise UnavailableError and leave the
+// backend on those contents (substr: its bounded form, and a substr of its output in the same
+// graph). Every blocked form must raise UnavailableError and leave the
 // capture valid. scripts/gpu_check.sh runs these under compute-sanitizer too. Skips without a
 // GPU (TENSORBUF_REQUIRE_CUDA=1 turns that into a failure).
 #include <gtest/gtest.h>
@@ -15,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "capture/random_strings.hpp"
+#include "core/string_tensor_access.hpp"
 #include "support/devices.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
@@ -289,18 +292,130 @@ TEST_F(CUDACaptureTest, BlockedFormsRaiseAndKeepTheCaptureValid) {
         options.stream = stream;
         return std::optional<TensorBuffer>(boolean_mask_update(b[0], b[1], b[2], options));
       });
-  // substr: its output's size is read back (docs/capture.md).
+  // substr under kError (the first bad element is read back), and with its input broadcast 5
+  // times (the output's size is read back: no bound is allocated), docs/capture.md.
   const StringTensor strings = StringTensor::from_strings({"hello", "world"}, Shape{2});
   strings.sync_to(Device::cuda(0));
-  expect_blocked("substr",
-                 {ints(Shape{}, 1, 1, DataType::kInt32), ints(Shape{}, 2, 2, DataType::kInt32)},
-                 [&](std::vector<TensorBuffer>& b, Device device, Stream stream) {
-                   SubstrOptions options;
-                   options.device = device;
-                   options.stream = stream;
-                   (void)substr(strings, b[0], b[1], options);
-                   return std::optional<TensorBuffer>();
-                 });
+  for (const bool error : {true, false}) {
+    const Shape shape = error ? Shape{} : Shape{5, 1};
+    expect_blocked(error ? "substr kError" : "substr broadcast 5 times",
+                   {ints(shape, 1, 1, DataType::kInt32), ints(shape, 2, 2, DataType::kInt32)},
+                   [&](std::vector<TensorBuffer>& b, Device device, Stream stream) {
+                     SubstrOptions options;
+                     options.device = device;
+                     options.stream = stream;
+                     options.out_of_bounds =
+                         error ? OutOfBoundsPolicy::kError : OutOfBoundsPolicy::kDrop;
+                     (void)substr(strings, b[0], b[1], options);
+                     return std::optional<TensorBuffer>();
+                   });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// substr: the bounded form (docs/capture.md). A StringTensor's size changes with its contents,
+// so each replay's strings are read from the output's device memory (its chars hold the bound);
+// the output itself is trimmed at its first host use, after the last replay.
+
+// The strings a substr output holds in device memory now, read without its bookkeeping.
+std::vector<std::string> device_strings(cudaStream_t stream, const void* offsets, const void* chars,
+                                        std::int64_t n) {
+  const std::vector<std::uint8_t> raw =
+      download(stream, offsets, static_cast<std::size_t>(n + 1) * sizeof(std::int64_t));
+  std::vector<std::int64_t> off(static_cast<std::size_t>(n + 1));
+  std::memcpy(off.data(), raw.data(), raw.size());
+  const std::vector<std::uint8_t> bytes =
+      download(stream, chars, static_cast<std::size_t>(off.back()));
+  return testing::RandomStrings{off, std::string(bytes.begin(), bytes.end())}.values();
+}
+
+TEST_F(CUDACaptureTest, SubstrBoundedFormsReplayAsEager) {
+  struct Form {
+    const char* name;
+    SubstrUnit unit;
+    Shape pos;  // against an input [kStrings]
+  };
+  constexpr std::int64_t kStrings = 512;
+  constexpr std::int64_t kBytes = 40000;  // long enough on average for the lane forms
+  const Form forms[] = {{"bytes, scalar", SubstrUnit::kByte, Shape{}},
+                        {"UTF-8, per element", SubstrUnit::kUtf8Char, Shape{kStrings}},
+                        {"UTF-8, rows x4", SubstrUnit::kUtf8Char, Shape{4, 1}},
+                        {"bytes, rows x3 per element", SubstrUnit::kByte, Shape{3, kStrings}}};
+  for (const Form& form : forms) {
+    SCOPED_TRACE(form.name);
+    std::mt19937_64 rng(77);
+    Capture c;
+    testing::RandomStrings s = testing::random_strings(kStrings, kBytes, rng);
+    const StringTensor input = StringTensor::from_strings(s.values(), Shape{kStrings});
+    input.sync_to(Device::cuda(0));
+    const Input pos_input = ints(form.pos, -40, 40, DataType::kInt32);
+    const Input len_input = ints(form.pos, -1, 120, DataType::kInt32);
+    TensorBuffer pos = device_buffer(DataType::kInt32, form.pos, pos_input.make(rng));
+    TensorBuffer len = device_buffer(DataType::kInt32, form.pos, len_input.make(rng));
+    // The second substr reads the first one's output inside the same capture.
+    TensorBuffer pos2 =
+        device_buffer(DataType::kInt32, Shape{}, as_bytes(std::vector<std::int32_t>{1}));
+    TensorBuffer len2 =
+        device_buffer(DataType::kInt32, Shape{}, as_bytes(std::vector<std::int32_t>{7}));
+    SubstrOptions options;
+    options.device = Device::cuda(0);
+    options.stream = c.caller();
+    options.unit = form.unit;
+    options.out_of_bounds = OutOfBoundsPolicy::kDrop;
+    (void)substr(input, pos, len, options);  // eager first: warms the pool and the lazy state
+    cudaStreamSynchronize(c.stream);
+    CUDA_OK(cudaStreamBeginCapture(c.stream, cudaStreamCaptureModeGlobal));
+    std::optional<StringTensor> out, out2;
+    try {
+      out = substr(input, pos, len, options);
+      out2 = substr(*out, pos2, len2, options);
+    } catch (const std::exception& e) {
+      cudaGraph_t broken = nullptr;
+      cudaStreamEndCapture(c.stream, &broken);
+      if (broken != nullptr) cudaGraphDestroy(broken);
+      FAIL() << "substr threw in capture: " << e.what();
+    }
+    CUDA_OK(cudaStreamEndCapture(c.stream, &c.graph));
+    CUDA_OK(
+        cudaGraphInstantiateWithFlags(&c.exec, c.graph, cudaGraphInstantiateFlagAutoFreeOnLaunch));
+    const void* out_offsets = out->offsets().device_bytes();
+    const void* out_chars =
+        core::StringTensorAccess::chars_on(*out, Device::cuda(0)).device_bytes();
+    const void* out2_offsets = out2->offsets().device_bytes();
+    const void* out2_chars =
+        core::StringTensorAccess::chars_on(*out2, Device::cuda(0)).device_bytes();
+    std::vector<std::string> expected, expected2;
+    for (int round = 0; round < kReplays; ++round) {
+      s = testing::random_strings(kStrings, kBytes, rng);
+      const std::vector<std::uint8_t> pos_bytes = pos_input.make(rng);
+      const std::vector<std::uint8_t> len_bytes = len_input.make(rng);
+      upload(c.stream, input.offsets(), as_bytes(s.offsets));
+      upload(c.stream, input.chars(), std::vector<std::uint8_t>(s.chars.begin(), s.chars.end()));
+      upload(c.stream, pos, pos_bytes);
+      upload(c.stream, len, len_bytes);
+      CUDA_OK(cudaGraphLaunch(c.exec, c.stream));
+      SubstrOptions cpu = options;
+      cpu.device = Device::cpu();
+      cpu.stream = Stream{};
+      const StringTensor eager = substr(StringTensor::from_strings(s.values(), Shape{kStrings}),
+                                        host_buffer(DataType::kInt32, form.pos, pos_bytes),
+                                        host_buffer(DataType::kInt32, form.pos, len_bytes), cpu);
+      expected = eager.to_strings();
+      expected2 = substr(eager, pos2, len2, cpu).to_strings();
+      ASSERT_EQ(device_strings(c.stream, out_offsets, out_chars, out->size()), expected)
+          << "replay " << round;
+      ASSERT_EQ(device_strings(c.stream, out2_offsets, out2_chars, out2->size()), expected2)
+          << "replay " << round;
+    }
+    // Trimmed at the first host use: the last replay's strings, in the same memory.
+    EXPECT_EQ(out->to_strings(), expected);
+    EXPECT_EQ(out2->to_strings(), expected2);
+    std::int64_t total = 0;
+    for (const std::string& v : expected) total += static_cast<std::int64_t>(v.size());
+    EXPECT_EQ(out->num_chars(), total);
+    EXPECT_EQ(out->chars().device_bytes(), out_chars);
+    CUDA_OK(cudaStreamSynchronize(c.stream));
+  }
 }
 
 #else

@@ -1,13 +1,18 @@
 // Concurrent use that the API allows (run under the tsan preset in CI): many const readers of a
-// stale buffer copy exactly once; the thread pool serves several callers at once.
+// stale buffer copy exactly once; the thread pool serves several callers at once; a bounded
+// StringTensor is trimmed once while ops read it on the device.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
+#include "core/backend_run.hpp"
+#include "core/string_tensor_access.hpp"
 #include "support/test_device_memory.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
@@ -42,6 +47,48 @@ TEST(ConcurrencyTest, ConcurrentSyncToDeviceUploadsOnce) {
   for (auto& t : threads) t.join();
   EXPECT_EQ(memory->uploads(), 1);
   EXPECT_EQ(memory->device_allocations(), 1);
+}
+
+TEST(ConcurrencyTest, ABoundedStringTensorIsTrimmedOnceUnderConcurrentReaders) {
+  testing::ScopedTestDeviceMemory memory;
+  // 64 strings "x" * (i % 5) written on the device, chars held at a bound of 1000 bytes.
+  TensorBuffer offsets = TensorBuffer::create_uninitialized({65}, DataType::kInt64);
+  TensorBuffer chars = TensorBuffer::create_uninitialized({1000}, DataType::kUInt8);
+  auto* off = offsets.overwrite_device<std::int64_t>();
+  auto* bytes = static_cast<std::uint8_t*>(chars.overwrite_device_bytes());
+  std::vector<std::string> expected;
+  off[0] = 0;
+  for (int i = 0; i < 64; ++i) {
+    expected.emplace_back(static_cast<std::size_t>(i % 5), 'x');
+    off[i + 1] = off[i] + i % 5;
+  }
+  std::fill(bytes, bytes + off[64], 'x');
+  const std::int64_t total = off[64];
+  const StringTensor strings = core::StringTensorAccess::make_bounded(
+      std::move(offsets), std::move(chars), Shape{64});
+  std::atomic<int> wrong{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      if (t % 2 == 0) {  // an op reading it on the device, as substr does
+        const std::int64_t bound = core::StringTensorAccess::chars_bound(strings);
+        wrong += bound != 1000 && bound != total;
+        core::BackendRun run(Device::cuda(0), Stream{});
+        run.read(strings.offsets());
+        run.read(core::StringTensorAccess::chars_on(strings, Device::cuda(0)));
+        run.finish();
+        return;
+      }
+      wrong += strings.num_chars() != total;
+      wrong += strings.to_strings() != expected;
+      wrong += strings.at(63) != expected[63];
+      wrong += strings.chars().flat_size() != total;
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(wrong, 0);
+  EXPECT_EQ(core::StringTensorAccess::chars_bound(strings), total);
+  EXPECT_EQ(memory->downloads(), 2);  // the offsets and the kept chars, once each
 }
 
 TEST(ConcurrencyTest, ParallelLoadsFromManyThreads) {
