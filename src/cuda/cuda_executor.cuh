@@ -1,5 +1,6 @@
 // The CUDA executor: the executor concept of src/kernels/executor.hpp on one stream, with
-// grid-stride launches, CUB scans and radix sorts, and scratch from the caching allocator.
+// grid-stride launches, CUB scans (of arrays, or of a functor's values through a thrust
+// transform iterator) and radix sorts, and scratch from the caching allocator.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -8,6 +9,8 @@
 #include <cstdint>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 #include <utility>
 #include <vector>
 
@@ -111,6 +114,17 @@ class CudaExecutor {
   template <class T>
   void exclusive_scan(const T* in, T* out, std::int64_t n) {
     if (n <= 0) return;
+    std::size_t temp_bytes = 0;
+    TENSORBUF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, in, out, n, stream()));
+    void* temp = scratch<std::byte>(static_cast<std::int64_t>(temp_bytes));
+    TENSORBUF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, in, out, n, stream()));
+  }
+
+  template <class T, class F>
+  void exclusive_scan_of(F f, T* out, std::int64_t n) {
+    if (n <= 0) return;
+    const auto in =
+        thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), f);
     std::size_t temp_bytes = 0;
     TENSORBUF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, in, out, n, stream()));
     void* temp = scratch<std::byte>(static_cast<std::int64_t>(temp_bytes));

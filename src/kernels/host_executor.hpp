@@ -76,6 +76,22 @@ class HostExecutor {
     std::exclusive_scan(in, in + n, out, T{0});
   }
 
+  template <class T, class F>
+  void exclusive_scan_of(F f, T* out, std::int64_t n) {
+    if (n <= 0) return;
+    fault_point();  // CUB's temporary storage on CUDA
+    auto scan = [=] {
+      T sum{0};
+      for (std::int64_t i = 0; i < n; ++i) {
+        const T value = f(i);
+        out[i] = sum;
+        sum += value;
+      }
+    };
+    if (record(scan)) return;
+    scan();
+  }
+
   template <class K, class V>
   void sort_by_key(K* keys, V* values, std::int64_t n) {
     if (n <= 1) return;
