@@ -33,6 +33,7 @@ struct DriverSettings {
   bool reverse = true;               // HostExecutor order
   int fail_scratch = 0;              // HostExecutor::fail_scratch (0: none)
   bool lane_scan = false;            // SubstrDriverConfig::lane_scan
+  kernels::SubstrLaneCopy lane_copy = kernels::SubstrLaneCopy::kWords;  // ::lane_copy
 };
 
 // Fills `run` as it goes, so that a caller still sees the offsets when the driver throws.
@@ -53,6 +54,7 @@ inline void run_driver(const StringTensor& input, const TensorBuffer& pos, const
   kernels::SubstrDriverConfig config;
   config.lane_threshold = settings.lane_threshold;
   config.lane_scan = settings.lane_scan;
+  config.lane_copy = settings.lane_copy;
   core::SubstrPlan run_plan = plan;
   run_plan.policy = settings.report ? OutOfBoundsPolicy::kError : OutOfBoundsPolicy::kDrop;
   core::SubstrBuffers buffers;
