@@ -22,6 +22,8 @@ struct CudaTuning {
   bool substr_lane_scan = false;
   // substr: how the lane form copies long substrings (byte and UTF-8 units alike).
   kernels::SubstrLaneCopy substr_lane_copy = kernels::SubstrLaneCopy::kWords;
+  // substr: how byte units get their output offsets (sizes pass + scan, or one scan).
+  kernels::SubstrByteOffsets substr_byte_offsets = kernels::SubstrByteOffsets::kSizesThenScan;
 };
 
 CudaTuning cuda_tuning();

@@ -18,6 +18,7 @@ core::SubstrResult substr(const core::SubstrPlan& plan, const core::SubstrBuffer
   if (tuning.substr_lane_threshold >= 0) config.lane_threshold = tuning.substr_lane_threshold;
   config.lane_scan = tuning.substr_lane_scan;
   config.lane_copy = tuning.substr_lane_copy;
+  config.byte_offsets = tuning.substr_byte_offsets;
   CudaExecutor executor(context);
   return core::dispatch_index_type(plan.index_type, [&](auto tag) {
     using Index = typename decltype(tag)::type;

@@ -78,14 +78,20 @@ class HostExecutor {
 
   template <class T, class F>
   void exclusive_scan_of(F f, T* out, std::int64_t n) {
+    exclusive_scan_by(f, T{0}, std::plus<T>{}, [out](std::int64_t i, T value) { out[i] = value; },
+                      n);
+  }
+
+  template <class T, class In, class Op, class Out>
+  void exclusive_scan_by(In in, T init, Op op, Out out, std::int64_t n) {
     if (n <= 0) return;
     fault_point();  // CUB's temporary storage on CUDA
     auto scan = [=] {
-      T sum{0};
+      T sum = init;
       for (std::int64_t i = 0; i < n; ++i) {
-        const T value = f(i);
-        out[i] = sum;
-        sum += value;
+        const T value = in(i);
+        out(i, sum);
+        sum = op(sum, value);
       }
     };
     if (record(scan)) return;

@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "kernels/config.hpp"
+#include "kernels/substr_byte_scan.hpp"
 #include "kernels/substr_lanes.hpp"
 #include "kernels/substr_map.hpp"
 #include "kernels/substr_rules.hpp"
@@ -23,15 +24,6 @@ namespace tensorbuf::kernels {
 
 // ---------------------------------------------------------------------------------------------
 // Functors of the driver (plain views only)
-
-template <class Index>
-struct SubstrView {
-  const std::int64_t* in_offsets = nullptr;
-  const std::uint8_t* in_chars = nullptr;
-  const Index* pos = nullptr;
-  const Index* len = nullptr;
-  core::SubstrMap map;
-};
 
 // Per input string and lane (kLanes consecutive threads per string): the character starts in
 // that lane's run. Thread `end` (run only for the lane-scan variant) writes the 0 that lets an
@@ -318,6 +310,8 @@ struct SubstrDriverConfig {
   bool lane_scan = false;
   // How the lane form copies (kernels/variants.hpp); the device's loads only, same bytes.
   SubstrLaneCopy lane_copy = SubstrLaneCopy::kWords;
+  // How byte units get their output offsets (kernels/variants.hpp; substr_byte_scan.hpp).
+  SubstrByteOffsets byte_offsets = SubstrByteOffsets::kSizesThenScan;
 };
 
 struct TotalAndBad {
@@ -325,13 +319,13 @@ struct TotalAndBad {
   std::int64_t first_bad;
 };
 
-inline constexpr std::int64_t kNoBadIndex = INT64_MAX;
-
 // Runs substr over n output elements: sizes into out_offsets[0..n], exclusive scan in place,
 // one read of the total (and, when `report`, of the first bad index: then nothing is written
 // to the output chars and a second read fetches that element's pos), allocate_chars(total),
 // copy. Without a bad element the executor's only host read is the first. With
-// config.capacity (kDrop): allocate_chars(capacity) first and no read at all.
+// config.capacity (kDrop): allocate_chars(capacity) first and no read at all. With
+// config.byte_offsets = kScanOfSizes (byte units) the sizes, the scan and the tail are one
+// scan (substr_byte_scan.hpp).
 template <class Index, class Executor, class AllocateChars>
 core::SubstrResult run_substr(Executor& ex, const core::SubstrPlan& plan,
                               const core::SubstrBuffers& buffers, AllocateChars&& allocate_chars,
@@ -353,7 +347,9 @@ core::SubstrResult run_substr(Executor& ex, const core::SubstrPlan& plan,
   std::uint8_t* const bounded_chars = bounded ? allocate_chars(config.capacity) : nullptr;
   std::int64_t* begins = ex.template scratch<std::int64_t>(n);
   std::int64_t* tail = ex.template scratch<std::int64_t>(2);
-  if (report) ex.fill(tail + 1, kNoBadIndex, 1);
+  // Byte units in one scan: it leaves the tail filled as well.
+  const bool one_scan = !utf8 && config.byte_offsets == SubstrByteOffsets::kScanOfSizes;
+  if (report && !one_scan) ex.fill(tail + 1, kNoBadIndex, 1);
 
   const bool lanes = utf8 && in_size > 0 && in_size <= INT64_MAX / kLanes &&
                      n <= INT64_MAX / kLanes && in_chars_total / in_size >= config.lane_threshold;
@@ -364,7 +360,11 @@ core::SubstrResult run_substr(Executor& ex, const core::SubstrPlan& plan,
       pass(std::false_type{});
     }
   };
-  if (lanes) {
+  if (one_scan) {
+    ex.exclusive_scan_by(ByteSizeOf<Index>{view, n, report}, SizeAndBad{0, kNoBadIndex},
+                         AddSizesMinBad{},
+                         ByteOffsetsStore<Index>{view, n, out_offsets, begins, tail}, n + 1);
+  } else if (lanes) {
     const std::int64_t lane_total = in_size * kLanes;
     const bool scan = config.lane_scan && lane_total < INT64_MAX;
     std::int64_t* counts = ex.template scratch<std::int64_t>(lane_total + (scan ? 1 : 0));
@@ -388,12 +388,12 @@ core::SubstrResult run_substr(Executor& ex, const core::SubstrPlan& plan,
       }
     });
   }
-  ex.exclusive_scan(out_offsets, out_offsets, n + 1);
+  if (!one_scan) ex.exclusive_scan(out_offsets, out_offsets, n + 1);
 
   core::SubstrResult result;
   result.dropped_count = -1;  // kDrop's empty strings are not counted
   if (report) {
-    ex.for_each_index(1, TailFunctor{out_offsets + n, tail});
+    if (!one_scan) ex.for_each_index(1, TailFunctor{out_offsets + n, tail});
     const TotalAndBad both = ex.read_value(reinterpret_cast<const TotalAndBad*>(tail));
     result.total_bytes = both.total;
     if (both.first_bad != kNoBadIndex) {

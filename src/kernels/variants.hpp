@@ -41,4 +41,15 @@ enum class SubstrLaneCopy {
   kVectors,
 };
 
+// How substr's driver makes the output offsets of byte units (kernels/substr_byte_scan.hpp).
+enum class SubstrByteOffsets {
+  // A fill of the bad index, a sizes pass, CUB's scan (2 kernels), a pass joining the total
+  // and the bad index for one read (kError): 5 launches before the read (3 under kDrop). The
+  // default.
+  kSizesThenScan,
+  // One CUB scan computing each element's size and bad flag as it reads them and storing the
+  // offsets, begins and the tail as it writes: 2 launches before the read.
+  kScanOfSizes,
+};
+
 }  // namespace tensorbuf::kernels

@@ -1,7 +1,6 @@
-// The work boolean_mask_update's CUDA driver queues per call, counted as CUDA launches by a
-// host executor that counts them (docs/boolean_mask_update.md, "Launches per call"): a pass or
-// a fill is one launch, a CUB scan two (its tile-state init and the scan), a device copy one;
-// host reads counted apart. Every form against both tile-scan variants (kernels/variants.hpp).
+// The work boolean_mask_update's CUDA driver queues per call, counted as CUDA launches
+// (support/launch_counting_executor.hpp; docs/boolean_mask_update.md, "Launches per call"),
+// host reads apart. Every form against both tile-scan variants (kernels/variants.hpp).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -10,45 +9,14 @@
 #include "boolean_mask_update/helpers.hpp"
 #include "core/plan_boolean_mask_update.hpp"
 #include "kernels/boolean_mask_update.hpp"
-#include "kernels/host_executor.hpp"
+#include "support/launch_counting_executor.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
 namespace tensorbuf {
 namespace {
 
+using testing::LaunchCountingExecutor;
 using testing::mask_update::make_f32;
-
-class LaunchCountingExecutor : public kernels::HostExecutor {
- public:
-  template <class F>
-  void for_each_index(std::int64_t n, F f) {
-    launches_ += n > 0 ? 1 : 0;
-    HostExecutor::for_each_index(n, f);
-  }
-  template <int K, class F>
-  void for_each_index_staged(std::int64_t n, F f) {
-    launches_ += n > 0 ? 1 : 0;
-    HostExecutor::for_each_index_staged<K>(n, f);
-  }
-  template <class T>
-  void exclusive_scan(const T* in, T* out, std::int64_t n) {
-    launches_ += n > 0 ? 2 : 0;
-    HostExecutor::exclusive_scan(in, out, n);
-  }
-  template <class T, class F>
-  void exclusive_scan_of(F f, T* out, std::int64_t n) {
-    launches_ += n > 0 ? 2 : 0;
-    HostExecutor::exclusive_scan_of(f, out, n);
-  }
-  void copy(void* dst, const void* src, std::size_t bytes) {
-    launches_ += bytes > 0 ? 1 : 0;
-    HostExecutor::copy(dst, src, bytes);
-  }
-  int launches() const { return launches_; }
-
- private:
-  int launches_ = 0;
-};
 
 struct Form {
   bool in_place;

@@ -149,6 +149,40 @@ TEST_P(SubstrDriver, LongMultibyteStrings) {
   EXPECT_EQ(run.values[11], "");
 }
 
+// Byte units' offsets in one scan (SubstrByteOffsets::kScanOfSizes) against the default: the
+// same strings and reads, with the launches per call of docs/substr.md ("CUDA passes").
+TEST(SubstrDriverByteOffsets, OneScanGivesTheSameStringsInFewerLaunches) {
+  StringTensor in = StringTensor::from_strings(
+      Strings{"ten", "eleven", "twelve", "thirteen", "", "fifteen"}, Shape{6});
+  for (bool report : {false, true}) {
+    DriverSettings settings;
+    settings.report = report;
+    const DriverRun sizes_then_scan =
+        testing::run_driver(in, i32({1, -4, 0, 3, 0, 9}, Shape{6}),
+                            i32({2, -1, 3, 100, 1, 1}, Shape{6}), settings);
+    settings.byte_offsets = kernels::SubstrByteOffsets::kScanOfSizes;
+    const DriverRun one_scan = testing::run_driver(
+        in, i32({1, -4, 0, 3, 0, 9}, Shape{6}), i32({2, -1, 3, 100, 1, 1}, Shape{6}), settings);
+    SCOPED_TRACE(::testing::Message() << "report " << report);
+    if (report) {  // "fifteen"[9] is out of range: element 5, pos 9
+      EXPECT_EQ(one_scan.first_bad, 5);
+      EXPECT_EQ(one_scan.bad_input, 5);
+      EXPECT_EQ(one_scan.bad_pos, 9);
+      EXPECT_EQ(one_scan.reads, 2);
+      EXPECT_EQ(one_scan.allocations, 0);
+      EXPECT_EQ(sizes_then_scan.launches, 5);  // fill, sizes, scan (2), tail
+      EXPECT_EQ(one_scan.launches, 2);         // the scan
+    } else {
+      EXPECT_EQ(one_scan.values, (Strings{"en", "even", "twe", "rteen", "", ""}));
+      EXPECT_EQ(one_scan.values, sizes_then_scan.values);
+      EXPECT_EQ(one_scan.offsets, sizes_then_scan.offsets);
+      EXPECT_EQ(one_scan.reads, 1);
+      EXPECT_EQ(sizes_then_scan.launches, 4);  // sizes, scan (2), copy
+      EXPECT_EQ(one_scan.launches, 3);         // scan (2), copy
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Modes, SubstrDriver,
                          ::testing::Combine(::testing::Values(std::int64_t{0}, std::int64_t{64},
                                                               INT64_MAX),
