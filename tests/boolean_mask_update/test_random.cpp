@@ -277,51 +277,32 @@ TEST(BooleanMaskUpdateRandom, CudaDriverOnHostExecutorMatchesReference) {
   }
 }
 
-// Every write-pass variant of the CUDA backend's tuning switch (kernels/variants.hpp).
+// Every variant of the CUDA backend's tuning switches (kernels/variants.hpp): write passes and
+// tile scans (the default pair is the test above).
 TEST(BooleanMaskUpdateRandom, EveryPassVariantOnHostExecutorMatchesReference) {
   std::mt19937_64 rng(4242);
   const int cases = random_cases();
+  const kernels::MaskUpdatePass passes[] = {kernels::MaskUpdatePass::kElements,
+                                            kernels::MaskUpdatePass::kTiles,
+                                            kernels::MaskUpdatePass::kCopyThenTiles};
   for (int i = 0; i < cases; ++i) {
     const Case c = make_case(rng, i % 50 == 49);
     SCOPED_TRACE("case " + std::to_string(i) + ": " + c.describe());
     const auto expected = expected_of(c);
-    for (kernels::MaskUpdatePass pass :
-         {kernels::MaskUpdatePass::kTiles, kernels::MaskUpdatePass::kCopyThenTiles}) {
+    for (int variant = 1; variant < 6; ++variant) {
+      const kernels::MaskUpdatePass pass = passes[variant % 3];
+      const auto ranks = variant < 3 ? kernels::MaskUpdateRanks::kCountThenScan
+                                     : kernels::MaskUpdateRanks::kScanOfCounts;
       for (bool in_place : {false, true}) {
         for (bool reverse : {true, false}) {
-          SCOPED_TRACE(::testing::Message() << "pass " << static_cast<int>(pass) << " in_place "
-                                            << in_place << " reverse " << reverse);
-          const auto got = driver_result(c, in_place, reverse, /*widened=*/true, pass);
+          SCOPED_TRACE(::testing::Message()
+                       << "pass " << static_cast<int>(pass) << " ranks " << static_cast<int>(ranks)
+                       << " in_place " << in_place << " reverse " << reverse);
+          const auto got = driver_result(c, in_place, reverse, /*widened=*/true, pass, ranks);
           ASSERT_EQ(got.has_value(), expected.has_value());
           if (got) {
             EXPECT_EQ(*got, *expected);
           }
-        }
-      }
-    }
-  }
-}
-
-// The tile scan made by one scan of the counts (MaskUpdateRanks::kScanOfCounts), under every
-// write pass.
-TEST(BooleanMaskUpdateRandom, ScanOfCountsOnHostExecutorMatchesReference) {
-  std::mt19937_64 rng(5151);
-  const int cases = random_cases();
-  for (int i = 0; i < cases; ++i) {
-    const Case c = make_case(rng, i % 50 == 49);
-    SCOPED_TRACE("case " + std::to_string(i) + ": " + c.describe());
-    const auto expected = expected_of(c);
-    for (kernels::MaskUpdatePass pass :
-         {kernels::MaskUpdatePass::kElements, kernels::MaskUpdatePass::kTiles,
-          kernels::MaskUpdatePass::kCopyThenTiles}) {
-      for (bool in_place : {false, true}) {
-        SCOPED_TRACE(::testing::Message()
-                     << "pass " << static_cast<int>(pass) << " in_place " << in_place);
-        const auto got = driver_result(c, in_place, /*reverse=*/true, /*widened=*/true, pass,
-                                       kernels::MaskUpdateRanks::kScanOfCounts);
-        ASSERT_EQ(got.has_value(), expected.has_value());
-        if (got) {
-          EXPECT_EQ(*got, *expected);
         }
       }
     }
