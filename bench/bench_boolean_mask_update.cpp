@@ -82,15 +82,16 @@ void in_place_case(benchmark::State& state, std::int64_t rows, std::int64_t inne
   report(state, in.in_place_bytes, limit_for(device, in.in_place_bytes));
 }
 
-// The CUDA write-pass variants (kernels/variants.hpp), one case per variant and form, so one
-// GPU run measures each against the default (bench/RESULTS.md, "Pending H200 run"). The
-// switch is restored after the case.
+// The CUDA variants (kernels/variants.hpp: write pass, tile scan), one case per variant and
+// form, so one GPU run measures each against the default (bench/RESULTS.md, "Pending H200
+// run"). The switch is restored after the case.
 template <bool kInPlace>
 void variant_case(benchmark::State& state, std::int64_t rows, std::int64_t inner, double density,
-                  kernels::MaskUpdatePass pass) {
+                  kernels::MaskUpdatePass pass, kernels::MaskUpdateRanks ranks) {
   const cuda::CudaTuning saved = cuda::cuda_tuning();
   cuda::CudaTuning tuning = saved;
   (kInPlace ? tuning.mask_update_in_place : tuning.mask_update_out_of_place) = pass;
+  tuning.mask_update_ranks = ranks;
   cuda::set_cuda_tuning(tuning);
   if (kInPlace) {
     in_place_case(state, rows, inner, density, Device::cuda(0));
@@ -150,30 +151,51 @@ TENSORBUF_MASK_CASES(cuda, Device::cuda(0))
 
 #undef TENSORBUF_MASK_CASES
 
-// <case>_tiles / <case>_copy_tiles: the same work as <case>/cuda with the variant's pass.
-#define TENSORBUF_MASK_VARIANT(name, in_place, rows, inner, density, pass)             \
-  void BM_##name(benchmark::State& s) {                                                \
-    variant_case<in_place>(s, rows, inner, density, kernels::MaskUpdatePass::pass);    \
-  }                                                                                    \
+// <case>_tiles / <case>_copy_tiles: the same work as <case>/cuda with the variant's pass;
+// <case>_scan_counts: the tile scan as one scan of counts computed as it reads the mask
+// (MaskUpdateRanks::kScanOfCounts): 3 launches per call instead of 4.
+#define TENSORBUF_MASK_VARIANT(name, in_place, rows, inner, density, pass, ranks)  \
+  void BM_##name(benchmark::State& s) {                                            \
+    variant_case<in_place>(s, rows, inner, density, kernels::MaskUpdatePass::pass, \
+                           kernels::MaskUpdateRanks::ranks);                       \
+  }                                                                                \
   TENSORBUF_BENCHMARK(BM_##name, #name, "cuda");
 
 TENSORBUF_MASK_VARIANT(boolean_mask_update_in_place_f32_4mx8_d001_tiles, true, kRows, 8, 0.01,
-                       kTiles)
+                       kTiles, kCountThenScan)
 TENSORBUF_MASK_VARIANT(boolean_mask_update_in_place_f32_4mx8_d050_tiles, true, kRows, 8, 0.5,
-                       kTiles)
+                       kTiles, kCountThenScan)
 TENSORBUF_MASK_VARIANT(boolean_mask_update_in_place_f32_4mx8_d099_tiles, true, kRows, 8, 0.99,
-                       kTiles)
-TENSORBUF_MASK_VARIANT(boolean_mask_update_in_place_f32_64m_d050_tiles, true, kFlat, 1, 0.5,
-                       kTiles)
-TENSORBUF_MASK_VARIANT(boolean_mask_update_f32_4mx8_d001_tiles, false, kRows, 8, 0.01, kTiles)
-TENSORBUF_MASK_VARIANT(boolean_mask_update_f32_4mx8_d050_tiles, false, kRows, 8, 0.5, kTiles)
-TENSORBUF_MASK_VARIANT(boolean_mask_update_f32_64m_d050_tiles, false, kFlat, 1, 0.5, kTiles)
+                       kTiles, kCountThenScan)
+TENSORBUF_MASK_VARIANT(boolean_mask_update_in_place_f32_64m_d050_tiles, true, kFlat, 1, 0.5, kTiles,
+                       kCountThenScan)
+TENSORBUF_MASK_VARIANT(boolean_mask_update_f32_4mx8_d001_tiles, false, kRows, 8, 0.01, kTiles,
+                       kCountThenScan)
+TENSORBUF_MASK_VARIANT(boolean_mask_update_f32_4mx8_d050_tiles, false, kRows, 8, 0.5, kTiles,
+                       kCountThenScan)
+TENSORBUF_MASK_VARIANT(boolean_mask_update_f32_64m_d050_tiles, false, kFlat, 1, 0.5, kTiles,
+                       kCountThenScan)
 TENSORBUF_MASK_VARIANT(boolean_mask_update_f32_4mx8_d001_copy_tiles, false, kRows, 8, 0.01,
-                       kCopyThenTiles)
+                       kCopyThenTiles, kCountThenScan)
 TENSORBUF_MASK_VARIANT(boolean_mask_update_f32_4mx8_d050_copy_tiles, false, kRows, 8, 0.5,
-                       kCopyThenTiles)
+                       kCopyThenTiles, kCountThenScan)
 TENSORBUF_MASK_VARIANT(boolean_mask_update_f32_64m_d050_copy_tiles, false, kFlat, 1, 0.5,
-                       kCopyThenTiles)
+                       kCopyThenTiles, kCountThenScan)
+
+TENSORBUF_MASK_VARIANT(boolean_mask_update_in_place_f32_4mx8_d001_scan_counts, true, kRows, 8, 0.01,
+                       kElements, kScanOfCounts)
+TENSORBUF_MASK_VARIANT(boolean_mask_update_in_place_f32_4mx8_d050_scan_counts, true, kRows, 8, 0.5,
+                       kElements, kScanOfCounts)
+TENSORBUF_MASK_VARIANT(boolean_mask_update_in_place_f32_64m_d050_scan_counts, true, kFlat, 1, 0.5,
+                       kElements, kScanOfCounts)
+TENSORBUF_MASK_VARIANT(boolean_mask_update_in_place_f32_4mx8_d050_tiles_scan_counts, true, kRows, 8,
+                       0.5, kTiles, kScanOfCounts)
+TENSORBUF_MASK_VARIANT(boolean_mask_update_f32_4mx8_d001_scan_counts, false, kRows, 8, 0.01,
+                       kElements, kScanOfCounts)
+TENSORBUF_MASK_VARIANT(boolean_mask_update_f32_4mx8_d050_scan_counts, false, kRows, 8, 0.5,
+                       kElements, kScanOfCounts)
+TENSORBUF_MASK_VARIANT(boolean_mask_update_f32_64m_d050_scan_counts, false, kFlat, 1, 0.5,
+                       kElements, kScanOfCounts)
 
 #undef TENSORBUF_MASK_VARIANT
 

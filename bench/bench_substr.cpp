@@ -223,6 +223,18 @@ cuda::CudaTuning lane_scan() {
   return t;
 }
 
+cuda::CudaTuning lane_vectors() {
+  cuda::CudaTuning t;
+  t.substr_lane_copy = kernels::SubstrLaneCopy::kVectors;
+  return t;
+}
+
+cuda::CudaTuning byte_one_scan(bool vectors) {
+  cuda::CudaTuning t = vectors ? lane_vectors() : cuda::CudaTuning{};
+  t.substr_byte_offsets = kernels::SubstrByteOffsets::kScanOfSizes;
+  return t;
+}
+
 #define TENSORBUF_SUBSTR_VARIANT(name, size_case, elementwise, unit, tuning)    \
   void BM_##name(benchmark::State& s) {                                        \
     variant_case(s, size_case, elementwise, SubstrUnit::unit, tuning);         \
@@ -233,6 +245,24 @@ cuda::CudaTuning lane_scan() {
 TENSORBUF_SUBSTR_VARIANT(substr_long_utf8_elementwise_lane_scan, kLong, true, kUtf8Char,
                          lane_scan())
 TENSORBUF_SUBSTR_VARIANT(substr_long_utf8_scalar_lane_scan, kLong, false, kUtf8Char, lane_scan())
+// The lane copy from two aligned 16-byte words per chunk (SubstrLaneCopy::kVectors).
+TENSORBUF_SUBSTR_VARIANT(substr_long_byte_scalar_vectors, kLong, false, kByte, lane_vectors())
+TENSORBUF_SUBSTR_VARIANT(substr_long_byte_elementwise_vectors, kLong, true, kByte, lane_vectors())
+TENSORBUF_SUBSTR_VARIANT(substr_long_utf8_scalar_vectors, kLong, false, kUtf8Char, lane_vectors())
+// Byte units' offsets in one scan (SubstrByteOffsets::kScanOfSizes): short strings too, which
+// it must not slow down; then with the vector copy as well.
+TENSORBUF_SUBSTR_VARIANT(substr_long_byte_scalar_one_scan, kLong, false, kByte,
+                         byte_one_scan(false))
+TENSORBUF_SUBSTR_VARIANT(substr_long_byte_elementwise_one_scan, kLong, true, kByte,
+                         byte_one_scan(false))
+TENSORBUF_SUBSTR_VARIANT(substr_short_byte_scalar_one_scan, kShort, false, kByte,
+                         byte_one_scan(false))
+TENSORBUF_SUBSTR_VARIANT(substr_short_byte_elementwise_one_scan, kShort, true, kByte,
+                         byte_one_scan(false))
+TENSORBUF_SUBSTR_VARIANT(substr_long_byte_scalar_one_scan_vectors, kLong, false, kByte,
+                         byte_one_scan(true))
+TENSORBUF_SUBSTR_VARIANT(substr_long_byte_elementwise_one_scan_vectors, kLong, true, kByte,
+                         byte_one_scan(true))
 #undef TENSORBUF_SUBSTR_VARIANT
 
 }  // namespace

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The one prepared check for a machine with a GPU (see README, "GPU runs"), sized to fit a
-# 15-minute device lease (steps 1-3 about 5.5 minutes at most, 1b up to 3 more, step 4 up to
+# 15-minute device lease (steps 1-3 about 6 minutes at most, 1b up to 3 more, step 4 up to
 # 3.5 more):
 #   1. every test with TENSORBUF_REQUIRE_CUDA=1 (with tests/capture/test_cuda.cpp: every op
 #      form captured in a CUDA graph on a caller stream, replayed 100 times with new inputs);
@@ -67,8 +67,9 @@ log "python package: $(timeout 180 bash scripts/gpu_python.sh "$BUILD" "$LOGS")"
 pack
 
 # 2. CUDA benchmarks and GPU peers (before the sanitizer runs, on an otherwise idle GPU). The
-#    12 variant cases (*_tiles, *_copy_tiles, *_lane_scan) add about 30 s.
-timeout 110 "$BUILD/apps/tensorbuf" bench --device cuda --quick --json "$LOGS/bench_cuda.json" \
+#    28 variant cases (*_tiles, *_copy_tiles, *_scan_counts, *_lane_scan, *_vectors,
+#    *_one_scan) add about 70 s.
+timeout 150 "$BUILD/apps/tensorbuf" bench --device cuda --quick --json "$LOGS/bench_cuda.json" \
   > "$LOGS/bench_cuda.txt" 2>&1
 log "tensorbuf bench --device cuda --quick: exit $?"
 cp "$LOGS/bench_cuda.txt" "$OUT/" 2>/dev/null

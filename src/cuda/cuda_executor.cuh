@@ -1,5 +1,6 @@
 // The CUDA executor: the executor concept of src/kernels/executor.hpp on one stream, with
-// grid-stride launches, CUB scans and radix sorts, and scratch from the caching allocator.
+// grid-stride launches, CUB scans (of arrays, or of a functor's values through a thrust
+// transform iterator) and radix sorts, and scratch from the caching allocator.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -8,6 +9,9 @@
 #include <cstdint>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/tabulate_output_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 #include <utility>
 #include <vector>
 
@@ -111,10 +115,30 @@ class CudaExecutor {
   template <class T>
   void exclusive_scan(const T* in, T* out, std::int64_t n) {
     if (n <= 0) return;
-    std::size_t temp_bytes = 0;
-    TENSORBUF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, in, out, n, stream()));
-    void* temp = scratch<std::byte>(static_cast<std::int64_t>(temp_bytes));
-    TENSORBUF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, in, out, n, stream()));
+    with_cub_temp([&](void* temp, std::size_t& bytes) {
+      return cub::DeviceScan::ExclusiveSum(temp, bytes, in, out, n, stream());
+    });
+  }
+
+  template <class T, class F>
+  void exclusive_scan_of(F f, T* out, std::int64_t n) {
+    if (n <= 0) return;
+    const auto in =
+        thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), f);
+    with_cub_temp([&](void* temp, std::size_t& bytes) {
+      return cub::DeviceScan::ExclusiveSum(temp, bytes, in, out, n, stream());
+    });
+  }
+
+  template <class T, class In, class Op, class Out>
+  void exclusive_scan_by(In in, T init, Op op, Out out, std::int64_t n) {
+    if (n <= 0) return;
+    const auto values =
+        thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), in);
+    const auto results = thrust::make_tabulate_output_iterator(out);
+    with_cub_temp([&](void* temp, std::size_t& bytes) {
+      return cub::DeviceScan::ExclusiveScan(temp, bytes, values, results, op, init, n, stream());
+    });
   }
 
   template <class K, class V>
@@ -124,14 +148,10 @@ class CudaExecutor {
     V* values_alt = scratch<V>(n);
     cub::DoubleBuffer<K> key_buffer(keys, keys_alt);
     cub::DoubleBuffer<V> value_buffer(values, values_alt);
-    std::size_t temp_bytes = 0;
-    TENSORBUF_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, key_buffer,
-                                                       value_buffer, n, 0,
-                                                       static_cast<int>(sizeof(K) * 8), stream()));
-    void* temp = scratch<std::byte>(static_cast<std::int64_t>(temp_bytes));
-    TENSORBUF_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp, temp_bytes, key_buffer, value_buffer,
-                                                       n, 0, static_cast<int>(sizeof(K) * 8),
-                                                       stream()));
+    with_cub_temp([&](void* temp, std::size_t& bytes) {
+      return cub::DeviceRadixSort::SortPairs(temp, bytes, key_buffer, value_buffer, n, 0,
+                                             static_cast<int>(sizeof(K) * 8), stream());
+    });
     if (key_buffer.Current() != keys) copy(keys, key_buffer.Current(), sizeof(K) * n);
     if (value_buffer.Current() != values) copy(values, value_buffer.Current(), sizeof(V) * n);
   }
@@ -153,6 +173,16 @@ class CudaExecutor {
 
  private:
   static std::int64_t max_blocks() { return 65536; }
+
+  // A CUB device algorithm: `call(temp, bytes)` once with temp null to size its temporary
+  // storage, then with that storage from scratch.
+  template <class Call>
+  void with_cub_temp(Call call) {
+    std::size_t temp_bytes = 0;
+    TENSORBUF_CUDA_TRY(call(nullptr, temp_bytes));
+    void* temp = scratch<std::byte>(static_cast<std::int64_t>(temp_bytes));
+    TENSORBUF_CUDA_TRY(call(temp, temp_bytes));
+  }
 
   CurrentDevice current_device_;
   core::CudaContext context_;

@@ -13,11 +13,17 @@ namespace tensorbuf::cuda {
 struct CudaTuning {
   kernels::MaskUpdatePass mask_update_in_place = kernels::MaskUpdatePass::kElements;
   kernels::MaskUpdatePass mask_update_out_of_place = kernels::MaskUpdatePass::kElements;
+  // Both forms: how the tile scan of the mask is made (count pass + scan, or one scan).
+  kernels::MaskUpdateRanks mask_update_ranks = kernels::MaskUpdateRanks::kCountThenScan;
   // substr: average string length (bytes) from which a warp works on one string; -1: the
   // driver's default.
   std::int64_t substr_lane_threshold = -1;
   // substr: the lane-scan variant of the UTF-8 lane form (kernels::SubstrDriverConfig).
   bool substr_lane_scan = false;
+  // substr: how the lane form copies long substrings (byte and UTF-8 units alike).
+  kernels::SubstrLaneCopy substr_lane_copy = kernels::SubstrLaneCopy::kWords;
+  // substr: how byte units get their output offsets (sizes pass + scan, or one scan).
+  kernels::SubstrByteOffsets substr_byte_offsets = kernels::SubstrByteOffsets::kSizesThenScan;
 };
 
 CudaTuning cuda_tuning();

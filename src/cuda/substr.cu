@@ -18,6 +18,8 @@ core::SubstrResult substr(const core::SubstrPlan& plan, const core::SubstrBuffer
   const CudaTuning tuning = cuda_tuning();
   if (tuning.substr_lane_threshold >= 0) config.lane_threshold = tuning.substr_lane_threshold;
   config.lane_scan = tuning.substr_lane_scan;
+  config.lane_copy = tuning.substr_lane_copy;
+  config.byte_offsets = tuning.substr_byte_offsets;
   config.capacity = plan.chars_capacity;
   CudaExecutor executor(context);
   return core::dispatch_index_type(plan.index_type, [&](auto tag) {

@@ -92,21 +92,25 @@ TENSORBUF_HD inline std::uint64_t mask_tile_word(const std::uint8_t* mask, std::
   return word;
 }
 
-// counts[T] = true bytes of tile T; counts[tiles] = 0, so that an exclusive scan over
-// tiles + 1 entries leaves the total n in its last one.
+// The true bytes of tile T, and 0 for T = tiles, so that an exclusive scan over tiles + 1
+// entries leaves the total n in its last one (MaskUpdateRanks::kScanOfCounts scans these).
 template <class Index>
-struct MaskTileCountFunctor {
+struct MaskTileCountOf {
   const std::uint8_t* mask;
   std::int64_t mask_size;
   std::int64_t tiles;
-  Index* counts;
-  TENSORBUF_HD void operator()(std::int64_t tile) const {
-    if (tile == tiles) {
-      counts[tile] = 0;
-      return;
-    }
-    counts[tile] = static_cast<Index>(nonzero_bytes(mask_tile_word(mask, mask_size, tile)));
+  TENSORBUF_HD Index operator()(std::int64_t tile) const {
+    if (tile == tiles) return Index{0};
+    return static_cast<Index>(nonzero_bytes(mask_tile_word(mask, mask_size, tile)));
   }
+};
+
+// counts[T] = MaskTileCountOf(T) for T in [0, tiles] (MaskUpdateRanks::kCountThenScan).
+template <class Index>
+struct MaskTileCountFunctor {
+  MaskTileCountOf<Index> count_of;
+  Index* counts;
+  TENSORBUF_HD void operator()(std::int64_t tile) const { counts[tile] = count_of(tile); }
 };
 
 // Splits element e of the tensor into (o, m, t); the divisions are skipped where a side is 1.
@@ -284,20 +288,27 @@ inline constexpr int kMaskUpdateStagedItems = sizeof(Carrier) >= 16 ? 4 : 8;
 //   3. if required_count >= 0: n read back to the host (the one host wait of the op, after the
 //      pass); n != required_count -> {false, n}, nothing having been written.
 //   kTiles / kCopyThenTiles (MaskUpdatePass) replace step 2 by the tile form, the latter out
-//   of place after copying the whole tensor to the output.
+//   of place after copying the whole tensor to the output. kScanOfCounts (MaskUpdateRanks)
+//   makes step 1 one scan of the counts computed as it reads them.
 template <class Carrier, class Index, class Executor>
 core::BooleanMaskUpdateResult run_boolean_mask_update_carrier(
     Executor& ex, const core::MaskUpdateLayout& layout, std::int64_t required_count,
     const std::uint8_t* mask, const Carrier* tensor, const Carrier* updates, Carrier* out,
-    MaskUpdatePass pass_kind = MaskUpdatePass::kElements) {
+    MaskUpdatePass pass_kind = MaskUpdatePass::kElements,
+    MaskUpdateRanks ranks_kind = MaskUpdateRanks::kCountThenScan) {
   core::BooleanMaskUpdateResult result;
   const std::int64_t m_size = layout.mask_size;
   const std::int64_t tiles = (m_size + kMaskTile - 1) / kMaskTile;
   Index* tile_scan = nullptr;
   if (m_size > 0 && (mask_update_needs_scan(layout) || required_count >= 0)) {
     tile_scan = ex.template scratch<Index>(tiles + 1);
-    ex.for_each_index(tiles + 1, MaskTileCountFunctor<Index>{mask, m_size, tiles, tile_scan});
-    ex.exclusive_scan(tile_scan, tile_scan, tiles + 1);
+    const MaskTileCountOf<Index> count_of{mask, m_size, tiles};
+    if (ranks_kind == MaskUpdateRanks::kScanOfCounts) {
+      ex.exclusive_scan_of(count_of, tile_scan, tiles + 1);
+    } else {
+      ex.for_each_index(tiles + 1, MaskTileCountFunctor<Index>{count_of, tile_scan});
+      ex.exclusive_scan(tile_scan, tile_scan, tiles + 1);
+    }
   }
   if (required_count >= 0 && m_size == 0) {  // n = 0, known without the device
     result.count = 0;
@@ -350,7 +361,8 @@ template <class Executor>
 core::BooleanMaskUpdateResult run_boolean_mask_update(
     Executor& ex, const core::BooleanMaskUpdatePlan& plan,
     const core::BooleanMaskUpdateBuffers& buffers,
-    MaskUpdatePass pass_kind = MaskUpdatePass::kElements) {
+    MaskUpdatePass pass_kind = MaskUpdatePass::kElements,
+    MaskUpdateRanks ranks_kind = MaskUpdateRanks::kCountThenScan) {
   core::MaskUpdateLayout layout = plan.layout;
   const std::size_t element_size = plan.element_size;
   const std::int64_t required_count = plan.required_count;
@@ -370,11 +382,11 @@ core::BooleanMaskUpdateResult run_boolean_mask_update(
     const auto* u = static_cast<const Carrier*>(updates);
     auto* o = static_cast<Carrier*>(out);
     if (layout.mask_size <= 0x7fffffffll) {
-      return run_boolean_mask_update_carrier<Carrier, std::int32_t>(ex, layout, required_count,
-                                                                    mask, t, u, o, pass_kind);
+      return run_boolean_mask_update_carrier<Carrier, std::int32_t>(
+          ex, layout, required_count, mask, t, u, o, pass_kind, ranks_kind);
     }
-    return run_boolean_mask_update_carrier<Carrier, std::int64_t>(ex, layout, required_count, mask,
-                                                                  t, u, o, pass_kind);
+    return run_boolean_mask_update_carrier<Carrier, std::int64_t>(
+        ex, layout, required_count, mask, t, u, o, pass_kind, ranks_kind);
   };
   switch (carrier_size) {
     case 1:

@@ -16,6 +16,16 @@
 //   template <class T> void fill(T* data, T value, std::int64_t n);
 //   template <class T> void exclusive_scan(const T* in, T* out, std::int64_t n);
 //       out[i] = in[0] + ... + in[i-1] (out[0] = 0); `out` may equal `in`.
+//   template <class T, class F> void exclusive_scan_of(F f, T* out, std::int64_t n);
+//       out[i] = f(0) + ... + f(i-1) (out[0] = 0): the scan of values a functor computes as
+//       the scan reads them, with no array of them in between. F is a copyable functor with a
+//       TENSORBUF_HD `T operator()(std::int64_t) const` (reads only).
+//   template <class T, class In, class Op, class Out>
+//   void exclusive_scan_by(In in, T init, Op op, Out out, std::int64_t n);
+//       out(i, init op in(0) op ... op in(i-1)) for every i in [0, n) (out(0, init)), in any
+//       order: a scan under an associative `op` (TENSORBUF_HD `T operator()(const T&, const T&)
+//       const`) of values `in` computes (as exclusive_scan_of), each result handed to the
+//       functor `out` (TENSORBUF_HD `void operator()(std::int64_t, const T&) const`) to store.
 //   template <class K, class V> void sort_by_key(K* keys, V* values, std::int64_t n);
 //       Stable ascending sort of (key, value) pairs by key; K is an unsigned integer type.
 //   template <class T> T read_value(const T* data);

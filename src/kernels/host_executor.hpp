@@ -76,6 +76,28 @@ class HostExecutor {
     std::exclusive_scan(in, in + n, out, T{0});
   }
 
+  template <class T, class F>
+  void exclusive_scan_of(F f, T* out, std::int64_t n) {
+    exclusive_scan_by(f, T{0}, std::plus<T>{}, [out](std::int64_t i, T value) { out[i] = value; },
+                      n);
+  }
+
+  template <class T, class In, class Op, class Out>
+  void exclusive_scan_by(In in, T init, Op op, Out out, std::int64_t n) {
+    if (n <= 0) return;
+    fault_point();  // CUB's temporary storage on CUDA
+    auto scan = [=] {
+      T sum = init;
+      for (std::int64_t i = 0; i < n; ++i) {
+        const T value = in(i);
+        out(i, sum);
+        sum = op(sum, value);
+      }
+    };
+    if (record(scan)) return;
+    scan();
+  }
+
   template <class K, class V>
   void sort_by_key(K* keys, V* values, std::int64_t n) {
     if (n <= 1) return;

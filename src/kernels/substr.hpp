@@ -13,24 +13,17 @@
 #include <type_traits>
 
 #include "kernels/config.hpp"
+#include "kernels/substr_byte_scan.hpp"
 #include "kernels/substr_lanes.hpp"
 #include "kernels/substr_map.hpp"
 #include "kernels/substr_rules.hpp"
 #include "kernels/substr_scan.hpp"
+#include "kernels/variants.hpp"
 
 namespace tensorbuf::kernels {
 
 // ---------------------------------------------------------------------------------------------
 // Functors of the driver (plain views only)
-
-template <class Index>
-struct SubstrView {
-  const std::int64_t* in_offsets = nullptr;
-  const std::uint8_t* in_chars = nullptr;
-  const Index* pos = nullptr;
-  const Index* len = nullptr;
-  core::SubstrMap map;
-};
 
 // Per input string and lane (kLanes consecutive threads per string): the character starts in
 // that lane's run. Thread `end` (run only for the lane-scan variant) writes the 0 that lets an
@@ -207,15 +200,68 @@ TENSORBUF_HD inline void copy16_to_aligned(std::uint8_t* dst, const std::uint8_t
 #endif
 }
 
+// The 16 bytes from byte `shift` (0..15) of the 32 held by 8 little-endian 32-bit words, as 4
+// such words: the funnel shifts of copy16_from_vectors, in portable code (shared by host and
+// device, so the host tests check the device's arithmetic).
+TENSORBUF_HD inline void join16(const std::uint32_t (&w)[8], unsigned int shift,
+                                std::uint32_t (&out)[4]) {
+  const unsigned int q = shift / 4;
+  const unsigned int r = (shift % 4) * 8;
+  std::uint32_t x[5];
+  for (unsigned int k = 0; k < 5; ++k) {  // selects, not a dynamic index: registers stay
+    x[k] = q == 0 ? w[k] : q == 1 ? w[k + 1] : q == 2 ? w[k + 2] : w[k + 3];
+  }
+  for (unsigned int k = 0; k < 4; ++k) {
+    out[k] = r == 0 ? x[k] : (x[k] >> r) | (x[k + 1] << (32 - r));
+  }
+}
+
+// 16 bytes from `src` to a 16-byte aligned `dst` through the two aligned 16-byte words from
+// the last 16-byte boundary at or before src (one word on the device when src is on it): the
+// caller guarantees those 32 bytes are readable (LaneCopyFunctor: they start inside a 16-byte
+// aligned chars buffer and end at most at src + 31, inside the substring).
+TENSORBUF_HD inline void copy16_from_vectors(std::uint8_t* dst, const std::uint8_t* src) {
+  const auto shift = static_cast<unsigned int>(reinterpret_cast<std::uintptr_t>(src) & 15u);
+  const std::uint8_t* base = src - shift;
+  std::uint32_t w[8];
+  std::uint32_t out[4];
+#if defined(__CUDA_ARCH__)
+  const uint4 lo = reinterpret_cast<const uint4*>(base)[0];
+  if (shift == 0) {
+    *reinterpret_cast<uint4*>(dst) = lo;
+    return;
+  }
+  const uint4 hi = reinterpret_cast<const uint4*>(base)[1];
+  w[0] = lo.x;
+  w[1] = lo.y;
+  w[2] = lo.z;
+  w[3] = lo.w;
+  w[4] = hi.x;
+  w[5] = hi.y;
+  w[6] = hi.z;
+  w[7] = hi.w;
+  join16(w, shift, out);
+  *reinterpret_cast<uint4*>(dst) = make_uint4(out[0], out[1], out[2], out[3]);
+#else
+  std::memcpy(w, base, sizeof w);
+  join16(w, shift, out);
+  std::memcpy(dst, out, sizeof out);
+#endif
+}
+
 // kLanes consecutive threads (a warp under the CUDA executor's launch) copy one substring: the
 // bytes before the output's first 16-byte boundary and after its last one byte by byte, the
 // 16-byte chunks between one per lane per step (lane l the chunks l, l + kLanes, ...), so a
-// warp writes 512 consecutive bytes per step. Little-endian, as every CUDA device.
+// warp writes 512 consecutive bytes per step. Little-endian, as every CUDA device. With
+// `vectors` (SubstrLaneCopy::kVectors) and a 16-byte aligned chars buffer, a chunk followed by
+// 16 more bytes of the substring is read as the two aligned 16-byte words holding it
+// (copy16_from_vectors); the last chunks, as before, through 4-byte words.
 struct LaneCopyFunctor {
   const std::uint8_t* in_chars;
   const std::int64_t* begins;
   const std::int64_t* out_offsets;
   std::uint8_t* out_chars;
+  bool vectors = false;
   TENSORBUF_HD void operator()(std::int64_t t) const {
     const std::int64_t i = t / kLanes;
     const std::int64_t lane = t - i * kLanes;
@@ -230,8 +276,17 @@ struct LaneCopyFunctor {
     const std::int64_t chunks = (count - head) / 16;
     const std::int64_t body_end = head + 16 * chunks;
     if (lane < head) dst[lane] = src[lane];
+    const bool aligned_chars = (reinterpret_cast<std::uintptr_t>(in_chars) & 15u) == 0;
+    // Bytes [at, at + 32) of the substring hold the two words of chunk `at` (its boundary is
+    // at most 15 bytes before it).
+    const std::int64_t vector_end = vectors && aligned_chars ? count - 32 : -1;
     for (std::int64_t c = lane; c < chunks; c += kLanes) {
-      copy16_to_aligned(dst + head + 16 * c, src + head + 16 * c);
+      const std::int64_t at = head + 16 * c;
+      if (at <= vector_end) {
+        copy16_from_vectors(dst + at, src + at);
+      } else {
+        copy16_to_aligned(dst + at, src + at);
+      }
     }
     if (body_end + lane < count) dst[body_end + lane] = src[body_end + lane];
   }
@@ -253,6 +308,10 @@ struct SubstrDriverConfig {
   // The lane-scan variant of the lane form: the lane counts scanned once over all strings, so
   // each lane of the sizes pass reads 4 counts instead of kLanes (LaneSizesFunctor).
   bool lane_scan = false;
+  // How the lane form copies (kernels/variants.hpp); the device's loads only, same bytes.
+  SubstrLaneCopy lane_copy = SubstrLaneCopy::kWords;
+  // How byte units get their output offsets (kernels/variants.hpp; substr_byte_scan.hpp).
+  SubstrByteOffsets byte_offsets = SubstrByteOffsets::kSizesThenScan;
 };
 
 struct TotalAndBad {
@@ -260,13 +319,13 @@ struct TotalAndBad {
   std::int64_t first_bad;
 };
 
-inline constexpr std::int64_t kNoBadIndex = INT64_MAX;
-
 // Runs substr over n output elements: sizes into out_offsets[0..n], exclusive scan in place,
 // one read of the total (and, when `report`, of the first bad index: then nothing is written
 // to the output chars and a second read fetches that element's pos), allocate_chars(total),
 // copy. Without a bad element the executor's only host read is the first. With
-// config.capacity (kDrop): allocate_chars(capacity) first and no read at all.
+// config.capacity (kDrop): allocate_chars(capacity) first and no read at all. With
+// config.byte_offsets = kScanOfSizes (byte units) the sizes, the scan and the tail are one
+// scan (substr_byte_scan.hpp).
 template <class Index, class Executor, class AllocateChars>
 core::SubstrResult run_substr(Executor& ex, const core::SubstrPlan& plan,
                               const core::SubstrBuffers& buffers, AllocateChars&& allocate_chars,
@@ -288,7 +347,9 @@ core::SubstrResult run_substr(Executor& ex, const core::SubstrPlan& plan,
   std::uint8_t* const bounded_chars = bounded ? allocate_chars(config.capacity) : nullptr;
   std::int64_t* begins = ex.template scratch<std::int64_t>(n);
   std::int64_t* tail = ex.template scratch<std::int64_t>(2);
-  if (report) ex.fill(tail + 1, kNoBadIndex, 1);
+  // Byte units in one scan: it leaves the tail filled as well.
+  const bool one_scan = !utf8 && config.byte_offsets == SubstrByteOffsets::kScanOfSizes;
+  if (report && !one_scan) ex.fill(tail + 1, kNoBadIndex, 1);
 
   const bool lanes = utf8 && in_size > 0 && in_size <= INT64_MAX / kLanes &&
                      n <= INT64_MAX / kLanes && in_chars_total / in_size >= config.lane_threshold;
@@ -299,7 +360,11 @@ core::SubstrResult run_substr(Executor& ex, const core::SubstrPlan& plan,
       pass(std::false_type{});
     }
   };
-  if (lanes) {
+  if (one_scan) {
+    ex.exclusive_scan_by(ByteSizeOf<Index>{view, n, report}, SizeAndBad{0, kNoBadIndex},
+                         AddSizesMinBad{},
+                         ByteOffsetsStore<Index>{view, n, out_offsets, begins, tail}, n + 1);
+  } else if (lanes) {
     const std::int64_t lane_total = in_size * kLanes;
     const bool scan = config.lane_scan && lane_total < INT64_MAX;
     std::int64_t* counts = ex.template scratch<std::int64_t>(lane_total + (scan ? 1 : 0));
@@ -323,12 +388,12 @@ core::SubstrResult run_substr(Executor& ex, const core::SubstrPlan& plan,
       }
     });
   }
-  ex.exclusive_scan(out_offsets, out_offsets, n + 1);
+  if (!one_scan) ex.exclusive_scan(out_offsets, out_offsets, n + 1);
 
   core::SubstrResult result;
   result.dropped_count = -1;  // kDrop's empty strings are not counted
   if (report) {
-    ex.for_each_index(1, TailFunctor{out_offsets + n, tail});
+    if (!one_scan) ex.for_each_index(1, TailFunctor{out_offsets + n, tail});
     const TotalAndBad both = ex.read_value(reinterpret_cast<const TotalAndBad*>(tail));
     result.total_bytes = both.total;
     if (both.first_bad != kNoBadIndex) {
@@ -355,7 +420,9 @@ core::SubstrResult run_substr(Executor& ex, const core::SubstrPlan& plan,
   const std::int64_t out_average =
       bounded ? (in_size > 0 ? in_chars_total / in_size : 0) : result.total_bytes / n;
   if (n <= INT64_MAX / kLanes && out_average >= config.lane_threshold) {
-    ex.for_each_index(n * kLanes, LaneCopyFunctor{view.in_chars, begins, out_offsets, out_chars});
+    ex.for_each_index(n * kLanes,
+                      LaneCopyFunctor{view.in_chars, begins, out_offsets, out_chars,
+                                      config.lane_copy == SubstrLaneCopy::kVectors});
   } else {
     ex.for_each_index(n, CopyFunctor{view.in_chars, begins, out_offsets, out_chars});
   }

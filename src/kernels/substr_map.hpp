@@ -1,5 +1,6 @@
-// substr's broadcast map applied: an output element's flat index -> the flat indices of its
-// input string and of its pos/len element (core::SubstrMap holds the dims and strides).
+// substr's inputs as the device passes see them (SubstrView), and the broadcast map applied: an
+// output element's flat index -> the flat indices of its input string and of its pos/len
+// element (core::SubstrMap holds the dims and strides).
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,15 @@
 #include "kernels/config.hpp"
 
 namespace tensorbuf::kernels {
+
+template <class Index>
+struct SubstrView {
+  const std::int64_t* in_offsets = nullptr;
+  const std::uint8_t* in_chars = nullptr;
+  const Index* pos = nullptr;
+  const Index* len = nullptr;
+  core::SubstrMap map;
+};
 
 TENSORBUF_HD inline void map_element(const core::SubstrMap& map, std::int64_t flat,
                                      std::int64_t* input_index, std::int64_t* pos_index) {

@@ -18,4 +18,38 @@ enum class MaskUpdatePass {
   kCopyThenTiles,
 };
 
+// How boolean_mask_update's driver gets the exclusive scan of its mask tiles' true counts (the
+// ranks, and n in the last entry), when it needs one. Launches per call on the CUDA executor
+// (docs/boolean_mask_update.md, "Launches per call").
+enum class MaskUpdateRanks {
+  // A pass writing each tile's count, then CUB's scan of that array (2 kernels): 3 launches.
+  // The default.
+  kCountThenScan,
+  // One CUB scan whose input is each tile's count, computed from the mask as the scan reads
+  // it: 2 launches, and the counts array is neither written nor read back.
+  kScanOfCounts,
+};
+
+// substr's copy of long substrings (kLanes threads per output string) on the device.
+enum class SubstrLaneCopy {
+  // Each lane stores 16 aligned bytes per step, built from the 5 aligned 4-byte words that
+  // hold them. The default.
+  kWords,
+  // The same stores, built from the 2 aligned 16-byte words that hold them (two vector loads
+  // instead of five scalar ones) wherever both lie inside the substring; the chunks near its
+  // end as kWords.
+  kVectors,
+};
+
+// How substr's driver makes the output offsets of byte units (kernels/substr_byte_scan.hpp).
+enum class SubstrByteOffsets {
+  // A fill of the bad index, a sizes pass, CUB's scan (2 kernels), a pass joining the total
+  // and the bad index for one read (kError): 5 launches before the read (3 under kDrop). The
+  // default.
+  kSizesThenScan,
+  // One CUB scan computing each element's size and bad flag as it reads them and storing the
+  // offsets, begins and the tail as it writes: 2 launches before the read.
+  kScanOfSizes,
+};
+
 }  // namespace tensorbuf::kernels

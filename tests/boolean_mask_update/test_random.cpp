@@ -187,7 +187,8 @@ core::BooleanMaskUpdateResult run_narrow(kernels::HostExecutor& ex,
 // widest carrier); nullopt when the plan or the count check rejects.
 std::optional<std::vector<std::uint8_t>> driver_result(
     const Case& c, bool in_place, bool reverse, bool widened,
-    kernels::MaskUpdatePass pass = kernels::MaskUpdatePass::kElements) {
+    kernels::MaskUpdatePass pass = kernels::MaskUpdatePass::kElements,
+    kernels::MaskUpdateRanks ranks = kernels::MaskUpdateRanks::kCountThenScan) {
   const TensorBuffer t = from_bytes(c.dtype, Shape(c.tshape), c.tensor);
   const TensorBuffer m = from_bytes(DataType::kBool, Shape(c.mshape), c.mask);
   const TensorBuffer u = from_bytes(c.dtype, Shape(c.ushape), c.updates);
@@ -208,7 +209,7 @@ std::optional<std::vector<std::uint8_t>> driver_result(
     buffers.mask = c.mask.data();
     buffers.updates = c.updates.data();
     buffers.out = out.data();
-    result = kernels::run_boolean_mask_update(ex, plan, buffers, pass);
+    result = kernels::run_boolean_mask_update(ex, plan, buffers, pass, ranks);
   } else {
     result = run_narrow(ex, plan, c, out, in_place);
   }
@@ -276,21 +277,28 @@ TEST(BooleanMaskUpdateRandom, CudaDriverOnHostExecutorMatchesReference) {
   }
 }
 
-// Every write-pass variant of the CUDA backend's tuning switch (kernels/variants.hpp).
+// Every variant of the CUDA backend's tuning switches (kernels/variants.hpp): write passes and
+// tile scans (the default pair is the test above).
 TEST(BooleanMaskUpdateRandom, EveryPassVariantOnHostExecutorMatchesReference) {
   std::mt19937_64 rng(4242);
   const int cases = random_cases();
+  const kernels::MaskUpdatePass passes[] = {kernels::MaskUpdatePass::kElements,
+                                            kernels::MaskUpdatePass::kTiles,
+                                            kernels::MaskUpdatePass::kCopyThenTiles};
   for (int i = 0; i < cases; ++i) {
     const Case c = make_case(rng, i % 50 == 49);
     SCOPED_TRACE("case " + std::to_string(i) + ": " + c.describe());
     const auto expected = expected_of(c);
-    for (kernels::MaskUpdatePass pass :
-         {kernels::MaskUpdatePass::kTiles, kernels::MaskUpdatePass::kCopyThenTiles}) {
+    for (int variant = 1; variant < 6; ++variant) {
+      const kernels::MaskUpdatePass pass = passes[variant % 3];
+      const auto ranks = variant < 3 ? kernels::MaskUpdateRanks::kCountThenScan
+                                     : kernels::MaskUpdateRanks::kScanOfCounts;
       for (bool in_place : {false, true}) {
         for (bool reverse : {true, false}) {
-          SCOPED_TRACE(::testing::Message() << "pass " << static_cast<int>(pass) << " in_place "
-                                            << in_place << " reverse " << reverse);
-          const auto got = driver_result(c, in_place, reverse, /*widened=*/true, pass);
+          SCOPED_TRACE(::testing::Message()
+                       << "pass " << static_cast<int>(pass) << " ranks " << static_cast<int>(ranks)
+                       << " in_place " << in_place << " reverse " << reverse);
+          const auto got = driver_result(c, in_place, reverse, /*widened=*/true, pass, ranks);
           ASSERT_EQ(got.has_value(), expected.has_value());
           if (got) {
             EXPECT_EQ(*got, *expected);

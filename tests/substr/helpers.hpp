@@ -8,6 +8,7 @@
 
 #include "core/plan_substr.hpp"
 #include "kernels/host_executor.hpp"
+#include "support/launch_counting_executor.hpp"
 #include "kernels/substr.hpp"
 #include "substr/reference.hpp"
 #include "tensorbuf/tensorbuf.hpp"
@@ -23,6 +24,7 @@ struct DriverRun {
   int reads = 0;             // executor host reads (each a host wait on CUDA)
   int allocations = 0;       // allocate_chars calls
   int fault_points = 0;      // executor scratch allocations (see HostExecutor)
+  int launches = 0;          // CUDA launches the driver queued (LaunchCountingExecutor)
   std::vector<std::int64_t> offsets;
 };
 
@@ -33,6 +35,8 @@ struct DriverSettings {
   bool reverse = true;               // HostExecutor order
   int fail_scratch = 0;              // HostExecutor::fail_scratch (0: none)
   bool lane_scan = false;            // SubstrDriverConfig::lane_scan
+  kernels::SubstrLaneCopy lane_copy = kernels::SubstrLaneCopy::kWords;  // ::lane_copy
+  kernels::SubstrByteOffsets byte_offsets = kernels::SubstrByteOffsets::kSizesThenScan;
 };
 
 // Fills `run` as it goes, so that a caller still sees the offsets when the driver throws.
@@ -41,7 +45,7 @@ inline void run_driver(const StringTensor& input, const TensorBuffer& pos, const
   SubstrOptions options;
   options.unit = settings.unit;
   const core::SubstrPlan plan = core::plan_substr(input, pos, len, options);
-  kernels::HostExecutor executor(settings.reverse);
+  LaunchCountingExecutor executor(settings.reverse);
   executor.fail_scratch(settings.fail_scratch);
   run.offsets.assign(static_cast<std::size_t>(plan.out_size + 1), -7);
   std::vector<std::uint8_t> chars;
@@ -53,6 +57,8 @@ inline void run_driver(const StringTensor& input, const TensorBuffer& pos, const
   kernels::SubstrDriverConfig config;
   config.lane_threshold = settings.lane_threshold;
   config.lane_scan = settings.lane_scan;
+  config.lane_copy = settings.lane_copy;
+  config.byte_offsets = settings.byte_offsets;
   core::SubstrPlan run_plan = plan;
   run_plan.policy = settings.report ? OutOfBoundsPolicy::kError : OutOfBoundsPolicy::kDrop;
   core::SubstrBuffers buffers;
@@ -69,6 +75,7 @@ inline void run_driver(const StringTensor& input, const TensorBuffer& pos, const
   run.bad_input = result.bad_input_index;
   run.bad_pos = result.bad_pos;
   run.reads = executor.reads();
+  run.launches = executor.launches();
   run.fault_points = executor.fault_points();
   if (run.first_bad < 0) {
     for (std::int64_t i = 0; i < plan.out_size; ++i) {

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <new>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -145,6 +147,40 @@ TEST_P(SubstrDriver, LongMultibyteStrings) {
   EXPECT_EQ(run.values[9], "");  // pos 7 of "" dropped
   EXPECT_EQ(run.values[10], "");
   EXPECT_EQ(run.values[11], "");
+}
+
+// Byte units' offsets in one scan (SubstrByteOffsets::kScanOfSizes) against the default: the
+// same strings and reads, with the launches per call of docs/substr.md ("CUDA passes").
+TEST(SubstrDriverByteOffsets, OneScanGivesTheSameStringsInFewerLaunches) {
+  StringTensor in = StringTensor::from_strings(
+      Strings{"ten", "eleven", "twelve", "thirteen", "", "fifteen"}, Shape{6});
+  for (bool report : {false, true}) {
+    DriverSettings settings;
+    settings.report = report;
+    const DriverRun sizes_then_scan =
+        testing::run_driver(in, i32({1, -4, 0, 3, 0, 9}, Shape{6}),
+                            i32({2, -1, 3, 100, 1, 1}, Shape{6}), settings);
+    settings.byte_offsets = kernels::SubstrByteOffsets::kScanOfSizes;
+    const DriverRun one_scan = testing::run_driver(
+        in, i32({1, -4, 0, 3, 0, 9}, Shape{6}), i32({2, -1, 3, 100, 1, 1}, Shape{6}), settings);
+    SCOPED_TRACE(::testing::Message() << "report " << report);
+    if (report) {  // "fifteen"[9] is out of range: element 5, pos 9
+      EXPECT_EQ(one_scan.first_bad, 5);
+      EXPECT_EQ(one_scan.bad_input, 5);
+      EXPECT_EQ(one_scan.bad_pos, 9);
+      EXPECT_EQ(one_scan.reads, 2);
+      EXPECT_EQ(one_scan.allocations, 0);
+      EXPECT_EQ(sizes_then_scan.launches, 5);  // fill, sizes, scan (2), tail
+      EXPECT_EQ(one_scan.launches, 2);         // the scan
+    } else {
+      EXPECT_EQ(one_scan.values, (Strings{"en", "even", "twe", "rteen", "", ""}));
+      EXPECT_EQ(one_scan.values, sizes_then_scan.values);
+      EXPECT_EQ(one_scan.offsets, sizes_then_scan.offsets);
+      EXPECT_EQ(one_scan.reads, 1);
+      EXPECT_EQ(sizes_then_scan.launches, 4);  // sizes, scan (2), copy
+      EXPECT_EQ(one_scan.launches, 3);         // scan (2), copy
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, SubstrDriver,
@@ -301,6 +337,65 @@ TEST(SubstrKernels, LaneRunsAgreeWithScanningCount) {
         before += mine;
       }
       EXPECT_EQ(before, nchars) << size << " " << first;
+    }
+  }
+}
+
+// A 16-byte aligned buffer of exactly `size` bytes (ASan sees a read past its end).
+struct AlignedBytes {
+  explicit AlignedBytes(std::size_t size)
+      : data(new (std::align_val_t{16}) std::uint8_t[size == 0 ? 1 : size]) {}
+  ~AlignedBytes() { ::operator delete[](data, std::align_val_t{16}); }
+  AlignedBytes(const AlignedBytes&) = delete;
+  AlignedBytes& operator=(const AlignedBytes&) = delete;
+  std::uint8_t* data;
+};
+
+// The lane copy with vector reads (SubstrLaneCopy::kVectors) against a byte loop: substrings
+// at every source offset 0..31 of a 16-byte aligned chars buffer that ends with them, output
+// offsets of every alignment class that matters, lengths around the limit of the vector chunks
+// (16 more bytes after the chunk) and the lanes' 512-byte step.
+TEST(SubstrKernels, VectorLaneCopyMatchesByteLoop) {
+  for (std::int64_t count : {0, 1, 15, 16, 31, 32, 33, 47, 48, 49, 63, 64, 100, 511, 512, 513,
+                             529, 1000, 1029}) {
+    for (std::int64_t begin = 0; begin < 32; ++begin) {
+      const auto size = static_cast<std::size_t>(begin + count);
+      AlignedBytes in(size);
+      for (std::size_t i = 0; i < size; ++i) in.data[i] = static_cast<std::uint8_t>(i * 131 + 7);
+      for (std::int64_t start : {0, 1, 5, 8, 15, 16, 17}) {
+        const auto out_size = static_cast<std::size_t>(start + count + 16);
+        AlignedBytes out(out_size);
+        std::fill(out.data, out.data + out_size, std::uint8_t{0xEE});
+        const std::int64_t offsets[2] = {start, start + count};
+        const std::int64_t begins[1] = {begin};
+        const kernels::LaneCopyFunctor copy{in.data, begins, offsets, out.data, /*vectors=*/true};
+        for (std::int64_t t = 0; t < kernels::kLanes; ++t) copy(t);
+        for (std::size_t i = 0; i < out_size; ++i) {
+          const auto at = static_cast<std::int64_t>(i);
+          const std::uint8_t want = at >= start && at < start + count
+                                        ? in.data[static_cast<std::size_t>(begin + at - start)]
+                                        : std::uint8_t{0xEE};
+          ASSERT_EQ(out.data[i], want) << "count " << count << " begin " << begin << " start "
+                                       << start << " byte " << i;
+        }
+      }
+    }
+  }
+}
+
+// join16 against a byte copy for every shift: the device's funnel shifts, in portable code.
+TEST(SubstrKernels, Join16TakesTheSixteenBytesFromTheShift) {
+  std::uint8_t bytes32[32];
+  for (int i = 0; i < 32; ++i) bytes32[i] = static_cast<std::uint8_t>(0x11 * (i % 15) + i);
+  std::uint32_t words[8];
+  std::memcpy(words, bytes32, sizeof words);
+  for (unsigned int shift = 0; shift < 16; ++shift) {
+    std::uint32_t out[4];
+    kernels::join16(words, shift, out);
+    std::uint8_t got[16];
+    std::memcpy(got, out, sizeof got);
+    for (unsigned int i = 0; i < 16; ++i) {
+      ASSERT_EQ(got[i], bytes32[shift + i]) << "shift " << shift << " byte " << i;
     }
   }
 }

@@ -213,12 +213,18 @@ TEST(SubstrRandomDriver, HostExecutorMatchesReference) {
     TensorBuffer pos = testing::index_buffer(c.pos, c.pos_shape, c.type);
     TensorBuffer len = testing::index_buffer(c.len, c.pos_shape, c.type);
     for (std::int64_t threshold : {std::int64_t{0}, std::int64_t{16}, INT64_MAX}) {
-      for (bool report : {false, true}) {
+      // Both policies with the defaults, then the variants (kernels/variants.hpp): the vector
+      // lane copy under kDrop (which always copies), byte offsets in one scan under both.
+      for (int variant = 0; variant < 5; ++variant) {
+        const bool report = variant == 1 || variant == 3;
         testing::DriverSettings settings;
         settings.unit = c.utf8 ? SubstrUnit::kUtf8Char : SubstrUnit::kByte;
         settings.report = report;
         settings.lane_threshold = threshold;
         settings.reverse = (k % 2) == 0;
+        if (variant == 2) settings.lane_copy = kernels::SubstrLaneCopy::kVectors;
+        if (variant >= 3) settings.byte_offsets = kernels::SubstrByteOffsets::kScanOfSizes;
+        SCOPED_TRACE(::testing::Message() << "variant " << variant);
         const testing::DriverRun run = testing::run_driver(in, pos, len, settings);
         // One read of the total (with the bad index); the error path reads the bad pos too.
         ASSERT_EQ(run.reads, report && ref.first_bad >= 0 ? 2 : 1);
