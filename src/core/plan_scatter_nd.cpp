@@ -105,8 +105,8 @@ ScatterNdPlan plan_scatter_nd(ScatterOp op, const TensorBuffer& tensor, const Te
   plan.op = op;
   plan.dtype = dtype;
   plan.index_dtype = indices.data_type();
-  plan.tensor_shape = tensor_shape;
-  plan.indices_shape = indices_shape;
+  plan.tensor_dims = SmallDims(tensor_shape.dims());
+  plan.indices_dims = SmallDims(indices_shape.dims());
   plan.depth = d;
   plan.num_elements = tensor_shape.num_elements();
   plan.num_rows = dims_product(indices_shape.dims(), 0, indices_shape.dims().size() - 1);
@@ -117,7 +117,6 @@ ScatterNdPlan plan_scatter_nd(ScatterOp op, const TensorBuffer& tensor, const Te
   bool overflow = false;
   for (int i = 0; i < d; ++i) overflow |= __builtin_mul_overflow(slices, tensor_shape[i], &slices);
   plan.num_slices = overflow ? 0 : slices;
-  plan.index_dims.assign(tensor_shape.dims().begin(), tensor_shape.dims().begin() + d);
   plan.slice_strides.assign(static_cast<std::size_t>(d), 0);
   if (!overflow) {
     std::int64_t stride = 1;
@@ -132,13 +131,13 @@ ScatterNdPlan plan_scatter_nd(ScatterOp op, const TensorBuffer& tensor, const Te
 std::string bad_row_message(const ScatterNdPlan& plan, std::int64_t row,
                             const std::vector<std::int64_t>& components) {
   std::string out = "indices";
-  const int batch_rank = plan.indices_shape.rank() - 1;
+  const int batch_rank = plan.indices_dims.rank() - 1;
   if (batch_rank > 0) {
     // The unflattened position of `row` in indices.shape[:-1].
     std::vector<std::int64_t> position(static_cast<std::size_t>(batch_rank));
     std::int64_t rest = row;
     for (int i = batch_rank - 1; i >= 0; --i) {
-      const std::int64_t dim = plan.indices_shape[i];
+      const std::int64_t dim = plan.indices_dims[static_cast<std::size_t>(i)];
       position[static_cast<std::size_t>(i)] = dim == 0 ? 0 : rest % dim;
       rest = dim == 0 ? 0 : rest / dim;
     }
@@ -154,7 +153,7 @@ std::string bad_row_message(const ScatterNdPlan& plan, std::int64_t row,
     if (i != 0) out += ", ";
     out += std::to_string(components[i]);
   }
-  out += "] does not index into shape " + plan.tensor_shape.to_string();
+  out += "] does not index into shape " + Shape(plan.tensor_dims.to_vector()).to_string();
   return out;
 }
 

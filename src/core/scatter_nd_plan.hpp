@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/op_result.hpp"
+#include "core/small_dims.hpp"
 #include "tensorbuf/types.hpp"
 
 namespace tensorbuf::core {
@@ -20,16 +21,15 @@ struct ScatterNdPlan {
   ScatterOp op = ScatterOp::kSub;
   DataType dtype = DataType::kFloat32;      // of tensor, updates and the output
   DataType index_dtype = DataType::kInt32;  // int32 or int64
-  Shape tensor_shape;
-  Shape indices_shape;
+  SmallDims tensor_dims;                    // tensor.shape; [:D] bounds an index's components
+  SmallDims indices_dims;                   // indices.shape
   int depth = 1;                            // D = indices.shape[-1]
   std::int64_t num_rows = 0;                // N = prod(indices.shape[:-1])
   std::int64_t slice_size = 0;              // S = prod(tensor.shape[D:])
   std::int64_t num_slices = 0;              // prod(tensor.shape[:D]); 0 when S == 0 and it
                                             // would overflow (nothing is written then)
   std::int64_t num_elements = 0;            // of the tensor
-  std::vector<std::int64_t> index_dims;     // tensor.shape[:D]: the bounds of a component
-  std::vector<std::int64_t> slice_strides;  // row-major strides over tensor.shape[:D], in
+  SmallDims slice_strides;                  // row-major strides over tensor.shape[:D], in
                                             // slices (element offset = slice * S)
   // Set by the op after dispatch: the resolved policy (kError or kDrop) and determinism.
   OutOfBoundsPolicy policy = OutOfBoundsPolicy::kError;

@@ -19,7 +19,7 @@ using kernels::ScatterGeometry;
 inline ScatterGeometry host_geometry(const ScatterNdPlan& plan, std::vector<std::int64_t>& table) {
   ScatterGeometry geometry = kernels::make_geometry(plan);
   if (plan.depth > kernels::kInlineDepth) {
-    table = plan.index_dims;
+    table.assign(plan.tensor_dims.begin(), plan.tensor_dims.begin() + plan.depth);
     table.insert(table.end(), plan.slice_strides.begin(), plan.slice_strides.end());
     geometry.external = table.data();
   }

@@ -81,7 +81,7 @@ Routed route(const core::ScatterNdPlan& plan, const RowLayout& layout, const Ten
       bool bad = false;
       for (int i = 0; i < depth; ++i) {
         const auto v = static_cast<std::int64_t>(c[i]);
-        bad = bad || v < 0 || v >= plan.index_dims[static_cast<std::size_t>(i)];
+        bad = bad || v < 0 || v >= plan.tensor_dims[static_cast<std::size_t>(i)];
       }
       if (bad) {
         owner[static_cast<std::size_t>(r)] = -1;
@@ -252,8 +252,8 @@ void run(ScatterOp op, const ShardedTensor& source, ShardedTensor& target,
   // Send buffers kept with the Comm. The received rows go to the local op without a copy:
   // on the CPU they land in buffers kept with the Comm too (load_buffer references them); for
   // a CUDA run in the host copies of new buffers, pinned, which the local op uploads.
-  std::vector<std::int64_t> slice_dims(plan.tensor_shape.dims().begin() + plan.depth,
-                                       plan.tensor_shape.dims().end());
+  std::vector<std::int64_t> slice_dims(plan.tensor_dims.begin() + plan.depth,
+                                       plan.tensor_dims.end());
   slice_dims.insert(slice_dims.begin(), received);
   const Shape index_shape{received, static_cast<std::int64_t>(depth)};
   const std::size_t index_bytes = static_cast<std::size_t>(received) * depth * 8;

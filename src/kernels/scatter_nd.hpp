@@ -155,7 +155,7 @@ ScatterGeometry executor_geometry(Executor& executor, const core::ScatterNdPlan&
       for (std::int64_t k = 0; k < n; ++k) {
         const std::int64_t at = begin + k;
         store.values[k] = at < plan.depth
-                              ? plan.index_dims[static_cast<std::size_t>(at)]
+                              ? plan.tensor_dims[static_cast<std::size_t>(at)]
                               : plan.slice_strides[static_cast<std::size_t>(at - plan.depth)];
       }
       executor.for_each_index(n, store);
