@@ -73,6 +73,7 @@ inline DirectResult run_direct(Backend backend, core::ScatterOp op, const Tensor
     cpu::ScatterNdTuning tuning;
     if (backend == Backend::kCpuOwners) {
       tuning.owners = owners;  // more than the slices in some tests: element ranges then
+      tuning.prefetch = owners % 2;  // both walks (1 owner: sole, 3 and 5: listed) prefetching
     } else {
       tuning.bucket_bytes = 16 * owners;  // several blocks of few slices (wider: owners)
     }
