@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/plan_scatter_nd.hpp"
+#include "cpu/cpu_features.hpp"
 #include "cpu/scatter_nd_tuning.hpp"
 #include "kernels/host_executor.hpp"
 #include "tensorbuf/tensorbuf.hpp"
@@ -77,7 +78,11 @@ inline DirectResult run_direct(Backend backend, core::ScatterOp op, const Tensor
     } else {
       tuning.bucket_bytes = 16 * owners;  // several blocks of few slices (wider: owners)
     }
+    // Even owner counts run the portable twins of the x86 paths (min / max rows under
+    // AVX-512, the in-place check), odd ones what this CPU has.
+    cpu::set_simd_enabled(owners % 2 == 1);
     r = cpu::scatter_nd_tuned(plan, buffers, tuning);
+    cpu::set_simd_enabled(true);
   } else {
     kernels::HostExecutor executor(backend != Backend::kDriverForward);
     r = run_driver(executor, plan, buffers);
