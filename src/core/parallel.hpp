@@ -25,6 +25,9 @@ namespace detail {
 using ChunkFunction = void (*)(const void* body, int chunk, std::int64_t begin, std::int64_t end);
 bool inside_parallel();
 void run_chunks(std::int64_t n, int chunks, ChunkFunction function, const void* body);
+// Jobs whose caller waited for a worker that was not running (the pool then ran the next jobs
+// inline for a while): for tests and diagnosis.
+std::int64_t stalled_jobs();
 }  // namespace detail
 
 template <class Body>

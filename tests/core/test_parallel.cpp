@@ -1,7 +1,7 @@
 // core::parallel_for_chunks, the CPU backends' thread pool: chunk ranges, exceptions, nested
 // calls, many back-to-back jobs with and without gaps longer than the workers' polling (a
-// lost wake-up would hang here), and concurrent callers. ctest runs it twice: polling (default) and
-// TENSORBUF_SPIN_US=0.
+// lost wake-up would hang here), concurrent callers, and the backoff after a stalled worker.
+// ctest runs it twice: polling (default) and TENSORBUF_SPIN_US=0.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -133,6 +133,51 @@ TEST(ParallelFor, ConcurrentCallersEachRunEveryChunkOnce) {
   }
   for (std::thread& c : callers) c.join();
   EXPECT_EQ(failures, 0);
+}
+
+// A worker that claims a chunk and then does not run (here: sleeps 50 ms; on a busy machine:
+// preempted by another process) makes the caller wait; the pool notices and runs the next jobs
+// on the caller alone for a while, then uses its workers again.
+TEST(ParallelFor, AStalledWorkerSendsTheNextJobsInlineForAWhile) {
+  if (cpu_thread_count() < 2) GTEST_SKIP() << "one CPU thread: the pool has no workers";
+  using std::chrono::milliseconds;
+  const std::thread::id caller = std::this_thread::get_id();
+  // The caller's chunk waits until a worker has claimed the other one (or 1 s passed), so the
+  // job really depends on the worker.
+  auto job = [&](milliseconds worker_sleep) {
+    std::atomic<bool> worker_started{false};
+    parallel_for_chunks(2, 1, [&](int, std::int64_t, std::int64_t) {
+      if (std::this_thread::get_id() == caller) {
+        const auto give_up = std::chrono::steady_clock::now() + milliseconds(1000);
+        while (!worker_started && std::chrono::steady_clock::now() < give_up) {
+          std::this_thread::yield();
+        }
+      } else {
+        worker_started = true;
+        std::this_thread::sleep_for(worker_sleep);
+      }
+    });
+    return worker_started.load();
+  };
+  const std::int64_t before = detail::stalled_jobs();
+  for (int attempt = 0; attempt < 5 && detail::stalled_jobs() == before; ++attempt) {
+    job(milliseconds(50));
+  }
+  ASSERT_GT(detail::stalled_jobs(), before) << "a 50 ms worker chunk was not seen as a stall";
+
+  // Right after it: both chunks on the caller, which finds no worker to wait for.
+  std::vector<std::thread::id> ran_on(2);
+  parallel_for_chunks(2, 1, [&](int c, std::int64_t, std::int64_t) {
+    ran_on[static_cast<std::size_t>(c)] = std::this_thread::get_id();
+  });
+  EXPECT_EQ(ran_on[0], caller);
+  EXPECT_EQ(ran_on[1], caller);
+
+  // After the backoff (at most 1 s) the workers take chunks again.
+  std::this_thread::sleep_for(milliseconds(1100));
+  bool worker_ran = false;
+  for (int attempt = 0; attempt < 5 && !worker_ran; ++attempt) worker_ran = job(milliseconds(0));
+  EXPECT_TRUE(worker_ran);
 }
 
 }  // namespace
