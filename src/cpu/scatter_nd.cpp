@@ -308,9 +308,8 @@ ScatterNdResult run(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
   WalkMode mode;
   mode.stop_at_bad = plan.policy == OutOfBoundsPolicy::kError && copy;
   mode.avx512 = cpu_features().avx512bw;
-  mode.prefetch = tuning.prefetch >= 0
-                      ? tuning.prefetch == 1
-                      : plan.num_elements > kPrefetchTableBytes / static_cast<std::int64_t>(sizeof(T));
+  const std::int64_t l2_elements = kPrefetchTableBytes / static_cast<std::int64_t>(sizeof(T));
+  mode.prefetch = tuning.prefetch >= 0 ? tuning.prefetch == 1 : plan.num_elements > l2_elements;
   if (plan.policy == OutOfBoundsPolicy::kError && !copy) {
     const std::int64_t bad = scatter_check::check_rows(plan, geometry, indices);
     if (bad >= 0) return bad_row(plan, indices, bad);
