@@ -170,8 +170,15 @@ def main():
         run_processes(args, keep)
     _, points = load(keep)
     rows = aggregate(points)
-    plot(rows, args.plot)
+    # The table first: a missing matplotlib (python3-matplotlib) must not lose the runs' table.
     write_section(args.out, render(rows, args.date, os.path.basename(args.plot), args.note))
+    try:
+        plot(rows, args.plot)
+    except ImportError as e:
+        print(f"{args.plot} not written ({e}); the section links the previous plot; "
+              f"install python3-matplotlib and rerun with --from {keep}", file=sys.stderr)
+        print(f"{args.out} written; runs in {keep}")
+        return
     print(f"{args.out} and {args.plot} written; runs in {keep}")
 
 
