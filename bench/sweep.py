@@ -7,6 +7,8 @@ section of bench/RESULTS.md (between the sweep markers; bench/compare.py keeps i
         [--out bench/RESULTS.md] [--plot bench/sweep.png]
     /usr/bin/python3 bench/sweep.py --from DIR ...   # re-render kept runs without running
 
+The plot needs python3-matplotlib; without it the section is still written.
+
 Per (form, size): the median over the processes of each process's median per call (op and
 yardstick), their ratio, and the worst p99 / p50 over the processes, for the op and for the
 yardstick: the yardstick's own p99 / p50 is what the machine allows at that duration.

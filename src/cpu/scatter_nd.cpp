@@ -55,8 +55,9 @@ constexpr double kCopyNsPerByte = 0.05;
 constexpr double kCachedBytes = 8 << 20;
 constexpr double kLastLevelBytes = 16 << 20;
 // Beyond the private L2 (1 MiB here) a row's slice is a miss the walk can hide by prefetching
-// it kPrefetchRows rows ahead; within it the prefetch is only extra work (elements 2^10-2^14
-// in cache: 1.2-1.4x slower with it; slices in place 2^16-2^18: 0.65-0.85x, 2026-12-03).
+// it kPrefetchRows rows ahead; within it the prefetch is only extra work (elements at 2^10 and
+// 2^12 in cache: 1.24x and 1.37x the time with it; slices in place at 2^18, beyond: 0.6-0.8x;
+// docs/scatter_nd.md).
 constexpr std::int64_t kPrefetchTableBytes = std::int64_t{1} << 20;
 constexpr std::int64_t kPrefetchRows = 16;
 
