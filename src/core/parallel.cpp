@@ -127,8 +127,11 @@ class ThreadPool {
     run_claimed(generation_);
     const Clock::time_point own_end = Clock::now();
     if (!spin_until([this] { return pending_.load(std::memory_order_acquire) == 0; })) {
+      // Acquire, not relaxed: the last worker counts its chunk before it takes mutex_ to
+      // notify, so a 0 seen here may come before that lock; only the acquire load orders the
+      // workers' reads of job_ before the next job's write (a TSan report in CI, 2026-12-03).
       std::unique_lock lock(mutex_);
-      done_.wait(lock, [this] { return pending_.load(std::memory_order_relaxed) == 0; });
+      done_.wait(lock, [this] { return pending_.load(std::memory_order_acquire) == 0; });
     }
     const Clock::time_point end = Clock::now();
     const Clock::duration wait = end - own_end;
