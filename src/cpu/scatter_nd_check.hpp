@@ -74,6 +74,10 @@ std::int64_t check_rows(const core::ScatterNdPlan& plan, const kernels::ScatterG
                         const Index* indices) {
   const bool simd = cpu_features().avx512bw;
   const std::int64_t n = plan.num_rows;
+  // Most calls: below two threads' worth of work, without the chunking arithmetic.
+  const double check_ns = kCheckNsPerComponent * static_cast<double>(plan.depth * n);
+  if (check_ns < 2 * core::kMinThreadWorkNs)
+    return first_bad_row(plan, geometry, indices, 0, n, simd);
   const std::int64_t min_rows = core::min_chunk_for(kCheckNsPerComponent * plan.depth);
   const int chunks = core::chunk_count(n, min_rows);
   if (chunks <= 1) return first_bad_row(plan, geometry, indices, 0, n, simd);

@@ -68,8 +68,10 @@ inline constexpr int kInlineDepth = 8;
 struct ScatterGeometry {
   int depth = 1;
   std::int64_t slice_size = 0;
-  std::int64_t dims[kInlineDepth] = {};
-  std::int64_t strides[kInlineDepth] = {};
+  // Filled by make_geometry (no member initializers: their zero fill, a `rep stos` of 136
+  // bytes, was 6% of a small CPU scatter call).
+  std::int64_t dims[kInlineDepth];
+  std::int64_t strides[kInlineDepth];
   const std::int64_t* external = nullptr;  // depth > kInlineDepth: dims[D], then strides[D]
 
   template <class Index>
@@ -99,9 +101,11 @@ inline ScatterGeometry make_geometry(const core::ScatterNdPlan& plan) {
   ScatterGeometry geometry;
   geometry.depth = plan.depth;
   geometry.slice_size = plan.slice_size;
-  for (int d = 0; d < plan.depth && d < kInlineDepth; ++d) {
-    geometry.dims[d] = plan.tensor_dims[static_cast<std::size_t>(d)];
-    geometry.strides[d] = plan.slice_strides[static_cast<std::size_t>(d)];
+  // Every entry written, unused ones as 0.
+  for (int d = 0; d < kInlineDepth; ++d) {
+    const bool used = d < plan.depth;
+    geometry.dims[d] = used ? plan.tensor_dims[static_cast<std::size_t>(d)] : 0;
+    geometry.strides[d] = used ? plan.slice_strides[static_cast<std::size_t>(d)] : 0;
   }
   return geometry;
 }
