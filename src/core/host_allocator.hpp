@@ -18,4 +18,9 @@ inline constexpr std::size_t kLargeBlock = std::size_t{1} << 20;
 // Bytes held by the cache now (for tests).
 std::size_t cached_host_bytes();
 
+// Blocks up to kSmallBlock bytes are kept by the thread that frees them (its last four) for
+// its next allocation of the same rounded size; false under AddressSanitizer (for tests).
+inline constexpr std::size_t kSmallBlock = std::size_t{256} << 10;
+bool small_host_cache_enabled();
+
 }  // namespace tensorbuf::core
