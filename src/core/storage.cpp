@@ -139,13 +139,18 @@ void Storage::ensure_host_valid_locked() const {
 }
 
 const void* Storage::host_read() const {
-  std::lock_guard lock(mutex_);
+  if (host_only_.load(std::memory_order_acquire)) return host_;
+  StateLock lock(*this);
   ensure_host_valid_locked();
   return host_;
 }
 
 void* Storage::host_write(bool keep_contents) {
-  std::lock_guard lock(mutex_);
+  // Nothing to sync, copy, wait for or mark stale (and no other call runs meanwhile).
+  if (host_only_.load(std::memory_order_acquire) && !device_valid_ && !upload_in_flight_) {
+    return host_;
+  }
+  StateLock lock(*this);
   require_writable_locked();
   if (bytes_ == 0) {
     host_valid_ = true;
@@ -231,13 +236,13 @@ void Storage::ensure_device_valid_locked(int device, StreamHandle stream, bool c
 }
 
 const void* Storage::device_read(int device, StreamHandle stream) const {
-  std::lock_guard lock(mutex_);
+  StateLock lock(*this);
   ensure_device_valid_locked(device, stream, /*copy=*/true);
   return device_;
 }
 
 void* Storage::device_write(int device, StreamHandle stream, bool keep_contents) {
-  std::lock_guard lock(mutex_);
+  StateLock lock(*this);
   require_writable_locked();
   ensure_device_valid_locked(device, stream, keep_contents);
   host_valid_ = bytes_ == 0;
@@ -245,33 +250,38 @@ void* Storage::device_write(int device, StreamHandle stream, bool keep_contents)
 }
 
 void Storage::finish_device_use(StreamHandle stream) const {
-  std::lock_guard lock(mutex_);
+  StateLock lock(*this);
   if (device_memory_ == nullptr) return;
   last_use_ = device_memory_->record_event(last_use_, device_index_, stream);
   last_stream_ = stream;
 }
 
 bool Storage::host_valid() const {
-  std::lock_guard lock(mutex_);
+  StateLock lock(*this);
   return host_current_locked();
 }
 
 bool Storage::device_valid() const {
-  std::lock_guard lock(mutex_);
+  StateLock lock(*this);
   return device_current_locked();
 }
 
 int Storage::device_index() const {
-  std::lock_guard lock(mutex_);
+  StateLock lock(*this);
   return device_index_;
 }
 
 bool Storage::references_caller_memory() const {
-  std::lock_guard lock(mutex_);
+  StateLock lock(*this);
   return !host_owned_ && host_ != nullptr;
 }
 
 // ---- Homes and mirrors (docs/interop.md, I1) ----
+
+bool Storage::host_only_locked() const {
+  return bytes_ > 0 && host_valid_ && host_owned_ && home_locked() == Side::kNone &&
+         exports_ == 0 && ready_events_.empty() && !read_only_;
+}
 
 Side Storage::home_locked() const {
   if (host_borrowed_) return Side::kHost;
@@ -287,7 +297,7 @@ Side Storage::residence_locked() const {
 }
 
 Side Storage::residence() const {
-  std::lock_guard lock(mutex_);
+  StateLock lock(*this);
   return residence_locked();
 }
 
@@ -335,7 +345,8 @@ StreamHandle Storage::download_stream_locked() const {
 }
 
 void Storage::write_back_home() {
-  std::lock_guard lock(mutex_);
+  if (host_only_.load(std::memory_order_acquire)) return;  // no home
+  StateLock lock(*this);
   const Side home = home_locked();
   if (bytes_ == 0 || home == Side::kNone) return;
   if (home == Side::kHost && !host_valid_ && device_valid_) {
@@ -356,7 +367,7 @@ void Storage::write_back_home() {
 }
 
 void Storage::evict(Side side, int device) {
-  std::lock_guard lock(mutex_);
+  StateLock lock(*this);
   const bool pinned = exports_ > 0 && export_side_ == side;
   if (side == Side::kHost) {
     if (host_ == nullptr && !host_valid_) return;
@@ -384,13 +395,13 @@ void Storage::evict(Side side, int device) {
 }
 
 std::size_t Storage::bytes_on(Side side, int device) const {
-  std::lock_guard lock(mutex_);
+  StateLock lock(*this);
   if (side == Side::kHost) return host_ != nullptr ? bytes_ : 0;
   return device_ != nullptr && device_index_ == device ? device_block_bytes_ : 0;
 }
 
 void Storage::shrink(std::size_t bytes) {
-  std::lock_guard lock(mutex_);
+  StateLock lock(*this);
   TENSORBUF_EXPECTS(bytes <= bytes_ && !borrowed_ && exports_ == 0 && host_ == nullptr,
                     InternalError,
                     str_cat("Storage::shrink to ", bytes, " of ", bytes_,

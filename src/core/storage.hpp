@@ -5,6 +5,7 @@
 // when the last owner (a TensorBuffer or a DLPack export) lets go.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -125,7 +126,10 @@ class Storage {
 
  private:
   explicit Storage(std::size_t bytes) : bytes_(bytes) {}
+  // Holds mutex_; on release, sets host_only_ from the state it leaves.
+  class StateLock;
   // The helpers below expect mutex_ held.
+  bool host_only_locked() const;
   Side home_locked() const;
   Side residence_locked() const;
   bool mirror_trusted_locked(Side mirror) const;
@@ -143,6 +147,12 @@ class Storage {
 
   std::size_t bytes_;  // lowered only by shrink()
   mutable std::mutex mutex_;
+  // Set (by StateLock) while the host copy is owned, current and all there is to care about:
+  // no home elsewhere, no export, nothing to wait for, writable. host_read and write_back_home
+  // then need no lock, nor does host_write while the device copy is also stale: the lock-free
+  // fast path of every CPU op on ordinary buffers (a lock pair per buffer was ~10% of a small
+  // op). Const methods never clear what it stands for, and non-const ones run alone.
+  mutable std::atomic<bool> host_only_{false};
   mutable void* host_ = nullptr;
   mutable bool host_owned_ = false;            // false while host_ is caller memory (or null)
   bool host_borrowed_ = false;                 // host_ is the borrowed home (written in place)
@@ -170,6 +180,20 @@ class Storage {
   std::function<void(Stream)> release_;
   StreamHandle release_order_stream_ = nullptr;
   bool order_release_ = false;
+};
+
+class Storage::StateLock {
+ public:
+  explicit StateLock(const Storage& storage) : storage_(storage), lock_(storage.mutex_) {}
+  StateLock(const StateLock&) = delete;
+  StateLock& operator=(const StateLock&) = delete;
+  ~StateLock() {  // before lock_ is released
+    storage_.host_only_.store(storage_.host_only_locked(), std::memory_order_release);
+  }
+
+ private:
+  const Storage& storage_;
+  std::lock_guard<std::mutex> lock_;
 };
 
 }  // namespace tensorbuf::core

@@ -61,7 +61,7 @@ void Storage::release_borrowed() noexcept {
 }
 
 void Storage::wait_for(StreamHandle stream, int device) {
-  std::lock_guard lock(mutex_);
+  StateLock lock(*this);
   DeviceMemory* memory = device_memory();
   TENSORBUF_EXPECTS(memory != nullptr, UnavailableError,
                     str_cat("waiting on a stream needs CUDA: ", cuda_availability_reason()));
@@ -75,7 +75,7 @@ void Storage::wait_for(StreamHandle stream, int device) {
 }
 
 void Storage::note_external_write() {
-  std::lock_guard lock(mutex_);
+  StateLock lock(*this);
   mark_home_current_locked();
 }
 
@@ -93,7 +93,7 @@ void Storage::mark_home_current_locked() {
 
 Storage::Export Storage::begin_export(bool writable, bool allow_read_only,
                                       StreamHandle consumer) {
-  std::lock_guard lock(mutex_);
+  StateLock lock(*this);
   Export out;
   // The freshest side (residence()), or the side earlier exports pinned.
   out.side = bytes_ != 0 ? residence_locked() : Side::kHost;
@@ -139,14 +139,14 @@ Storage::Export Storage::begin_export(bool writable, bool allow_read_only,
 }
 
 void Storage::end_export(bool home) noexcept {
-  std::lock_guard lock(mutex_);
+  StateLock lock(*this);
   exports_--;
   if (home) writable_exports_--;
   if (exports_ == 0) export_side_ = Side::kNone;
 }
 
 void Storage::require_unpinned(const char* what) const {
-  std::lock_guard lock(mutex_);
+  StateLock lock(*this);
   TENSORBUF_EXPECTS(exports_ == 0, InvalidArgumentError,
                     str_cat(what, ": a DLPack export of this buffer is alive, so its memory "
                                   "cannot move"));

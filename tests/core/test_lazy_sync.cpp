@@ -71,6 +71,29 @@ TEST_F(LazySyncTest, DeviceWriteInvalidatesHostAndHostReadDownloads) {
   EXPECT_EQ(memory_->downloads(), 1);
 }
 
+TEST_F(LazySyncTest, TheLockFreeHostPathNeverHidesADeviceWrite) {
+  // CPU ops on host-only buffers skip Storage's lock (its host_only_ flag); a device write in
+  // between must end that, so the next CPU op downloads first and stales the device copy.
+  TensorBuffer t = make({1, 2, 3, 4});
+  TensorBuffer index = TensorBuffer::create_fixed_size({1, 1}, DataType::kInt32);
+  index.load_array(std::vector<std::int32_t>{1});
+  const TensorBuffer update = make({10});
+  const ScatterOptions cpu{.device = Device::cpu()};
+  tensor_scatter_nd_add_in_place(t, index, update, cpu);
+  tensor_scatter_nd_add_in_place(t, index, update, cpu);
+  EXPECT_EQ(t.get_float_array(), (std::vector<float>{1, 22, 3, 4}));
+  EXPECT_EQ(memory_->downloads(), 0);
+  t.mutable_device<float>()[3] = 40;
+  tensor_scatter_nd_add_in_place(t, index, update, cpu);
+  EXPECT_EQ(memory_->downloads(), 1);
+  EXPECT_FALSE(t.is_valid_on(Device::cuda()));
+  EXPECT_EQ(t.get_float_array(), (std::vector<float>{1, 32, 3, 40}));
+  t.sync_to(Device::cuda());  // both sides current: a host write must still stale the device
+  tensor_scatter_nd_add_in_place(t, index, update, cpu);
+  EXPECT_FALSE(t.is_valid_on(Device::cuda()));
+  EXPECT_EQ(t.get_float_array(), (std::vector<float>{1, 42, 3, 40}));
+}
+
 TEST_F(LazySyncTest, OverwriteNeverCopies) {
   TensorBuffer b = make({1, 2});
   float* d = b.overwrite_device<float>();
