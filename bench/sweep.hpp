@@ -49,7 +49,7 @@ struct SweepPoint {
   std::int64_t samples = 0;
   double op_p50 = 0, op_p99 = 0;
   double ref_p50 = 0, ref_p99 = 0;
-  double op_faults = 0;  // minor page faults per op call (getrusage)
+  double op_faults = 0;  // minor page faults per op call (getrusage over op and yardstick calls)
 };
 
 /// Runs the sweep; `progress` is called after each point.
