@@ -165,6 +165,13 @@ class CudaExecutor {
     return value;
   }
 
+  void copy_to_host(void* host, const void* src, std::size_t bytes) {
+    if (bytes == 0) return;
+    context_.memory->copy_device_to_host(host, src, bytes, context_.device, context_.stream);
+    core::stats_counters().device_to_host_copies++;
+    core::stats_counters().bytes_device_to_host += static_cast<std::int64_t>(bytes);
+  }
+
   void copy(void* dst, const void* src, std::size_t bytes) {
     if (bytes != 0) {
       context_.memory->copy_device_to_device(dst, src, bytes, context_.device, context_.stream);

@@ -3,6 +3,7 @@
 #include "core/backend.hpp"
 #include "core/boolean_mask_update_backends.hpp"
 #include "core/error_macros.hpp"
+#include "core/route_rows_backend.hpp"
 #include "core/scatter_nd_backends.hpp"
 #include "core/substr_backends.hpp"
 
@@ -38,6 +39,14 @@ core::ScatterNdResult scatter_nd(const core::ScatterNdPlan&, const core::Scatter
   not_built();
 }
 // --- end scatter_nd ---
+
+// --- route_rows (src/core/route_rows_backend.hpp) ---
+core::RoutedRows route_rows(const core::ScatterNdPlan&, const void*, const void*, std::int64_t,
+                            const std::vector<std::int64_t>&, std::size_t, std::int64_t*, void*,
+                            const core::CudaContext&) {
+  not_built();
+}
+// --- end route_rows ---
 
 // --- substr (src/core/substr_backends.hpp) ---
 core::SubstrResult substr(const core::SubstrPlan&, const core::SubstrBuffers&,

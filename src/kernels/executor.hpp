@@ -31,6 +31,8 @@
 //   template <class T> T read_value(const T* data);
 //       Copies one element to the host. On CUDA this waits for the stream (a host wait):
 //       drivers call it only where the spec allows a sync.
+//   void copy_to_host(void* host, const void* src, std::size_t bytes);
+//       read_value for `bytes` bytes (a host wait on CUDA).
 //   void copy(void* dst, const void* src, std::size_t bytes);   executor-side to executor-side
 //
 // Drivers are templates `template <class Executor> ... run_x(Executor& ex, const Plan&, ...)`.

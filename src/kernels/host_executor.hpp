@@ -129,6 +129,14 @@ class HostExecutor {
     return *data;
   }
 
+  void copy_to_host(void* host, const void* src, std::size_t bytes) {
+    ++reads_;
+    if (capturing_) {
+      throw InternalError("HostExecutor: copy_to_host during capture (a host wait on CUDA)");
+    }
+    if (bytes != 0) std::memcpy(host, src, bytes);
+  }
+
   void copy(void* dst, const void* src, std::size_t bytes) {
     if (bytes == 0) return;
     if (record([=] { std::memmove(dst, src, bytes); })) return;

@@ -1,0 +1,212 @@
+// The distributed scatter's device-side routing (src/kernels/route_rows.hpp) on the host
+// executor, and on a GPU through cuda::route_rows (RouteRowsCUDA, skipped without one), against
+// a reference written here: for each owner in rank order, this rank's rows in row order whose
+// first component falls in the owner's rows.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "core/backend_run.hpp"
+#include "core/buffer_access.hpp"
+#include "core/plan_scatter_nd.hpp"
+#include "core/route_rows_backend.hpp"
+#include "kernels/host_executor.hpp"
+#include "kernels/route_rows.hpp"
+#include "support/devices.hpp"
+#include "tensorbuf/tensorbuf.hpp"
+
+namespace tensorbuf {
+namespace {
+
+struct Case {
+  std::vector<std::int64_t> offsets;  // the layout: ranks + 1 first rows
+  std::vector<std::int64_t> dims;     // the tensor's dims[:depth] (dims[0] = offsets.back())
+  std::int64_t rows = 0;
+  std::size_t slice_bytes = 0;
+  double bad_fraction = 0;
+};
+
+struct Reference {
+  std::vector<std::int64_t> counts;
+  std::int64_t first_bad = -1;
+  std::vector<std::int64_t> bad_components;
+  std::vector<std::int64_t> index;
+  std::vector<std::uint8_t> slices;
+};
+
+template <class Index>
+Reference reference(const Case& c, const std::vector<Index>& indices,
+                    const std::vector<std::uint8_t>& slices) {
+  const int depth = static_cast<int>(c.dims.size());
+  const int ranks = static_cast<int>(c.offsets.size()) - 1;
+  Reference out;
+  out.counts.assign(static_cast<std::size_t>(ranks), 0);
+  auto good = [&](std::int64_t r) {
+    for (int d = 0; d < depth; ++d) {
+      const auto v = static_cast<std::int64_t>(indices[r * depth + d]);
+      if (v < 0 || v >= c.dims[d]) return false;
+    }
+    return true;
+  };
+  for (std::int64_t r = 0; r < c.rows; ++r) {
+    if (!good(r)) {
+      out.first_bad = r;
+      out.bad_components.assign(indices.begin() + r * depth, indices.begin() + (r + 1) * depth);
+      break;
+    }
+  }
+  for (int p = 0; p < ranks; ++p) {
+    for (std::int64_t r = 0; r < c.rows; ++r) {
+      const auto first = static_cast<std::int64_t>(indices[r * depth]);
+      if (!good(r) || first < c.offsets[p] || first >= c.offsets[p + 1]) continue;
+      ++out.counts[p];
+      out.index.push_back(first - c.offsets[p]);
+      for (int d = 1; d < depth; ++d) out.index.push_back(indices[r * depth + d]);
+      out.slices.insert(out.slices.end(), slices.begin() + r * c.slice_bytes,
+                        slices.begin() + (r + 1) * c.slice_bytes);
+    }
+  }
+  return out;
+}
+
+// Routes through the host executor, or through cuda::route_rows on device copies of the same
+// inputs.
+template <class Index>
+kernels::RoutedRows route(const Case& c, const std::vector<Index>& indices,
+                          const std::vector<std::uint8_t>& slices, bool on_gpu,
+                          std::vector<std::int64_t>& send_index,
+                          std::vector<std::uint8_t>& send_slices) {
+  const int depth = static_cast<int>(c.dims.size());
+  core::ScatterNdPlan plan;
+  plan.depth = depth;
+  plan.index_dtype = DataTypeOf<Index>::value;
+  plan.tensor_dims = core::SmallDims(c.dims);
+  plan.slice_strides = core::SmallDims(std::vector<std::int64_t>(c.dims.size(), 1));
+  if (!on_gpu) {
+    kernels::HostExecutor executor;
+    const kernels::ScatterGeometry geometry = kernels::executor_geometry(executor, plan);
+    return kernels::route_rows(executor, indices.data(), slices.data(), c.rows, geometry, c.offsets,
+                               c.slice_bytes, send_index.data(), send_slices.data());
+  }
+  TensorBuffer index_buffer = TensorBuffer::create_fixed_size({c.rows, depth}, plan.index_dtype);
+  if (!indices.empty())
+    std::memcpy(index_buffer.mutable_host_bytes(), indices.data(), indices.size() * sizeof(Index));
+  TensorBuffer slice_buffer =
+      TensorBuffer::create_fixed_size({static_cast<std::int64_t>(slices.size())}, DataType::kUInt8);
+  if (!slices.empty()) std::memcpy(slice_buffer.mutable_host_bytes(), slices.data(), slices.size());
+  core::BackendRun backend(Device::cuda(0), Stream{});
+  const void* index_device = backend.read(index_buffer);
+  const void* slices_device = backend.read(slice_buffer);
+  kernels::RoutedRows routed =
+      cuda::route_rows(plan, index_device, slices_device, c.rows, c.offsets, c.slice_bytes,
+                       send_index.data(), send_slices.data(), backend.cuda());
+  backend.finish();
+  return routed;
+}
+
+template <class Index>
+void expect_routed(const Case& c, unsigned seed, bool on_gpu = false) {
+  SCOPED_TRACE(::testing::Message() << "seed " << seed << ", ranks " << c.offsets.size() - 1
+                                    << ", depth " << c.dims.size() << ", slice bytes "
+                                    << c.slice_bytes << ", index bytes " << sizeof(Index));
+  std::mt19937 rng(seed);
+  const int depth = static_cast<int>(c.dims.size());
+  std::vector<Index> indices(static_cast<std::size_t>(c.rows * depth));
+  std::uniform_real_distribution<double> coin(0, 1);
+  for (std::int64_t r = 0; r < c.rows; ++r) {
+    for (int d = 0; d < depth; ++d) {
+      std::uniform_int_distribution<std::int64_t> in(0, c.dims[d] - 1);
+      std::int64_t v = in(rng);
+      if (coin(rng) < c.bad_fraction) v = coin(rng) < 0.5 ? -1 - v : c.dims[d] + v;
+      indices[r * depth + d] = static_cast<Index>(v);
+    }
+  }
+  std::vector<std::uint8_t> slices(static_cast<std::size_t>(c.rows) * c.slice_bytes);
+  for (auto& b : slices) b = static_cast<std::uint8_t>(rng());
+
+  std::vector<std::int64_t> send_index(static_cast<std::size_t>(c.rows * depth), -7);
+  std::vector<std::uint8_t> send_slices(slices.size(), 0xee);
+  const kernels::RoutedRows routed = route(c, indices, slices, on_gpu, send_index, send_slices);
+
+  const Reference want = reference(c, indices, slices);
+  EXPECT_EQ(routed.counts, want.counts);
+  EXPECT_EQ(routed.first_bad, want.first_bad);
+  EXPECT_EQ(routed.bad_components, want.bad_components);
+  send_index.resize(want.index.size());
+  send_slices.resize(want.slices.size());
+  EXPECT_EQ(send_index, want.index);
+  EXPECT_EQ(send_slices, want.slices);
+}
+
+TEST(RouteRows, MatchesTheReferenceOnRandomLayoutsAndRows) {
+  unsigned seed = 1;
+  for (int ranks : {1, 2, 3, 4, 7, 33}) {
+    for (int depth : {1, 2, 3}) {
+      for (std::size_t slice_bytes : {std::size_t{0}, std::size_t{3}, std::size_t{64}}) {
+        for (double bad : {0.0, 0.05}) {
+          ++seed;
+          std::mt19937 rng(seed);
+          Case c;
+          c.offsets.push_back(0);
+          for (int p = 0; p < ranks; ++p) {
+            // Some ranks own no rows (every third one, where there are several).
+            const std::int64_t own = ranks > 1 && p % 3 == 1 ? 0 : 1 + rng() % 9;
+            c.offsets.push_back(c.offsets.back() + own);
+          }
+          c.dims.push_back(c.offsets.back());
+          for (int d = 1; d < depth; ++d) c.dims.push_back(2 + rng() % 4);
+          c.rows = static_cast<std::int64_t>(rng() % 200);
+          c.slice_bytes = slice_bytes;
+          c.bad_fraction = bad;
+          expect_routed<std::int32_t>(c, seed);
+          expect_routed<std::int64_t>(c, seed);
+        }
+      }
+    }
+  }
+}
+
+TEST(RouteRows, AllRowsToOneOwnerKeepTheirOrderAndNoRowsRouteNothing) {
+  Case c;
+  c.offsets = {0, 0, 5, 5, 9};  // ranks 0 and 2 own nothing
+  c.dims = {9};
+  c.rows = 50;
+  c.slice_bytes = 8;
+  expect_routed<std::int64_t>(c, 5);
+  c.rows = 0;
+  expect_routed<std::int64_t>(c, 6);
+}
+
+TEST(RouteRows, DeepIndicesUseTheExecutorsGeometryTable) {
+  Case c;
+  c.offsets = {0, 3, 6};
+  c.dims = {6, 2, 2, 2, 2, 2, 2, 2, 2, 2};  // depth 10 > kInlineDepth
+  c.rows = 40;
+  c.slice_bytes = 4;
+  c.bad_fraction = 0.02;
+  expect_routed<std::int32_t>(c, 9);
+}
+
+TEST(RouteRowsCUDA, MatchesTheReferenceOnTheDevice) {
+  TENSORBUF_SKIP_WITHOUT_CUDA(Device::cuda(0));
+  unsigned seed = 100;
+  for (int ranks : {2, 5}) {
+    for (std::size_t slice_bytes : {std::size_t{3}, std::size_t{256}}) {
+      Case c;
+      c.offsets = {0};
+      for (int p = 0; p < ranks; ++p) c.offsets.push_back(c.offsets.back() + (p == 1 ? 0 : 1000));
+      c.dims = {c.offsets.back(), 3};
+      c.rows = 20000;
+      c.slice_bytes = slice_bytes;
+      c.bad_fraction = 0.001;
+      expect_routed<std::int32_t>(c, ++seed, /*on_gpu=*/true);
+      expect_routed<std::int64_t>(c, ++seed, /*on_gpu=*/true);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tensorbuf
