@@ -11,8 +11,9 @@
 //  4. each owner applies what it received, from the receive buffer, with the local op, in
 //     (source rank, source row) order: duplicates fold exactly as in the single-process op.
 // On one rank the single-process op runs on the caller's buffers: nothing needs to move.
-// GPU shards are staged through the buffers' host copies (pinned when CUDA is usable); the
-// local op copies the received rows to the device.
+// CUDA runs route and bucket on the device (src/kernels/route_rows.hpp): only the send
+// buffers, every owner's rows this rank's included, cross to pinned host memory for MPI; the
+// received rows land in the pinned host copies of new buffers, which the local op uploads.
 #include <algorithm>
 #include <chrono>
 #include <climits>
@@ -20,10 +21,12 @@
 #include <ctime>
 #include <optional>
 
+#include "core/backend_run.hpp"
 #include "core/dispatch.hpp"
 #include "core/dtype_dispatch.hpp"
 #include "core/error_macros.hpp"
 #include "core/plan_scatter_nd.hpp"
+#include "core/route_rows_backend.hpp"
 #include "cpu/streaming_copy.hpp"
 #include "dist/collective.hpp"
 #include "dist/exchange.hpp"
@@ -99,6 +102,35 @@ Routed route(const core::ScatterNdPlan& plan, const RowLayout& layout, const Ten
       ++out.counts[static_cast<std::size_t>(o)];
     }
   });
+  return out;
+}
+
+// Steps 2 and 3 of a CUDA run, on the device: the routed rows of every owner, this rank's
+// included, in the pinned host copies of `send_index` and `send_slices` (made here).
+Routed route_on_device(const core::ScatterNdPlan& plan, const RowLayout& layout,
+                       const TensorBuffer& indices, const TensorBuffer& updates, std::int64_t rows,
+                       std::size_t slice_bytes, Device device, Stream stream,
+                       TensorBuffer& send_index, TensorBuffer& send_slices) {
+  const std::int64_t depth = plan.depth;
+  send_index = TensorBuffer::create_uninitialized(Shape{rows, depth}, DataType::kInt64);
+  send_slices = TensorBuffer::create_uninitialized(
+      Shape{rows * static_cast<std::int64_t>(slice_bytes)}, DataType::kUInt8);
+  auto* index_host =
+      static_cast<std::int64_t*>(rows * depth != 0 ? send_index.overwrite_host_bytes() : nullptr);
+  void* slices_host = rows * static_cast<std::int64_t>(slice_bytes) != 0
+                          ? send_slices.overwrite_host_bytes()
+                          : nullptr;
+  core::BackendRun backend(device, stream);
+  const void* index_device = backend.read(indices);
+  const void* slices_device = backend.read(updates);
+  core::RoutedRows routed =
+      cuda::route_rows(plan, index_device, slices_device, rows, layout.offsets, slice_bytes,
+                       index_host, slices_host, backend.cuda());
+  backend.finish();
+  Routed out;
+  out.counts = std::move(routed.counts);
+  out.first_bad = routed.first_bad;
+  out.bad_components = std::move(routed.bad_components);
   return out;
 }
 
@@ -232,9 +264,18 @@ void run(ScatterOp op, const ShardedTensor& source, ShardedTensor& target,
   }
 
   detail::Scratch& scratch = detail::CommAccess::scratch(comm);
+  const std::size_t slice_bytes = static_cast<std::size_t>(plan.slice_size) * updates.type_size();
+  TensorBuffer device_sent_index = TensorBuffer::create_dynamic(DataType::kInt64);
+  TensorBuffer device_sent_slices = TensorBuffer::create_dynamic(DataType::kUInt8);
   std::optional<Routed> routed_here;
   detail::agree(comm, [&] {
-    routed_here.emplace(route(plan, source.layout(), indices, rows, scratch.owner));
+    if (device.is_cuda()) {
+      routed_here.emplace(route_on_device(plan, source.layout(), indices, updates, rows,
+                                          slice_bytes, device, options.stream, device_sent_index,
+                                          device_sent_slices));
+    } else {
+      routed_here.emplace(route(plan, source.layout(), indices, rows, scratch.owner));
+    }
   });
   const Routed& routed = *routed_here;
   lap(g_phases.route);
@@ -246,7 +287,6 @@ void run(ScatterOp op, const ShardedTensor& source, ShardedTensor& target,
   const int size = comm.size();
   const int rank = comm.rank();
   const std::size_t depth = static_cast<std::size_t>(plan.depth);
-  const std::size_t slice_bytes = static_cast<std::size_t>(plan.slice_size) * updates.type_size();
   const std::vector<std::int64_t> recv_starts = detail::source_starts(recv_counts);
   const std::int64_t received = recv_starts.back();
   // Send buffers kept with the Comm. The received rows go to the local op without a copy:
@@ -265,11 +305,6 @@ void run(ScatterOp op, const ShardedTensor& source, ShardedTensor& target,
   std::byte* recv_index = nullptr;
   std::byte* recv_slices = nullptr;
   detail::agree(comm, [&] {
-    std::int64_t to_others = 0;
-    for (int p = 0; p < size; ++p) to_others += p != rank ? send_counts[p] : 0;
-    send_index = detail::room(scratch.send_index, static_cast<std::size_t>(to_others) * depth * 8);
-    send_slices =
-        detail::room(scratch.send_slices, static_cast<std::size_t>(to_others) * slice_bytes);
     if (device.is_cuda()) {
       index = TensorBuffer::create_uninitialized(index_shape, DataType::kInt64);
       rows_in = TensorBuffer::create_uninitialized(Shape(slice_dims), plan.dtype);
@@ -281,6 +316,16 @@ void run(ScatterOp op, const ShardedTensor& source, ShardedTensor& target,
       recv_index = detail::room(scratch.recv_index, index_bytes);
       recv_slices = detail::room(scratch.recv_slices, rows_bytes);
     }
+    if (device.is_cuda()) {  // routed on the device: every owner's rows, this rank's too
+      send_index = static_cast<std::byte*>(device_sent_index.mutable_host_bytes());
+      send_slices = static_cast<std::byte*>(device_sent_slices.mutable_host_bytes());
+      return;
+    }
+    std::int64_t to_others = 0;
+    for (int p = 0; p < size; ++p) to_others += p != rank ? send_counts[p] : 0;
+    send_index = detail::room(scratch.send_index, static_cast<std::size_t>(to_others) * depth * 8);
+    send_slices =
+        detail::room(scratch.send_slices, static_cast<std::size_t>(to_others) * slice_bytes);
     Destinations to;
     std::int64_t at = 0;  // rows before owner p's group in the send buffer
     for (int p = 0; p < size; ++p) {
@@ -294,9 +339,11 @@ void run(ScatterOp op, const ShardedTensor& source, ShardedTensor& target,
   });
   lap(g_phases.bucket);
   detail::or_abort(comm, [&] {
-    detail::exchange_rows(comm, send_index, send_counts, recv_index, recv_counts, depth * 8, true);
+    const bool self_placed = !device.is_cuda();
+    detail::exchange_rows(comm, send_index, send_counts, recv_index, recv_counts, depth * 8,
+                          self_placed);
     detail::exchange_rows(comm, send_slices, send_counts, recv_slices, recv_counts, slice_bytes,
-                          true);
+                          self_placed);
     lap(g_phases.exchange);
     if (!device.is_cuda()) {
       index.load_buffer({recv_index, index_bytes}, index_shape);
