@@ -63,12 +63,9 @@ std::string policy_text(std::int64_t policy) {
 std::string flag_text(std::int64_t flag) { return flag != 0 ? "true" : "false"; }
 
 // This rank's rows after one read of its indices (step 2): the rows per owner and the first
-// bad row with its components; each row's owner (-1: out of bounds) in the scratch `owner`.
-struct Routed {
-  std::vector<std::int64_t> counts;
-  std::int64_t first_bad = -1;
-  std::vector<std::int64_t> bad_components;
-};
+// bad row with its components (the device routing's result type too); on the host, each row's
+// owner (-1: out of bounds) in the scratch `owner`.
+using Routed = core::RoutedRows;
 
 Routed route(const core::ScatterNdPlan& plan, const RowLayout& layout, const TensorBuffer& indices,
              std::int64_t rows, std::vector<int>& owner) {
@@ -123,15 +120,10 @@ Routed route_on_device(const core::ScatterNdPlan& plan, const RowLayout& layout,
   core::BackendRun backend(device, stream);
   const void* index_device = backend.read(indices);
   const void* slices_device = backend.read(updates);
-  core::RoutedRows routed =
-      cuda::route_rows(plan, index_device, slices_device, rows, layout.offsets, slice_bytes,
-                       index_host, slices_host, backend.cuda());
+  Routed routed = cuda::route_rows(plan, index_device, slices_device, rows, layout.offsets,
+                                   slice_bytes, index_host, slices_host, backend.cuda());
   backend.finish();
-  Routed out;
-  out.counts = std::move(routed.counts);
-  out.first_bad = routed.first_bad;
-  out.bad_components = std::move(routed.bad_components);
-  return out;
+  return routed;
 }
 
 // Under kError: the first bad row over all ranks, raised on every rank with the single-process
