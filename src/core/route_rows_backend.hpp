@@ -26,13 +26,15 @@ namespace tensorbuf::cuda {
 
 // Routes `rows` rows of device `indices` (plan.index_dtype, plan.depth per row) and device
 // `slices` (slice_bytes per row) by the layout `offsets` (ranks + 1 first rows): the rows in
-// bounds, grouped by owner in rank order and each owner's rows in row order, go to the host
-// buffers `send_index` (int64, depth per row, the owner's first row taken from component 0)
-// and `send_slices` (room for `rows` rows each; pinned for a fast copy). Waits for the stream.
+// bounds, grouped by owner in rank order and each owner's rows in row order, go to
+// `send_index` (int64, depth per row, the owner's first row taken from component 0) and
+// `send_slices` (room for `rows` rows each). Those are host buffers (pinned for a fast copy;
+// the stream is waited for) or, `on_device`, device memory on the context's device written in
+// stream order (the caller waits before another stream or MPI reads them).
 core::RoutedRows route_rows(const core::ScatterNdPlan& plan, const void* indices,
                             const void* slices, std::int64_t rows,
                             const std::vector<std::int64_t>& offsets, std::size_t slice_bytes,
-                            std::int64_t* send_index, void* send_slices,
+                            std::int64_t* send_index, void* send_slices, bool on_device,
                             const core::CudaContext& context);
 
 }  // namespace tensorbuf::cuda

@@ -43,7 +43,7 @@ core::ScatterNdResult scatter_nd(const core::ScatterNdPlan&, const core::Scatter
 // --- route_rows (src/core/route_rows_backend.hpp) ---
 core::RoutedRows route_rows(const core::ScatterNdPlan&, const void*, const void*, std::int64_t,
                             const std::vector<std::int64_t>&, std::size_t, std::int64_t*, void*,
-                            const core::CudaContext&) {
+                            bool, const core::CudaContext&) {
   not_built();
 }
 // --- end route_rows ---

@@ -1,5 +1,6 @@
-// Moving rows between ranks: MPI_Alltoallv in a row datatype, in rounds when a count or
-// displacement would pass INT_MAX (spec/distributed.md D3). MPI moves bytes; it never reduces.
+// Moving rows between ranks: MPI_Alltoallv in a row datatype, in rounds of point-to-point
+// messages when a count or displacement would pass INT_MAX (spec/distributed.md D3). MPI moves
+// bytes; it never reduces.
 #pragma once
 
 #include <cstddef>
@@ -24,7 +25,8 @@ std::vector<std::int64_t> source_starts(const std::vector<std::int64_t>& recv_co
 // group for it there) and the caller has already put them in their place in `recv`: MPI copies
 // them no more. When no rank moves more than the round limit (INT_MAX rows by default) in
 // total, this is one MPI_Alltoallv straight from `send` to `recv`; otherwise rounds of at most
-// limit / size rows per peer, each packed into a staging buffer.
+// `limit` rows between any two ranks, point to point from `send` to `recv` (no staging). Both
+// buffers may be device memory when MPI is CUDA-aware (cuda_aware.hpp).
 void exchange_rows(const Comm& comm, const void* send, const std::vector<std::int64_t>& send_counts,
                    void* recv, const std::vector<std::int64_t>& recv_counts, std::size_t row_bytes,
                    bool self_placed = false);

@@ -14,6 +14,8 @@
 // CUDA runs route and bucket on the device (src/kernels/route_rows.hpp): only the send
 // buffers, every owner's rows this rank's included, cross to pinned host memory for MPI; the
 // received rows land in the pinned host copies of new buffers, which the local op uploads.
+// With a CUDA-aware MPI, when asked (cuda_aware.hpp), MPI reads and writes those buffers'
+// device copies instead and nothing crosses to the host.
 #include <algorithm>
 #include <chrono>
 #include <climits>
@@ -29,9 +31,11 @@
 #include "core/route_rows_backend.hpp"
 #include "cpu/streaming_copy.hpp"
 #include "dist/collective.hpp"
+#include "dist/cuda_aware.hpp"
 #include "dist/exchange.hpp"
 #include "dist/scatter_phases.hpp"
 #include "dist/validate.hpp"
+#include "tensorbuf/runtime.hpp"
 
 namespace tensorbuf::dist {
 namespace {
@@ -103,25 +107,29 @@ Routed route(const core::ScatterNdPlan& plan, const RowLayout& layout, const Ten
 }
 
 // Steps 2 and 3 of a CUDA run, on the device: the routed rows of every owner, this rank's
-// included, in the pinned host copies of `send_index` and `send_slices` (made here).
+// included, in `send_index` and `send_slices` (made here): in their pinned host copies, or
+// `for_mpi_on_device` in their device copies (written in stream order: wait before MPI).
 Routed route_on_device(const core::ScatterNdPlan& plan, const RowLayout& layout,
                        const TensorBuffer& indices, const TensorBuffer& updates, std::int64_t rows,
                        std::size_t slice_bytes, Device device, Stream stream,
-                       TensorBuffer& send_index, TensorBuffer& send_slices) {
+                       bool for_mpi_on_device, TensorBuffer& send_index,
+                       TensorBuffer& send_slices) {
   const std::int64_t depth = plan.depth;
   send_index = TensorBuffer::create_uninitialized(Shape{rows, depth}, DataType::kInt64);
   send_slices = TensorBuffer::create_uninitialized(
       Shape{rows * static_cast<std::int64_t>(slice_bytes)}, DataType::kUInt8);
-  auto* index_host =
-      static_cast<std::int64_t*>(rows * depth != 0 ? send_index.overwrite_host_bytes() : nullptr);
-  void* slices_host = rows * static_cast<std::int64_t>(slice_bytes) != 0
-                          ? send_slices.overwrite_host_bytes()
-                          : nullptr;
   core::BackendRun backend(device, stream);
+  auto destination = [&](TensorBuffer& buffer) -> void* {
+    if (buffer.size_bytes() == 0) return nullptr;
+    return for_mpi_on_device ? backend.overwrite(buffer) : buffer.overwrite_host_bytes();
+  };
+  auto* index_to = static_cast<std::int64_t*>(destination(send_index));
+  void* slices_to = destination(send_slices);
   const void* index_device = backend.read(indices);
   const void* slices_device = backend.read(updates);
-  Routed routed = cuda::route_rows(plan, index_device, slices_device, rows, layout.offsets,
-                                   slice_bytes, index_host, slices_host, backend.cuda());
+  Routed routed =
+      cuda::route_rows(plan, index_device, slices_device, rows, layout.offsets, slice_bytes,
+                       index_to, slices_to, for_mpi_on_device, backend.cuda());
   backend.finish();
   return routed;
 }
@@ -259,12 +267,14 @@ void run(ScatterOp op, const ShardedTensor& source, ShardedTensor& target,
   const std::size_t slice_bytes = static_cast<std::size_t>(plan.slice_size) * updates.type_size();
   TensorBuffer device_sent_index = TensorBuffer::create_dynamic(DataType::kInt64);
   TensorBuffer device_sent_slices = TensorBuffer::create_dynamic(DataType::kUInt8);
+  // Device pointers go to MPI only when it is CUDA-aware and the user asked (cuda_aware.hpp).
+  const bool mpi_on_device = device.is_cuda() && detail::mpi_takes_device_pointers();
   std::optional<Routed> routed_here;
   detail::agree(comm, [&] {
     if (device.is_cuda()) {
       routed_here.emplace(route_on_device(plan, source.layout(), indices, updates, rows,
-                                          slice_bytes, device, options.stream, device_sent_index,
-                                          device_sent_slices));
+                                          slice_bytes, device, options.stream, mpi_on_device,
+                                          device_sent_index, device_sent_slices));
     } else {
       routed_here.emplace(route(plan, source.layout(), indices, rows, scratch.owner));
     }
@@ -297,22 +307,29 @@ void run(ScatterOp op, const ShardedTensor& source, ShardedTensor& target,
   std::byte* recv_index = nullptr;
   std::byte* recv_slices = nullptr;
   detail::agree(comm, [&] {
-    if (device.is_cuda()) {
+    if (device.is_cuda()) {  // routed on the device: every owner's rows, this rank's too
       index = TensorBuffer::create_uninitialized(index_shape, DataType::kInt64);
       rows_in = TensorBuffer::create_uninitialized(Shape(slice_dims), plan.dtype);
-      recv_index =
-          static_cast<std::byte*>(index_bytes != 0 ? index.overwrite_host_bytes() : nullptr);
-      recv_slices =
-          static_cast<std::byte*>(rows_bytes != 0 ? rows_in.overwrite_host_bytes() : nullptr);
-    } else {
-      recv_index = detail::room(scratch.recv_index, index_bytes);
-      recv_slices = detail::room(scratch.recv_slices, rows_bytes);
-    }
-    if (device.is_cuda()) {  // routed on the device: every owner's rows, this rank's too
-      send_index = static_cast<std::byte*>(device_sent_index.mutable_host_bytes());
-      send_slices = static_cast<std::byte*>(device_sent_slices.mutable_host_bytes());
+      core::BackendRun mpi_side(device, options.stream);
+      auto bytes_for_mpi = [&](TensorBuffer& buffer, bool keep) -> std::byte* {
+        if (buffer.size_bytes() == 0) return nullptr;
+        if (!mpi_on_device)
+          return static_cast<std::byte*>(keep ? buffer.mutable_host_bytes()
+                                              : buffer.overwrite_host_bytes());
+        return static_cast<std::byte*>(keep ? mpi_side.mutate(buffer) : mpi_side.overwrite(buffer));
+      };
+      recv_index = bytes_for_mpi(index, false);
+      recv_slices = bytes_for_mpi(rows_in, false);
+      send_index = bytes_for_mpi(device_sent_index, true);
+      send_slices = bytes_for_mpi(device_sent_slices, true);
+      mpi_side.finish();
+      // MPI reads and writes device memory outside any stream of ours: the routing's writes
+      // and the receive buffers' allocations are complete first.
+      if (mpi_on_device) tensorbuf::synchronize(device, options.stream);
       return;
     }
+    recv_index = detail::room(scratch.recv_index, index_bytes);
+    recv_slices = detail::room(scratch.recv_slices, rows_bytes);
     std::int64_t to_others = 0;
     for (int p = 0; p < size; ++p) to_others += p != rank ? send_counts[p] : 0;
     send_index = detail::room(scratch.send_index, static_cast<std::size_t>(to_others) * depth * 8);

@@ -42,19 +42,23 @@ TEST(DistExchange, D3_OwnRowsPlacedByTheCallerStayAndOthersArrive) {
 }
 
 TEST(DistExchange, D4_OwnRowsPlacedByTheCallerInRounds) {
-  detail::set_round_limit_for_testing(1);
-  const bool ok = exchange_with_own_rows_placed();
-  const int calls = detail::last_exchange_calls_for_testing();
-  detail::set_round_limit_for_testing(0);
-  EXPECT_TRUE(ok);
-  // Rounds of limit / size = 1 row per peer: as many as the most rows between two ranks.
+  // The most rows between two ranks (their own rows excluded: the caller placed them).
   std::int64_t most = 0;
   for (int from = 0; from < world_size(); ++from) {
     for (int to = 0; to < world_size(); ++to)
       if (from != to) most = std::max(most, rows_between(from, to));
   }
-  if (world_size() > 1) {
-    EXPECT_EQ(calls, most);
+  for (const std::int64_t limit : {1, 2}) {
+    SCOPED_TRACE(::testing::Message() << "round limit " << limit);
+    detail::set_round_limit_for_testing(limit);
+    const bool ok = exchange_with_own_rows_placed();
+    const int calls = detail::last_exchange_calls_for_testing();
+    detail::set_round_limit_for_testing(0);
+    EXPECT_TRUE(ok);
+    // Rounds of at most `limit` rows between two ranks (the last one partial for limit 2).
+    if (world_size() > 1) {
+      EXPECT_EQ(calls, (most + limit - 1) / limit);
+    }
   }
 }
 

@@ -124,7 +124,7 @@ TEST(DistScatter, D3_NegativeControl_WrongApplyOrderIsCaught) {
 }
 
 TEST(DistScatter, D4_RoundsPastTheCountLimitGiveTheSameBits) {
-  // A round limit of 1 row forces several Alltoallv rounds where INT_MAX would need one.
+  // A round limit of 1 row forces several rounds of messages where INT_MAX would need one call.
   detail::set_round_limit_for_testing(1);
   for (const ScatterFns& fns : scatter_fns()) {
     ScatterCase c{.layout = uneven_layout(world_size()), .seed = 11};

@@ -72,11 +72,13 @@ Reference reference(const Case& c, const std::vector<Index>& indices,
   return out;
 }
 
-// Routes through the host executor, or through cuda::route_rows on device copies of the same
-// inputs.
+// Where a case is routed: the host executor, or cuda::route_rows on device copies of the same
+// inputs with host destinations (staging) or device ones (a CUDA-aware MPI's).
+enum class Where { kHostExecutor, kGpuToHost, kGpuToDevice };
+
 template <class Index>
 kernels::RoutedRows route(const Case& c, const std::vector<Index>& indices,
-                          const std::vector<std::uint8_t>& slices, bool on_gpu,
+                          const std::vector<std::uint8_t>& slices, Where where,
                           std::vector<std::int64_t>& send_index,
                           std::vector<std::uint8_t>& send_slices) {
   const int depth = static_cast<int>(c.dims.size());
@@ -85,7 +87,7 @@ kernels::RoutedRows route(const Case& c, const std::vector<Index>& indices,
   plan.index_dtype = DataTypeOf<Index>::value;
   plan.tensor_dims = core::SmallDims(c.dims);
   plan.slice_strides = core::SmallDims(std::vector<std::int64_t>(c.dims.size(), 1));
-  if (!on_gpu) {
+  if (where == Where::kHostExecutor) {
     kernels::HostExecutor executor;
     const kernels::ScatterGeometry geometry = kernels::executor_geometry(executor, plan);
     return kernels::route_rows(executor, indices.data(), slices.data(), c.rows, geometry, c.offsets,
@@ -97,18 +99,33 @@ kernels::RoutedRows route(const Case& c, const std::vector<Index>& indices,
   TensorBuffer slice_buffer =
       TensorBuffer::create_fixed_size({static_cast<std::int64_t>(slices.size())}, DataType::kUInt8);
   if (!slices.empty()) std::memcpy(slice_buffer.mutable_host_bytes(), slices.data(), slices.size());
+  // Device destinations start as the host vectors' sentinels: bytes past the kept rows show.
+  TensorBuffer index_out = TensorBuffer::create_fixed_size(
+      {static_cast<std::int64_t>(send_index.size())}, DataType::kInt64);
+  std::memcpy(index_out.mutable_host_bytes(), send_index.data(), send_index.size() * 8);
+  TensorBuffer slices_out = TensorBuffer::create_fixed_size(
+      {static_cast<std::int64_t>(send_slices.size())}, DataType::kUInt8);
+  std::memcpy(slices_out.mutable_host_bytes(), send_slices.data(), send_slices.size());
   core::BackendRun backend(Device::cuda(0), Stream{});
   const void* index_device = backend.read(index_buffer);
   const void* slices_device = backend.read(slice_buffer);
+  const bool on_device = where == Where::kGpuToDevice;
+  auto* index_to =
+      on_device ? static_cast<std::int64_t*>(backend.mutate(index_out)) : send_index.data();
+  void* slices_to = on_device ? backend.mutate(slices_out) : send_slices.data();
   kernels::RoutedRows routed =
       cuda::route_rows(plan, index_device, slices_device, c.rows, c.offsets, c.slice_bytes,
-                       send_index.data(), send_slices.data(), backend.cuda());
+                       index_to, slices_to, on_device, backend.cuda());
   backend.finish();
+  if (on_device) {  // the host reads sync after the stream's work
+    std::memcpy(send_index.data(), index_out.host_bytes(), send_index.size() * 8);
+    std::memcpy(send_slices.data(), slices_out.host_bytes(), send_slices.size());
+  }
   return routed;
 }
 
 template <class Index>
-void expect_routed(const Case& c, unsigned seed, bool on_gpu = false) {
+void expect_routed(const Case& c, unsigned seed, Where where = Where::kHostExecutor) {
   SCOPED_TRACE(::testing::Message() << "seed " << seed << ", ranks " << c.offsets.size() - 1
                                     << ", depth " << c.dims.size() << ", slice bytes "
                                     << c.slice_bytes << ", index bytes " << sizeof(Index));
@@ -129,7 +146,7 @@ void expect_routed(const Case& c, unsigned seed, bool on_gpu = false) {
 
   std::vector<std::int64_t> send_index(static_cast<std::size_t>(c.rows * depth), -7);
   std::vector<std::uint8_t> send_slices(slices.size(), 0xee);
-  const kernels::RoutedRows routed = route(c, indices, slices, on_gpu, send_index, send_slices);
+  const kernels::RoutedRows routed = route(c, indices, slices, where, send_index, send_slices);
 
   const Reference want = reference(c, indices, slices);
   EXPECT_EQ(routed.counts, want.counts);
@@ -193,17 +210,20 @@ TEST(RouteRows, DeepIndicesUseTheExecutorsGeometryTable) {
 TEST(RouteRowsCUDA, MatchesTheReferenceOnTheDevice) {
   TENSORBUF_SKIP_WITHOUT_CUDA(Device::cuda(0));
   unsigned seed = 100;
-  for (int ranks : {2, 5}) {
-    for (std::size_t slice_bytes : {std::size_t{3}, std::size_t{256}}) {
-      Case c;
-      c.offsets = {0};
-      for (int p = 0; p < ranks; ++p) c.offsets.push_back(c.offsets.back() + (p == 1 ? 0 : 1000));
-      c.dims = {c.offsets.back(), 3};
-      c.rows = 20000;
-      c.slice_bytes = slice_bytes;
-      c.bad_fraction = 0.001;
-      expect_routed<std::int32_t>(c, ++seed, /*on_gpu=*/true);
-      expect_routed<std::int64_t>(c, ++seed, /*on_gpu=*/true);
+  for (Where where : {Where::kGpuToHost, Where::kGpuToDevice}) {
+    SCOPED_TRACE(where == Where::kGpuToHost ? "host destinations" : "device destinations");
+    for (int ranks : {2, 5}) {
+      for (std::size_t slice_bytes : {std::size_t{3}, std::size_t{256}}) {
+        Case c;
+        c.offsets = {0};
+        for (int p = 0; p < ranks; ++p) c.offsets.push_back(c.offsets.back() + (p == 1 ? 0 : 1000));
+        c.dims = {c.offsets.back(), 3};
+        c.rows = 20000;
+        c.slice_bytes = slice_bytes;
+        c.bad_fraction = 0.001;
+        expect_routed<std::int32_t>(c, ++seed, where);
+        expect_routed<std::int64_t>(c, ++seed, where);
+      }
     }
   }
 }
