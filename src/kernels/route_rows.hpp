@@ -110,13 +110,8 @@ RoutedRows route_rows(Executor& executor, const Index* indices, const void* slic
   if (rows == 0) return out;
   const auto count = static_cast<std::int64_t>(offsets.size());
   std::int64_t* layout = executor.template scratch<std::int64_t>(count);
-  for (std::int64_t begin = 0; begin < count; begin += 16) {
-    StoreValues store{layout + begin, {}};
-    const std::int64_t n = count - begin < 16 ? count - begin : 16;
-    for (std::int64_t k = 0; k < n; ++k)
-      store.values[k] = offsets[static_cast<std::size_t>(begin + k)];
-    executor.for_each_index(n, store);
-  }
+  store_values(executor, layout, count,
+               [&](std::int64_t k) { return offsets[static_cast<std::size_t>(k)]; });
   auto* keys = executor.template scratch<std::uint32_t>(rows);
   auto* order = executor.template scratch<std::int64_t>(rows);
   executor.for_each_index(rows,

@@ -33,6 +33,17 @@ struct StoreValues {
   TENSORBUF_HD void operator()(std::int64_t i) const { target[i] = values[i]; }
 };
 
+// target[k] = value(k) for k in [0, count), host values into executor memory, 16 per launch.
+template <class Executor, class Value>
+void store_values(Executor& executor, std::int64_t* target, std::int64_t count, Value value) {
+  for (std::int64_t begin = 0; begin < count; begin += 16) {
+    StoreValues store{target + begin, {}};
+    const std::int64_t n = count - begin < 16 ? count - begin : 16;
+    for (std::int64_t k = 0; k < n; ++k) store.values[k] = value(begin + k);
+    executor.for_each_index(n, store);
+  }
+}
+
 // Records the smallest bad row.
 template <class Index>
 struct ValidateRowsFunctor {
@@ -149,17 +160,10 @@ ScatterGeometry executor_geometry(Executor& executor, const core::ScatterNdPlan&
   if (plan.depth > kInlineDepth) {
     const std::int64_t count = 2 * static_cast<std::int64_t>(plan.depth);
     std::int64_t* table = executor.template scratch<std::int64_t>(count);
-    for (std::int64_t begin = 0; begin < count; begin += 16) {
-      StoreValues store{table + begin, {}};
-      const std::int64_t n = count - begin < 16 ? count - begin : 16;
-      for (std::int64_t k = 0; k < n; ++k) {
-        const std::int64_t at = begin + k;
-        store.values[k] = at < plan.depth
-                              ? plan.tensor_dims[static_cast<std::size_t>(at)]
-                              : plan.slice_strides[static_cast<std::size_t>(at - plan.depth)];
-      }
-      executor.for_each_index(n, store);
-    }
+    store_values(executor, table, count, [&](std::int64_t at) {
+      return at < plan.depth ? plan.tensor_dims[static_cast<std::size_t>(at)]
+                             : plan.slice_strides[static_cast<std::size_t>(at - plan.depth)];
+    });
     geometry.external = table;
   }
   return geometry;
