@@ -283,7 +283,13 @@ Strategy choose(const ScatterNdPlan& plan, bool copy, std::size_t element_bytes)
   const double walk = rows * kOwnerWalkNsPerRow;
   const int owners = core::threads_for_work(apply, apply, walk);
   const double owners_ns = owners == 1 ? apply : apply / owners + walk + core::kRegionNs;
-  if (!scatter_buckets::applies(plan, element_bytes)) return {false, owners};
+  // Only one-element slices are bucketed: an entry then carries its update value, where a
+  // longer slice's entry names its row, which the apply pass reads at random (a miss per row
+  // beyond the cache) while the owners read the updates in order. 16-float slices in place at
+  // 2^22 / 2^24 updates: bucketed 1.2-2x the time of two owners (docs/scatter_nd.md).
+  if (plan.slice_size != 1 || !scatter_buckets::applies(plan, element_bytes)) {
+    return {false, owners};
+  }
   const double bucketed = scatter_buckets::serial_ns(
       plan, copy, element_bytes, scatter_buckets::kBlockBytes, kElementNs, kCopyNsPerByte);
   const int threads = core::threads_for_work(bucketed, bucketed);
