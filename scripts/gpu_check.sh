@@ -54,9 +54,19 @@ fi
 "$BUILD/apps/tensorbuf" info > "$LOGS/info.txt" 2>&1
 log "info: $(grep -i cuda "$LOGS/info.txt" | head -3 | tr '\n' ' ')"
 
-# 1. Every test, CUDA required.
-(cd "$BUILD" && TENSORBUF_REQUIRE_CUDA=1 timeout 120 ctest --output-on-failure -j8 --timeout 100 -LE python \
-  > "$LOGS/ctest.log" 2>&1)
+# 1. Every test, CUDA required. The mpi tests (label mpi: the distributed ops, among them CUDA
+#    shards routed on the device, DistScatter.D3_CudaShardsGiveTheSingleProcessCudaBits) need
+#    mpiexec: where this machine has none they are left out, and the summary says so.
+excluded=python
+if command -v mpiexec > /dev/null; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  log "mpiexec: $(mpiexec --version 2>&1 | head -1): the mpi tests run (ranks share the GPU)"
+else
+  excluded='python|mpi'
+  log "no mpiexec on this machine: the mpi tests (the distributed GPU paths) did NOT run"
+fi
+(cd "$BUILD" && TENSORBUF_REQUIRE_CUDA=1 timeout 120 ctest --output-on-failure -j8 --timeout 100 \
+  -LE "$excluded" > "$LOGS/ctest.log" 2>&1)
 log "ctest (TENSORBUF_REQUIRE_CUDA=1): exit $? — $(grep -E 'tests passed|tests failed' "$LOGS/ctest.log" | tail -1)"
 grep -E '^\s*[0-9]+ - .*\((Failed|Timeout|Subprocess|SEGFAULT|Not Run)' "$LOGS/ctest.log" | tee -a "$OUT/summary.txt"
 pack

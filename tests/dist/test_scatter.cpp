@@ -4,19 +4,21 @@
 #include "dist/collective.hpp"
 #include "dist/exchange.hpp"
 #include "dist/scatter_cases.hpp"
+#include "support/devices.hpp"
 #include "support/test_device_memory.hpp"
 
 namespace tensorbuf::dist::testing {
 namespace {
 
-// Runs `fns` in place and out of place on `c` and compares every shard with the reference.
+// Runs `fns` in place and out of place on `c` and compares every shard with the reference: the
+// single-process op with the same options (on the CPU unless they name a device).
 // Returns true on every rank iff every shard matched on every rank.
 bool matches_reference(const ScatterFns& fns, const ScatterCase& c,
                        const ScatterOptions& options = {}) {
   const ScatterInputs in = generate(c);
-  const TensorBuffer reference =
-      fns.single(in.full, concat(in.indices), concat(in.updates),
-                 {.device = Device::cpu(), .out_of_bounds = options.out_of_bounds});
+  ScatterOptions single = options;
+  if (!single.device) single.device = Device::cpu();
+  const TensorBuffer reference = fns.single(in.full, concat(in.indices), concat(in.updates), single);
   const int rank = world_rank();
   ShardedTensor tensor(world(), c.layout, shard_of(in.full, c.layout, rank));
   const ShardedTensor out = fns.out_of_place(tensor, in.indices[rank], in.updates[rank], options);
@@ -192,6 +194,27 @@ TEST(DistScatter, D3_LargeBucketsStreamedGiveTheSameBits) {
   ShardedTensor tensor(world(), layout, shard_of(full, layout, rank));
   dist::tensor_scatter_nd_add_in_place(tensor, indices[rank], updates[rank]);
   EXPECT_TRUE(all_ranks(same_bytes(tensor.local(), shard_of(reference, layout, rank))));
+}
+
+TEST(DistScatter, D3_CudaShardsGiveTheSingleProcessCudaBits) {
+  // A CUDA run routes and buckets on the device (route_rows), then stages through pinned host
+  // memory, or, with TENSORBUF_MPI_CUDA_AWARE=1 where MPI is CUDA-aware, hands MPI device
+  // pointers: either way the single-process CUDA op's bits (deterministic, so that duplicate
+  // float sums have one order). The ranks share device 0. Needs a GPU: skipped without one.
+  TENSORBUF_SKIP_WITHOUT_CUDA(Device::cuda(0));
+  for (const char* aware : {"0", "1"}) {
+    setenv("TENSORBUF_MPI_CUDA_AWARE", aware, 1);
+    for (const ScatterFns& fns : scatter_fns()) {
+      for (const DataType dtype : {DataType::kFloat32, DataType::kFloat16, DataType::kInt32}) {
+        for (unsigned seed = 3; seed <= 4; ++seed) {  // int32 and int64 indices
+          ScatterCase c{.dtype = dtype, .layout = uneven_layout(world_size()), .seed = seed};
+          EXPECT_TRUE(matches_reference(fns, c, {.device = Device::cuda(0), .deterministic = true}))
+              << "TENSORBUF_MPI_CUDA_AWARE=" << aware;
+        }
+      }
+    }
+  }
+  unsetenv("TENSORBUF_MPI_CUDA_AWARE");
 }
 
 TEST(DistScatter, D3_HostStagingOfDeviceResidentOperands) {
