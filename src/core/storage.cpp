@@ -51,8 +51,8 @@ std::unique_ptr<Storage> Storage::allocate(std::size_t bytes, bool zero) {
   return storage;
 }
 
-std::unique_ptr<Storage> Storage::unallocated(std::size_t bytes) {
-  std::unique_ptr<Storage> storage(new Storage(bytes));
+std::shared_ptr<Storage> Storage::unallocated(std::size_t bytes) {
+  std::shared_ptr<Storage> storage = std::make_shared<Storage>(Key{}, bytes);
   storage->host_valid_ = bytes == 0;
   return storage;
 }

@@ -43,14 +43,21 @@ class Storage {
  public:
   // Owned host memory (pinned when a device memory is active), zero-filled when `zero`.
   static std::unique_ptr<Storage> allocate(std::size_t bytes, bool zero);
-  // No memory on either side and no valid side: the first write allocates.
-  static std::unique_ptr<Storage> unallocated(std::size_t bytes);
+  // No memory on either side and no valid side: the first write allocates. Shared from the
+  // start (every op's output): the storage and its count are one allocation, not two.
+  static std::shared_ptr<Storage> unallocated(std::size_t bytes);
   // References caller memory without copying; the first write copies it (copy-on-write).
   static std::unique_ptr<Storage> reference(const void* bytes, std::size_t size);
   // Caller memory as the home copy, written in place. Throws (and never calls `release`) when
   // the device memory is unusable or the ready event cannot be recorded.
   static std::unique_ptr<Storage> borrow(BorrowedMemory memory);
 
+  // Only Storage makes a Key: the public constructor below is for std::make_shared alone.
+  class Key {
+    friend class Storage;
+    Key() = default;
+  };
+  Storage(Key, std::size_t bytes) : Storage(bytes) {}
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;
   // Frees owned memory in stream order, never waits for the device (except for an upload still
