@@ -310,22 +310,28 @@ void run(ScatterOp op, const ShardedTensor& source, ShardedTensor& target,
     if (device.is_cuda()) {  // routed on the device: every owner's rows, this rank's too
       index = TensorBuffer::create_uninitialized(index_shape, DataType::kInt64);
       rows_in = TensorBuffer::create_uninitialized(Shape(slice_dims), plan.dtype);
-      core::BackendRun mpi_side(device, options.stream);
+      // The bytes MPI reads (keep) or writes: the host copies, or the device ones.
+      std::optional<core::BackendRun> mpi_side;
+      if (mpi_on_device) mpi_side.emplace(device, options.stream);
       auto bytes_for_mpi = [&](TensorBuffer& buffer, bool keep) -> std::byte* {
         if (buffer.size_bytes() == 0) return nullptr;
-        if (!mpi_on_device)
-          return static_cast<std::byte*>(keep ? buffer.mutable_host_bytes()
-                                              : buffer.overwrite_host_bytes());
-        return static_cast<std::byte*>(keep ? mpi_side.mutate(buffer) : mpi_side.overwrite(buffer));
+        if (mpi_side) {
+          return static_cast<std::byte*>(keep ? mpi_side->mutate(buffer)
+                                              : mpi_side->overwrite(buffer));
+        }
+        return static_cast<std::byte*>(keep ? buffer.mutable_host_bytes()
+                                            : buffer.overwrite_host_bytes());
       };
       recv_index = bytes_for_mpi(index, false);
       recv_slices = bytes_for_mpi(rows_in, false);
       send_index = bytes_for_mpi(device_sent_index, true);
       send_slices = bytes_for_mpi(device_sent_slices, true);
-      mpi_side.finish();
-      // MPI reads and writes device memory outside any stream of ours: the routing's writes
-      // and the receive buffers' allocations are complete first.
-      if (mpi_on_device) tensorbuf::synchronize(device, options.stream);
+      if (mpi_side) {
+        mpi_side->finish();
+        // MPI reads and writes device memory outside any stream of ours: the routing's writes
+        // and the receive buffers' allocations are complete first.
+        tensorbuf::synchronize(device, options.stream);
+      }
       return;
     }
     recv_index = detail::room(scratch.recv_index, index_bytes);

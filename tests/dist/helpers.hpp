@@ -6,7 +6,9 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -114,5 +116,31 @@ inline bool same_on_all_ranks(const std::string& text) {
   MPI_Bcast(root.data(), size, MPI_CHAR, 0, MPI_COMM_WORLD);
   return all_ranks(root == text);
 }
+
+// Sets TENSORBUF_MPI_CUDA_AWARE for one scope, then restores what was there.
+class ScopedCudaAwareVariable {
+ public:
+  explicit ScopedCudaAwareVariable(const char* value) {
+    if (const char* old = std::getenv(kName)) old_ = old;
+    if (value != nullptr) {
+      setenv(kName, value, 1);
+    } else {
+      unsetenv(kName);
+    }
+  }
+  ~ScopedCudaAwareVariable() {
+    if (old_) {
+      setenv(kName, old_->c_str(), 1);
+    } else {
+      unsetenv(kName);
+    }
+  }
+  ScopedCudaAwareVariable(const ScopedCudaAwareVariable&) = delete;
+  ScopedCudaAwareVariable& operator=(const ScopedCudaAwareVariable&) = delete;
+
+ private:
+  static constexpr const char* kName = "TENSORBUF_MPI_CUDA_AWARE";
+  std::optional<std::string> old_;
+};
 
 }  // namespace tensorbuf::dist::testing

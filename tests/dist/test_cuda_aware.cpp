@@ -1,9 +1,5 @@
 // D3: device pointers go to MPI only when MPI is CUDA-aware at build and run time and
 // TENSORBUF_MPI_CUDA_AWARE=1; otherwise CUDA shards stage through pinned host memory.
-#include <cstdlib>
-#include <optional>
-#include <string>
-
 #include "dist/cuda_aware.hpp"
 #include "dist/helpers.hpp"
 
@@ -27,35 +23,9 @@ TEST(DistCudaAware, D3_DevicePointersNeedAllThreeConditions) {
   }
 }
 
-// Sets TENSORBUF_MPI_CUDA_AWARE for one scope, then restores what was there.
-class ScopedVariable {
- public:
-  explicit ScopedVariable(const char* value) {
-    if (const char* old = std::getenv(kName)) old_ = old;
-    if (value != nullptr) {
-      setenv(kName, value, 1);
-    } else {
-      unsetenv(kName);
-    }
-  }
-  ~ScopedVariable() {
-    if (old_) {
-      setenv(kName, old_->c_str(), 1);
-    } else {
-      unsetenv(kName);
-    }
-  }
-  ScopedVariable(const ScopedVariable&) = delete;
-  ScopedVariable& operator=(const ScopedVariable&) = delete;
-
- private:
-  static constexpr const char* kName = "TENSORBUF_MPI_CUDA_AWARE";
-  std::optional<std::string> old_;
-};
-
 TEST(DistCudaAware, D3_WithoutTheVariableMpiNeverGetsDevicePointers) {
   for (const char* value : {static_cast<const char*>(nullptr), "0", ""}) {
-    const ScopedVariable variable(value);
+    const ScopedCudaAwareVariable variable(value);
     EXPECT_FALSE(detail::mpi_takes_device_pointers());
   }
 }
@@ -67,7 +37,7 @@ TEST(DistCudaAware, D3_TheVariableAloneIsNotEnough) {
 #else
   const bool aware = false;
 #endif
-  const ScopedVariable variable("1");
+  const ScopedCudaAwareVariable variable("1");
   EXPECT_EQ(detail::mpi_takes_device_pointers(), aware);
 }
 

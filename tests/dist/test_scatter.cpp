@@ -203,7 +203,7 @@ TEST(DistScatter, D3_CudaShardsGiveTheSingleProcessCudaBits) {
   // float sums have one order). The ranks share device 0. Needs a GPU: skipped without one.
   TENSORBUF_SKIP_WITHOUT_CUDA(Device::cuda(0));
   for (const char* aware : {"0", "1"}) {
-    setenv("TENSORBUF_MPI_CUDA_AWARE", aware, 1);
+    const ScopedCudaAwareVariable variable(aware);
     for (const ScatterFns& fns : scatter_fns()) {
       for (const DataType dtype : {DataType::kFloat32, DataType::kFloat16, DataType::kInt32}) {
         for (unsigned seed = 3; seed <= 4; ++seed) {  // int32 and int64 indices
@@ -214,7 +214,6 @@ TEST(DistScatter, D3_CudaShardsGiveTheSingleProcessCudaBits) {
       }
     }
   }
-  unsetenv("TENSORBUF_MPI_CUDA_AWARE");
 }
 
 TEST(DistScatter, D3_HostStagingOfDeviceResidentOperands) {
