@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/isa.hpp"
+#include "core/stall_backoff.hpp"
 
 namespace tensorbuf::core {
 namespace {
@@ -72,16 +73,13 @@ struct Job {
   }
 };
 
-// A worker that claimed a chunk and then lost its core to another process (the machine is
-// busy) makes the caller wait a scheduler time slice, ~3.5 ms here, for work of maybe 0.1 ms:
-// the 2^18 scatter calls of issue 24 took 3.4-3.7 ms for whole processes while other builds
-// ran. The caller measures its wait for the workers' chunks; a wait of over kStallWait and
-// twice its own chunks' time means a worker was not running, and the pool runs the next jobs
-// inline for a backoff (kFirstBackoff, doubling up to kMaxBackoff while stalls repeat, cleared
-// by a job without one). Results never depend on the thread count, only the time does.
+// A worker that claimed a chunk and then lost its core to another process makes the caller wait
+// a scheduler time slice, ~3.5 ms here, for work of maybe 0.1 ms: the 2^18 scatter calls of
+// issue 24 took 3.4-3.7 ms for whole processes while other builds ran. The caller measures its
+// wait for the workers' chunks; a wait of over kStallWait and twice its own chunks' time means a
+// worker was not running (a stall), and StallBackoff decides when the next jobs run inline.
+// Results never depend on the thread count, only the time does.
 constexpr std::chrono::microseconds kStallWait{1000};
-constexpr std::chrono::milliseconds kFirstBackoff{20};
-constexpr std::chrono::milliseconds kMaxBackoff{1000};
 
 // Each job is one call of parallel_for_chunks. Its chunks are claimed one at a time, by the
 // caller and by the workers alike, so the caller never waits for a worker that has not started
@@ -109,7 +107,7 @@ class ThreadPool {
     std::unique_lock job_lock(job_mutex_, std::try_to_lock);  // one job at a time
     using Clock = std::chrono::steady_clock;
     const Clock::time_point start = Clock::now();
-    if (!job_lock.owns_lock() || start < inline_until_) {
+    if (!job_lock.owns_lock() || backoff_.inline_at(start)) {
       run_inline(job);
       return;
     }
@@ -135,15 +133,9 @@ class ThreadPool {
     }
     const Clock::time_point end = Clock::now();
     const Clock::duration wait = end - own_end;
-    if (wait > kStallWait && wait > 2 * (own_end - start)) {
-      backoff_ = backoff_ == Clock::duration::zero()
-                     ? Clock::duration(kFirstBackoff)
-                     : std::min<Clock::duration>(2 * backoff_, kMaxBackoff);
-      inline_until_ = end + backoff_;
-      stalls_.fetch_add(1, std::memory_order_relaxed);
-    } else {
-      backoff_ = Clock::duration::zero();
-    }
+    const bool stalled = wait > kStallWait && wait > 2 * (own_end - start);
+    if (stalled) stalls_.fetch_add(1, std::memory_order_relaxed);
+    backoff_.record(stalled, end);
     std::lock_guard lock(mutex_);
     if (error_) std::rethrow_exception(error_);
   }
@@ -224,9 +216,8 @@ class ThreadPool {
   std::condition_variable done_;
   Job job_;                       // set before claim_ publishes it
   std::uint64_t generation_ = 0;  // the caller's copy (under job_mutex_)
-  // The stall backoff (under job_mutex_), and the stalls seen (for tests).
-  std::chrono::steady_clock::time_point inline_until_{};
-  std::chrono::steady_clock::duration backoff_{};
+  StallBackoff backoff_;          // under job_mutex_
+  // The stalls seen (for tests).
   std::atomic<std::int64_t> stalls_{0};
   std::atomic<std::uint64_t> claim_{0};
   std::atomic<int> pending_{0};  // chunks of the job not finished yet

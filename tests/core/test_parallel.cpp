@@ -1,6 +1,7 @@
 // core::parallel_for_chunks, the CPU backends' thread pool: chunk ranges, exceptions, nested
 // calls, many back-to-back jobs with and without gaps longer than the workers' polling (a
-// lost wake-up would hang here), concurrent callers, and the backoff after a stalled worker.
+// lost wake-up would hang here), concurrent callers, and the backoff after stalled workers (the
+// pool, and StallBackoff's rule on its own).
 // ctest runs it twice: polling (default) and TENSORBUF_SPIN_US=0.
 #include <gtest/gtest.h>
 
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "core/parallel.hpp"
+#include "core/stall_backoff.hpp"
 
 namespace tensorbuf::core {
 namespace {
@@ -136,8 +138,8 @@ TEST(ParallelFor, ConcurrentCallersEachRunEveryChunkOnce) {
 }
 
 // A worker that claims a chunk and then does not run (here: sleeps 50 ms; on a busy machine:
-// preempted by another process) makes the caller wait; the pool notices and runs the next jobs
-// on the caller alone for a while, then uses its workers again.
+// preempted by another process) makes the caller wait; the pool notices, and when it happens
+// again it runs the next jobs on the caller alone for a while, then uses its workers again.
 TEST(ParallelFor, AStalledWorkerSendsTheNextJobsInlineForAWhile) {
   if (cpu_thread_count() < 2) GTEST_SKIP() << "one CPU thread: the pool has no workers";
   using std::chrono::milliseconds;
@@ -159,11 +161,12 @@ TEST(ParallelFor, AStalledWorkerSendsTheNextJobsInlineForAWhile) {
     });
     return worker_started.load();
   };
+  // Two stalls in a row: the second repeats the first, which alone would not back off.
   const std::int64_t before = detail::stalled_jobs();
-  for (int attempt = 0; attempt < 5 && detail::stalled_jobs() == before; ++attempt) {
+  for (int attempt = 0; attempt < 10 && detail::stalled_jobs() < before + 2; ++attempt) {
     job(milliseconds(50));
   }
-  ASSERT_GT(detail::stalled_jobs(), before) << "a 50 ms worker chunk was not seen as a stall";
+  ASSERT_GE(detail::stalled_jobs(), before + 2) << "50 ms worker chunks were not seen as stalls";
 
   // Right after it: both chunks on the caller, which finds no worker to wait for.
   std::vector<std::thread::id> ran_on(2);
@@ -178,6 +181,50 @@ TEST(ParallelFor, AStalledWorkerSendsTheNextJobsInlineForAWhile) {
   bool worker_ran = false;
   for (int attempt = 0; attempt < 5 && !worker_ran; ++attempt) worker_ran = job(milliseconds(0));
   EXPECT_TRUE(worker_ran);
+}
+
+// StallBackoff's rule, on made-up job histories: a stall backs off only when it repeats within
+// kRepeatJobs jobs; repeated stalls double the backoff up to kMax; a clean job starts it over.
+TEST(StallBackoff, AnIsolatedStallRunsNothingInline) {
+  StallBackoff backoff;
+  const auto t = StallBackoff::Clock::now();
+  backoff.record(true, t);
+  EXPECT_FALSE(backoff.inline_at(t));
+  // After more than kRepeatJobs clean jobs a stall is isolated again.
+  for (std::int64_t j = 0; j < StallBackoff::kRepeatJobs + 1; ++j) backoff.record(false, t);
+  backoff.record(true, t);
+  EXPECT_FALSE(backoff.inline_at(t));
+}
+
+TEST(StallBackoff, ARepeatedStallRunsJobsInlineForTwentyMilliseconds) {
+  using std::chrono::milliseconds;
+  StallBackoff backoff;
+  const auto t = StallBackoff::Clock::now();
+  backoff.record(true, t);
+  for (std::int64_t j = 0; j < StallBackoff::kRepeatJobs; ++j) backoff.record(false, t);
+  backoff.record(true, t);  // the kRepeatJobs-th job after the first stall: repeated
+  EXPECT_TRUE(backoff.inline_at(t));
+  EXPECT_TRUE(backoff.inline_at(t + milliseconds(20) - std::chrono::microseconds(1)));
+  EXPECT_FALSE(backoff.inline_at(t + milliseconds(20)));
+}
+
+TEST(StallBackoff, StallsInARowDoubleTheBackoffUpToOneSecondAndACleanJobResetsIt) {
+  using std::chrono::milliseconds;
+  StallBackoff backoff;
+  auto t = StallBackoff::Clock::now();
+  backoff.record(true, t);
+  for (const int expected_ms : {20, 40, 80, 160, 320, 640, 1000, 1000}) {
+    t += milliseconds(5000);  // each stall comes at the first job after the previous backoff
+    backoff.record(true, t);
+    EXPECT_TRUE(backoff.inline_at(t + milliseconds(expected_ms) - std::chrono::microseconds(1)))
+        << expected_ms;
+    EXPECT_FALSE(backoff.inline_at(t + milliseconds(expected_ms))) << expected_ms;
+  }
+  t += milliseconds(5000);
+  backoff.record(false, t);
+  backoff.record(true, t);  // repeated (one job since the last stall), but the chain was broken
+  EXPECT_TRUE(backoff.inline_at(t + milliseconds(19)));
+  EXPECT_FALSE(backoff.inline_at(t + milliseconds(20)));
 }
 
 }  // namespace
