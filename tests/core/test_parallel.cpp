@@ -202,7 +202,7 @@ TEST(StallBackoff, ARepeatedStallRunsJobsInlineForTwentyMilliseconds) {
   const auto t = StallBackoff::Clock::now();
   backoff.record(true, t);
   for (std::int64_t j = 0; j < StallBackoff::kRepeatJobs; ++j) backoff.record(false, t);
-  backoff.record(true, t);  // the kRepeatJobs-th job after the first stall: repeated
+  backoff.record(true, t);  // kRepeatJobs clean jobs after the first stall: still a repeat
   EXPECT_TRUE(backoff.inline_at(t));
   EXPECT_TRUE(backoff.inline_at(t + milliseconds(20) - std::chrono::microseconds(1)));
   EXPECT_FALSE(backoff.inline_at(t + milliseconds(20)));
