@@ -63,7 +63,7 @@ int examples_command(const std::vector<std::string>& args);
 int run_command(const std::vector<std::string>& args);
 int bench_command(const std::vector<std::string>& args);
 // `tensorbuf bench --sweep` (apps/cli_bench_sweep.cpp).
-int bench_sweep(bool quick, const std::optional<std::string>& sizes,
+int bench_sweep(bool cuda, bool quick, const std::optional<std::string>& sizes,
                 const std::optional<std::string>& filter, const std::optional<std::string>& json);
 
 }  // namespace tensorbuf::cli

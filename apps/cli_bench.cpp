@@ -19,7 +19,8 @@ namespace {
 
 constexpr const char* kBenchUsage =
     R"(usage: tensorbuf bench [--device cpu|cuda|all] [--quick] [--json FILE] [--filter REGEX]
-       tensorbuf bench --sweep [--quick] [--sizes MIN:MAX[:STEP]] [--json FILE] [--filter REGEX]
+       tensorbuf bench --sweep [--device cpu|cuda] [--quick] [--sizes MIN:MAX[:STEP]]
+                       [--json FILE] [--filter REGEX]
 
 Runs the benchmark suite (bench/bench_*.cpp) and prints, per case and device: the median time
 per iteration, the traffic rate in GB/s (bytes read + written by the op, 1 GB = 1e9 bytes), the
@@ -31,9 +32,11 @@ skipped and why (the --json file keeps one "skipped" entry per case).
   --json    also write the results as a JSON array: case, device, bytes, seconds (median),
             gbps, limit_gbps, ratio_to_limit, ...
   --filter  only the cases whose "case/device" name matches REGEX
-  --sweep   instead of the cases: every op and form on the CPU at sizes 2^MIN .. 2^MAX (default
-            10:26:2; --quick: 10:16 and 10 ms per size), each beside its yardstick (a serial
-            loop or a memcpy of the same traffic); per call median and p99 (bench/sweep.hpp)
+  --sweep   instead of the cases: every op and form on one device (default cpu) at sizes
+            2^MIN .. 2^MAX (default 10:26:2; --quick: 10:16 and 10 ms per size), each beside its
+            yardstick (CPU: a serial loop or a memcpy of the same traffic; CUDA: a
+            device-to-device copy of it); per call median and p99, a CUDA call timed to the end
+            of its GPU work (bench/sweep.hpp)
   --sizes   the sweep's sizes, log2: MIN:MAX or MIN:MAX:STEP
 Threads: TENSORBUF_NUM_THREADS (default: all hardware threads).
 )";
@@ -229,11 +232,13 @@ int bench_command(const std::vector<std::string>& args) {
     return kExitOk;
   }
   if (flags.has("sweep")) {
-    if (flags.optional("device").value_or("cpu") != "cpu") {
-      throw InvalidArgumentError("--sweep runs on the CPU only (--device cpu)");
+    const std::string device = flags.optional("device").value_or("cpu");
+    if (device != "cpu" && device != "cuda") {
+      throw InvalidArgumentError("--sweep runs on one device: --device cpu or cuda, not '" +
+                                 device + "'");
     }
-    return bench_sweep(flags.has("quick"), flags.optional("sizes"), flags.optional("filter"),
-                       flags.optional("json"));
+    return bench_sweep(device == "cuda", flags.has("quick"), flags.optional("sizes"),
+                       flags.optional("filter"), flags.optional("json"));
   }
   if (flags.has("sizes")) throw InvalidArgumentError("--sizes needs --sweep");
   const std::string device = flags.optional("device").value_or("all");

@@ -37,12 +37,13 @@ void write_json(const std::string& path, const std::vector<bench::SweepPoint>& p
   for (std::size_t i = 0; i < points.size(); ++i) {
     const bench::SweepPoint& p = points[i];
     out << line(
-               "  {\"form\": \"%s\", \"yardstick\": \"%s\", \"unit\": \"%s\", \"size\": %lld, "
+               "  {\"form\": \"%s\", \"device\": \"%s\", \"yardstick\": \"%s\", "
+               "\"unit\": \"%s\", \"size\": %lld, "
                "\"samples\": %lld, \"op_p50\": %.9g, \"op_p99\": %.9g, \"ref_p50\": %.9g, "
                "\"ref_p99\": %.9g, \"op_faults\": %.3g}",
-               p.form.c_str(), p.yardstick.c_str(), p.unit.c_str(), static_cast<long long>(p.size),
-               static_cast<long long>(p.samples), p.op_p50, p.op_p99, p.ref_p50, p.ref_p99,
-               p.op_faults)
+               p.form.c_str(), p.device.c_str(), p.yardstick.c_str(), p.unit.c_str(),
+               static_cast<long long>(p.size), static_cast<long long>(p.samples), p.op_p50,
+               p.op_p99, p.ref_p50, p.ref_p99, p.op_faults)
         << (i + 1 < points.size() ? ",\n" : "\n");
   }
   out << "]\n";
@@ -74,15 +75,19 @@ SweepSizes parse_sizes(const std::string& text) {
 
 }  // namespace
 
-int bench_sweep(bool quick, const std::optional<std::string>& sizes,
+int bench_sweep(bool cuda, bool quick, const std::optional<std::string>& sizes,
                 const std::optional<std::string>& filter, const std::optional<std::string>& json) {
   const std::optional<SweepSizes> parsed =
       sizes ? std::optional<SweepSizes>(parse_sizes(*sizes)) : std::nullopt;
 #if !defined(TENSORBUF_HAVE_BENCHMARK)
-  (void)quick, (void)parsed, (void)filter, (void)json;
+  (void)cuda, (void)quick, (void)parsed, (void)filter, (void)json;
   throw UnavailableError("benchmarks are not built into this tensorbuf");
 #else
+  if (cuda && !cuda_available()) {
+    throw UnavailableError("--device cuda: " + cuda_availability_reason());
+  }
   bench::SweepOptions options;
+  if (cuda) options.device = Device::cuda();
   if (quick) {  // CI: inference sizes only, a short time per point
     options.max_log2 = 16;
     options.seconds_per_point = 0.01;
@@ -93,8 +98,10 @@ int bench_sweep(bool quick, const std::optional<std::string>& sizes,
     options.step_log2 = parsed->step;
   }
   if (filter) options.filter = *filter;
-  std::cout << "tensorbuf " << kVersion << " size sweep, cpu, " << cpu_thread_count()
-            << " thread(s); times per call in us; ratio = op p50 / yardstick p50\n"
+  std::cout << "tensorbuf " << kVersion << " size sweep, "
+            << (cuda ? options.device.to_string() + ", calls timed to the end of their GPU work"
+                     : "cpu, " + std::to_string(cpu_thread_count()) + " thread(s)")
+            << "; times per call in us; ratio = op p50 / yardstick p50\n"
             << line("%-42s %9s %10s %10s %10s %10s %8s %8s %7s\n", "form", "size", "op p50",
                     "op p99", "ref p50", "ref p99", "ratio", "p99/p50", "faults");
   const std::vector<bench::SweepPoint> points = bench::run_sweep(options, print_point);

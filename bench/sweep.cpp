@@ -1,6 +1,8 @@
 // The sweep's timing loop (sweep.hpp): per (form, size), a warm-up, then op and yardstick calls
 // alternately, each timed alone with steady_clock, until the time per point is spent (at least
-// min_samples calls each, at most max_samples).
+// min_samples calls each, at most max_samples). On CUDA each call is timed to the end of its
+// GPU work (a synchronize of the library's stream after it), and the yardstick is a
+// device-to-device copy.
 #include "sweep.hpp"
 
 #include <algorithm>
@@ -12,7 +14,10 @@
 #include <sys/resource.h>
 #endif
 
+#include "core/device_memory.hpp"
 #include "sweep_forms.hpp"
+#include "tensorbuf/errors.hpp"
+#include "tensorbuf/runtime.hpp"
 
 namespace tensorbuf::bench {
 namespace {
@@ -35,19 +40,22 @@ long minor_faults() {
 #endif
 }
 
-double seconds_of(const std::function<void()>& call) {
+double seconds_of(const std::function<void()>& call, Device device) {
   const auto t0 = std::chrono::steady_clock::now();
   call();
+  if (device.is_cuda()) synchronize(device);
   const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
   return dt.count();
 }
 
 SweepPoint measure(const SweepForm& form, std::int64_t size, const SweepOptions& options) {
-  const SweepCalls calls = form.make(size);
-  // Warm-up: first touch of outputs, caches, the pool's threads.
+  const Device device = options.device;
+  const SweepCalls calls = form.make(size, device);
+  // Warm-up: first touch of outputs, caches, the pool's threads (on CUDA: kernels loaded, the
+  // stream-ordered pool grown).
   for (int i = 0; i < 3; ++i) {
-    calls.op();
-    calls.yardstick();
+    seconds_of(calls.op, device);
+    seconds_of(calls.yardstick, device);
   }
   std::vector<double> op;
   std::vector<double> ref;
@@ -58,8 +66,8 @@ SweepPoint measure(const SweepForm& form, std::int64_t size, const SweepOptions&
   while (static_cast<std::int64_t>(op.size()) < options.max_samples &&
          (static_cast<std::int64_t>(op.size()) < options.min_samples ||
           spent < options.seconds_per_point)) {
-    op.push_back(seconds_of(calls.op));
-    ref.push_back(seconds_of(calls.yardstick));
+    op.push_back(seconds_of(calls.op, device));
+    ref.push_back(seconds_of(calls.yardstick, device));
     spent += std::max(op.back(), ref.back());
   }
   const long faults = minor_faults() - faults_before;
@@ -67,7 +75,8 @@ SweepPoint measure(const SweepForm& form, std::int64_t size, const SweepOptions&
   std::sort(ref.begin(), ref.end());
   SweepPoint point;
   point.form = form.name;
-  point.yardstick = form.yardstick;
+  point.device = device.to_string();
+  point.yardstick = device.is_cuda() ? "device copy" : form.yardstick;
   point.unit = form.unit;
   point.size = size;
   point.samples = static_cast<std::int64_t>(op.size());
@@ -80,6 +89,24 @@ SweepPoint measure(const SweepForm& form, std::int64_t size, const SweepOptions&
 }
 
 }  // namespace
+
+std::function<void()> copy_yardstick(double traffic_bytes, Device device) {
+  if (!device.is_cuda()) return memcpy_yardstick(traffic_bytes);
+  core::DeviceMemory* memory = core::device_memory();
+  if (memory == nullptr) throw UnavailableError("no usable CUDA device for the sweep");
+  const auto bytes = static_cast<std::size_t>(std::max(64.0, traffic_bytes / 2));
+  const int index = device.index;
+  const core::StreamHandle stream = memory->default_stream(index);
+  auto free_on_stream = [memory, bytes, index, stream](void* p) {
+    memory->free_device(p, bytes, index, stream);
+  };
+  const std::shared_ptr<void> src(memory->allocate_device(bytes, index, stream), free_on_stream);
+  const std::shared_ptr<void> dst(memory->allocate_device(bytes, index, stream), free_on_stream);
+  memory->memset_device(src.get(), 1, bytes, index, stream);
+  return [memory, src, dst, bytes, index, stream] {
+    memory->copy_device_to_device(dst.get(), src.get(), bytes, index, stream);
+  };
+}
 
 std::vector<SweepForm> sweep_forms() {
   std::vector<SweepForm> forms;

@@ -2,13 +2,17 @@
 // 2^10 .. 2^26, each call timed alone, beside its yardstick at the same size in the same run
 // (a plain serial loop for the random-access ops, a memcpy of the same traffic for the
 // streaming ones). Calls of the op and of the yardstick alternate, so a drift of a shared
-// machine lands on both. Public API only: the CLI includes this header.
+// machine lands on both. On CUDA (`--device cuda`) the inputs live on the device, each call is
+// timed to the end of its GPU work, and the yardstick of every form is a device-to-device copy
+// of the same traffic. Public API only: the CLI includes this header.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
+
+#include "tensorbuf/types.hpp"
 
 namespace tensorbuf::bench {
 
@@ -21,10 +25,11 @@ struct SweepCalls {
 /// One op and form, e.g. "scatter_nd_add_f32_elements_in_place".
 struct SweepForm {
   std::string name;
-  std::string yardstick;  // "serial loop" or "memcpy"
+  std::string yardstick;  // on the CPU: "serial loop" or "memcpy"; on CUDA always "device copy"
   std::string unit;       // what the size counts: "updates", "elements", "strings"
   std::int64_t max_size;  // larger sizes are skipped (memory)
-  std::function<SweepCalls(std::int64_t size)> make;
+  // The calls at `size` on `device`, its inputs already there.
+  std::function<SweepCalls(std::int64_t size, Device device)> make;
 };
 
 /// Every form of every op (bench/sweep_<area>.cpp).
@@ -38,11 +43,13 @@ struct SweepOptions {
   std::int64_t min_samples = 5;
   std::int64_t max_samples = 2000;
   std::string filter;  // ECMAScript regex over the form name; empty: all
+  Device device = Device::cpu();
 };
 
 /// One (form, size): per-call seconds of the op and of the yardstick, median and p99.
 struct SweepPoint {
   std::string form;
+  std::string device;  // "cpu", "cuda:0"
   std::string yardstick;
   std::string unit;
   std::int64_t size = 0;

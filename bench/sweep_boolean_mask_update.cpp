@@ -4,7 +4,7 @@
 //  rows:     a [size / 8, 8] tensor and a [size / 8] mask (rows of 32 bytes).
 // Yardstick: a serial memcpy of the same traffic (bench/bench_boolean_mask_update.cpp's bytes:
 // out of place the tensor read, the output written, mask and updates read; in place the mask,
-// the updates read and the masked rows written).
+// the updates read and the masked rows written); on CUDA a device copy of it.
 #include <string>
 
 #include "bench_support.hpp"
@@ -19,7 +19,7 @@ struct Data {
   TensorBuffer tensor, mask, updates;
 };
 
-SweepCalls make_calls(std::int64_t size, std::int64_t inner, bool in_place) {
+SweepCalls make_calls(std::int64_t size, std::int64_t inner, bool in_place, Device device) {
   const std::int64_t rows = std::max<std::int64_t>(1, size / inner);
   const std::vector<std::uint8_t> mask_bytes = random_bools(rows, 0.5, 12);
   std::int64_t n = 0;
@@ -31,22 +31,23 @@ SweepCalls make_calls(std::int64_t size, std::int64_t inner, bool in_place) {
            make_buffer(random_floats(n * inner, 2.0, 3.0, 13),
                        inner == 1 ? Shape{n} : Shape{n, inner}, DataType::kFloat32)});
   std::memcpy(data->mask.overwrite_host_bytes(), mask_bytes.data(), mask_bytes.size());
+  place_on(device, data->tensor, data->mask, data->updates);
   const double tensor_bytes = 4.0 * static_cast<double>(rows * inner);
   const double updates_bytes = 4.0 * static_cast<double>(n * inner);
   SweepCalls calls;
-  const BooleanMaskUpdateOptions options{.device = Device::cpu()};
+  const BooleanMaskUpdateOptions options{.device = device};
   if (in_place) {
     calls.op = [data, options] {
       boolean_mask_update_in_place(data->tensor, data->mask, data->updates, options);
     };
-    calls.yardstick = memcpy_yardstick(static_cast<double>(rows) + 2 * updates_bytes);
+    calls.yardstick = copy_yardstick(static_cast<double>(rows) + 2 * updates_bytes, device);
   } else {
     calls.op = [data, options] {
       TensorBuffer out = boolean_mask_update(data->tensor, data->mask, data->updates, options);
       benchmark::DoNotOptimize(&out);
     };
     calls.yardstick =
-        memcpy_yardstick(2 * tensor_bytes + static_cast<double>(rows) + updates_bytes);
+        copy_yardstick(2 * tensor_bytes + static_cast<double>(rows) + updates_bytes, device);
   }
   return calls;
 }
@@ -59,7 +60,9 @@ SweepForm form(bool rows, bool in_place) {
   f.unit = "tensor elements";
   f.max_size = std::int64_t{1} << 26;
   const std::int64_t inner = rows ? kRowWidth : 1;
-  f.make = [inner, in_place](std::int64_t size) { return make_calls(size, inner, in_place); };
+  f.make = [inner, in_place](std::int64_t size, Device device) {
+    return make_calls(size, inner, in_place, device);
+  };
   return f;
 }
 

@@ -28,4 +28,14 @@ inline std::function<void()> memcpy_yardstick(double traffic_bytes) {
   return [src, dst, bytes] { std::memcpy(dst.get(), src.get(), bytes); };
 }
 
+/// The yardstick of a streaming op on `device`: memcpy_yardstick on the CPU, on CUDA one
+/// device-to-device copy of traffic / 2 bytes on the library's stream (the sweep waits for it).
+std::function<void()> copy_yardstick(double traffic_bytes, Device device);
+
+/// Makes each buffer valid on `device` (a no-op on the CPU, where the sweep builds them).
+template <class... Buffers>
+void place_on(Device device, const Buffers&... buffers) {
+  if (device.is_cuda()) (buffers.sync_to(device), ...);
+}
+
 }  // namespace tensorbuf::bench

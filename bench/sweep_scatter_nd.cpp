@@ -3,7 +3,9 @@
 //  elements: `size` one-element updates into a table of 4 x size elements (depth 1, slice 1);
 //  slices:   size / 16 row updates of 16 elements into a [4 x size / 16, 16] table.
 // Yardstick: a plain serial loop over the same arrays (no bounds check); out of place it first
-// copies the table into an output allocated (and touched) once, outside the timing.
+// copies the table into an output allocated (and touched) once, outside the timing. On CUDA: a
+// device copy of the traffic bench/bench_scatter_nd.cpp counts (out of place the table read and
+// written, in place the updated elements read and written; indices and updates read).
 #include <algorithm>
 #include <string>
 
@@ -53,7 +55,7 @@ void serial_scatter(float* out, const std::int64_t* index, const float* updates,
 
 template <class Combine>
 SweepCalls make_calls(const Op& op, bool in_place, std::int64_t size, std::int64_t width,
-                      Combine combine) {
+                      Combine combine, Device device) {
   const std::int64_t rows = std::max<std::int64_t>(1, size / width);
   const std::int64_t table_rows = 4 * rows;
   auto data = std::make_shared<Data>(Data{
@@ -62,9 +64,11 @@ SweepCalls make_calls(const Op& op, bool in_place, std::int64_t size, std::int64
       make_index_buffer(random_ints(rows, 0, table_rows, 12), Shape{rows, 1}, DataType::kInt64),
       make_buffer(random_floats(rows * width, -1.0, 1.0, 13),
                   width == 1 ? Shape{rows} : Shape{rows, width}, DataType::kFloat32),
-      std::vector<float>(static_cast<std::size_t>(in_place ? 0 : table_rows * width))});
+      std::vector<float>(
+          static_cast<std::size_t>(in_place || device.is_cuda() ? 0 : table_rows * width))});
+  place_on(device, data->table, data->indices, data->updates);
   SweepCalls calls;
-  const ScatterOptions options{.device = Device::cpu()};
+  const ScatterOptions options{.device = device};
   if (in_place) {
     calls.op = [data, op, options] {
       op.in_place(data->table, data->indices, data->updates, options);
@@ -74,6 +78,14 @@ SweepCalls make_calls(const Op& op, bool in_place, std::int64_t size, std::int64
       TensorBuffer out = op.out_of_place(data->table, data->indices, data->updates, options);
       benchmark::DoNotOptimize(&out);
     };
+  }
+  if (device.is_cuda()) {
+    const double update_bytes = 4.0 * static_cast<double>(rows * width);
+    const double table_bytes = 4.0 * static_cast<double>(table_rows * width);
+    calls.yardstick = copy_yardstick((in_place ? 2 * update_bytes : 2 * table_bytes) +
+                                         update_bytes + 8.0 * static_cast<double>(rows),
+                                     device);
+    return calls;
   }
   calls.yardstick = [data, in_place, rows, width, combine] {
     float* out = in_place ? data->table.mutable_host<float>() : data->yardstick_out.data();
@@ -97,7 +109,7 @@ SweepForm form(bool slices, bool in_place) {
   f.yardstick = "serial loop";
   f.unit = "updated elements";
   f.max_size = std::int64_t{1} << 26;
-  f.make = [width, in_place](std::int64_t size) {
+  f.make = [width, in_place](std::int64_t size, Device device) {
     constexpr auto combine = [](float a, float b) {
       if constexpr (kOp == 0) return a - b;
       if constexpr (kOp == 1) return a + b;
@@ -105,7 +117,7 @@ SweepForm form(bool slices, bool in_place) {
       if constexpr (kOp == 3) return std::min(a, b);
       if constexpr (kOp == 4) return std::max(a, b);
     };
-    return make_calls(kOps[kOp], in_place, size, width, combine);
+    return make_calls(kOps[kOp], in_place, size, width, combine, device);
   };
   return f;
 }

@@ -2,8 +2,8 @@
 // 2-byte "é"), units byte and utf8, pos/len scalars (2, 8) or per string (pos -6..6, len
 // -1..12). Yardstick: a serial memcpy of the same traffic, counted as the offsets read and
 // written, pos/len read, and twice the substrings' bytes (read, written); a UTF-8 substr must
-// read more than that (the characters before pos), so its ratio is a little pessimistic. Sizes
-// stop at 2^22 strings (about 64 MiB of characters).
+// read more than that (the characters before pos), so its ratio is a little pessimistic; on CUDA
+// a device copy of it. Sizes stop at 2^22 strings (about 64 MiB of characters).
 #include <numeric>
 #include <string>
 
@@ -43,7 +43,7 @@ StringTensor make_strings(std::int64_t strings) {
   return StringTensor::from_buffers(std::move(offsets), std::move(chars_buffer), Shape{strings});
 }
 
-SweepCalls make_calls(std::int64_t strings, SubstrUnit unit, bool elementwise) {
+SweepCalls make_calls(std::int64_t strings, SubstrUnit unit, bool elementwise, Device device) {
   auto data = std::make_shared<Data>(
       elementwise ? Data{make_strings(strings),
                          make_index_buffer(random_ints(strings, -6, 7, 33), Shape{strings},
@@ -52,8 +52,9 @@ SweepCalls make_calls(std::int64_t strings, SubstrUnit unit, bool elementwise) {
                                            DataType::kInt32)}
                   : Data{make_strings(strings), make_index_buffer({2}, Shape{}, DataType::kInt32),
                          make_index_buffer({8}, Shape{}, DataType::kInt32)});
+  place_on(device, data->input, data->pos, data->len);
   const SubstrOptions options{
-      .device = Device::cpu(), .unit = unit, .out_of_bounds = OutOfBoundsPolicy::kDrop};
+      .device = device, .unit = unit, .out_of_bounds = OutOfBoundsPolicy::kDrop};
   const StringTensor first = substr(data->input, data->pos, data->len, options);
   const double n = static_cast<double>(strings);
   const double traffic =
@@ -63,7 +64,7 @@ SweepCalls make_calls(std::int64_t strings, SubstrUnit unit, bool elementwise) {
     StringTensor out = substr(data->input, data->pos, data->len, options);
     benchmark::DoNotOptimize(&out);
   };
-  calls.yardstick = memcpy_yardstick(traffic);
+  calls.yardstick = copy_yardstick(traffic, device);
   return calls;
 }
 
@@ -74,7 +75,9 @@ SweepForm form(SubstrUnit unit, bool elementwise) {
   f.yardstick = "memcpy";
   f.unit = "strings";
   f.max_size = std::int64_t{1} << 22;
-  f.make = [unit, elementwise](std::int64_t size) { return make_calls(size, unit, elementwise); };
+  f.make = [unit, elementwise](std::int64_t size, Device device) {
+    return make_calls(size, unit, elementwise, device);
+  };
   return f;
 }
 

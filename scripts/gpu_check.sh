@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The one prepared check for a machine with a GPU (see README, "GPU runs"), sized to fit a
-# 15-minute device lease (steps 1-3 about 6 minutes at most, 1b up to 3 more, step 4 up to
-# 3.5 more):
+# 15-minute device lease (steps 1-3 about 6 minutes at most, 1b up to 3 more, 2b up to 1.5
+# more, step 4 up to 3.5 more):
 #   1. every test with TENSORBUF_REQUIRE_CUDA=1 (with tests/capture/test_cuda.cpp: every op
 #      form captured in a CUDA graph on a caller stream, replayed 100 times with new inputs);
 #   1b. the Python package, built for that machine's python3 (scripts/gpu_python.sh);
 #   2. the CUDA benchmarks (--quick), the variant cases of the tuning switches included (bench/
 #      RESULTS.md, "Pending H200 run": each beside the default case it competes with), and the
 #      GPU peers (PyTorch CUDA, CuPy, JAX, pyarrow);
+#   2b. the size sweep on the GPU (`tensorbuf bench --sweep --device cuda`, 2^10..2^20: every
+#      op and form per call, beside a device copy of the same traffic; issue 24 items 1 and 6);
 #   3. the CUDA tests under compute-sanitizer memcheck, all executables at once (the capture
 #      replays of test_capture among them; with the
 #      interop stream contract of tests/interop/test_interop_cuda.cpp: the race detector, the
@@ -91,6 +93,22 @@ if [ "${SKIP_PEERS:-0}" != 1 ]; then  # SKIP_PEERS=1: a rerun that needs no new 
 fi
 cp "$LOGS/peers_cuda.txt" "$OUT/" 2>/dev/null
 pack
+
+# 2b. The size sweep on the GPU, one process (SKIP_SWEEP=1 skips it). Its lines print as the
+#     points finish, so a run cut short keeps them; the JSON renders into bench/RESULTS.md with
+#     `bench/sweep.py --from DIR` (its own CUDA section). The summary counts the forms whose
+#     median call at 2^16 is within issue 24's 15 us.
+if [ "${SKIP_SWEEP:-0}" != 1 ]; then
+  mkdir -p "$LOGS/sweep_cuda"
+  timeout 90 "$BUILD/apps/tensorbuf" bench --sweep --device cuda --sizes 10:20:2 \
+    --json "$LOGS/sweep_cuda/sweep_0.json" > "$LOGS/sweep_cuda.txt" 2>&1
+  log "tensorbuf bench --sweep --device cuda: exit $? — at 2^16: $(awk '$2 == 65536 {
+    n++; if ($3 <= 15) ok++; if ($3 > worst) { worst = $3; form = $1 } }
+    END { printf "%d of %d forms within 15 us per call, slowest %s %.1f us", ok, n, form, worst }' \
+    "$LOGS/sweep_cuda.txt")"
+  cp "$LOGS/sweep_cuda.txt" "$OUT/" 2>/dev/null
+  pack
+fi
 
 # 3. The CUDA tests under compute-sanitizer memcheck, every executable at once (one GPU is
 #    plenty; each is bounded). Not the pool-allocation count: memcheck allocates on its own.

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cpu/cpu_features.hpp"
@@ -85,6 +86,8 @@ TEST_F(Cli, UsageErrorsAreInvalidArgumentExit2) {
       {{"bench", "--device", "gpu"}, "InvalidArgument: --device must be cpu, cuda or all"},
       {{"bench", "--sweep", "--sizes", "12"}, "InvalidArgument: --sizes must be MIN:MAX[:STEP]"},
       {{"bench", "--sizes", "10:12"}, "InvalidArgument: --sizes needs --sweep"},
+      {{"bench", "--sweep", "--device", "all"},
+       "InvalidArgument: --sweep runs on one device: --device cpu or cuda, not 'all'"},
       {{"info", "extra"}, "InvalidArgument: unexpected argument 'extra'"},
   };
   for (const auto& [args, prefix] : cases) {
@@ -171,10 +174,48 @@ TEST_F(Cli, BenchSweepPrintsAndWritesEachPoint) {
   EXPECT_EQ(r.out.find("substr_utf8"), std::string::npos) << r.out;
   const std::string json = read_text(path("sweep.json"));
   for (const char* key :
-       {"\"form\": \"substr_byte_scalar\", \"yardstick\": \"memcpy\", \"unit\": \"strings\", "
-        "\"size\": 1024,",
+       {"\"form\": \"substr_byte_scalar\", \"device\": \"cpu\", "
+        "\"yardstick\": \"memcpy\", \"unit\": \"strings\", \"size\": 1024,",
         "\"size\": 4096,", "\"op_p50\": ", "\"op_p99\": ", "\"ref_p50\": ", "\"op_faults\": "}) {
     EXPECT_NE(json.find(key), std::string::npos) << key << " in " << json;
+  }
+#else
+  GTEST_SKIP() << "benchmarks are not built in";
+#endif
+}
+
+// The sweep on CUDA: each area's forms on the device, beside a device copy (skipped without a
+// GPU); where CUDA is unusable, exit 1 with the reason and no JSON.
+TEST_F(Cli, BenchSweepOnCuda) {
+#if TENSORBUF_CLI_HAS_BENCH
+  const std::string filter =
+      "^(scatter_nd_add_f32_slices|scatter_nd_max_f32_elements_in_place|"
+      "boolean_mask_update_f32_rows|substr_utf8_elementwise)$";
+  const Result r = run({"bench", "--sweep", "--device", "cuda", "--quick", "--sizes", "10:16:6",
+                        "--filter", filter, "--json", path("sweep.json")});
+  if (!cuda_available()) {
+    EXPECT_EQ(r.status, 1);
+    expect_error_line(r, "Unavailable: --device cuda: " + cuda_availability_reason());
+    EXPECT_FALSE(fs::exists(path("sweep.json")));
+    return;
+  }
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("size sweep, cuda:0, calls timed to the end of their GPU work"),
+            std::string::npos)
+      << r.out;
+  const std::string json = read_text(path("sweep.json"));
+  const std::pair<const char*, const char*> forms[] = {
+      {"scatter_nd_add_f32_slices", "updated elements"},
+      {"scatter_nd_max_f32_elements_in_place", "updated elements"},
+      {"boolean_mask_update_f32_rows", "tensor elements"},
+      {"substr_utf8_elementwise", "strings"}};
+  for (const auto& [form, unit] : forms) {
+    for (const char* size : {"1024", "65536"}) {
+      const std::string entry = std::string("{\"form\": \"") + form +
+                                "\", \"device\": \"cuda:0\", \"yardstick\": \"device copy\", " +
+                                "\"unit\": \"" + unit + "\", \"size\": " + size + ",";
+      EXPECT_NE(json.find(entry), std::string::npos) << entry << " in " << json;
+    }
   }
 #else
   GTEST_SKIP() << "benchmarks are not built in";
