@@ -2,6 +2,7 @@
 // (form, size) -- the op's and the yardstick's median and p99 per call, their ratio, and the
 // op's p99 / p50 -- and optionally written as JSON (bench/sweep.py merges several processes'
 // files into bench/RESULTS.md).
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -18,9 +19,11 @@ namespace tensorbuf::cli {
 namespace {
 
 #if defined(TENSORBUF_HAVE_BENCHMARK)
+// printf into a string of whatever length the values need (a JSON point runs past 256 chars).
 std::string line(const char* format, auto... values) {
-  char text[256];
-  std::snprintf(text, sizeof(text), format, values...);
+  const int size = std::snprintf(nullptr, 0, format, values...);
+  std::string text(static_cast<std::size_t>(std::max(size, 0)), '\0');
+  std::snprintf(text.data(), text.size() + 1, format, values...);
   return text;
 }
 

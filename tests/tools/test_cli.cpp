@@ -160,11 +160,27 @@ TEST_F(Cli, BenchQuickWritesJson) {
 #endif
 }
 
+// Each point of a sweep JSON is one whole line "  {...}" (a line cut short would not parse).
+void expect_whole_points(const std::string& json, std::size_t points) {
+  std::istringstream lines(json);
+  std::size_t seen = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line == "[" || line == "]") continue;
+    ++seen;
+    EXPECT_EQ(line.rfind("  {\"form\": ", 0), 0u) << line;
+    const bool closed = line.ends_with("}") || line.ends_with("},");
+    EXPECT_TRUE(closed) << line;
+  }
+  EXPECT_EQ(seen, points) << json;
+}
+
 // The size sweep: one line per (form, size) that ran, and the same points in the JSON.
 TEST_F(Cli, BenchSweepPrintsAndWritesEachPoint) {
 #if TENSORBUF_CLI_HAS_BENCH
+  // The longest form name too: its JSON points are the longest lines.
   const Result r = run({"bench", "--sweep", "--quick", "--sizes", "10:12", "--filter",
-                        "^substr_byte_scalar$", "--json", path("sweep.json")});
+                        "^(substr_byte_scalar|boolean_mask_update_f32_elements_in_place)$",
+                        "--json", path("sweep.json")});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("op p50"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("substr_byte_scalar                              1024"), std::string::npos)
@@ -179,6 +195,7 @@ TEST_F(Cli, BenchSweepPrintsAndWritesEachPoint) {
         "\"size\": 4096,", "\"op_p50\": ", "\"op_p99\": ", "\"ref_p50\": ", "\"op_faults\": "}) {
     EXPECT_NE(json.find(key), std::string::npos) << key << " in " << json;
   }
+  expect_whole_points(json, 4);
 #else
   GTEST_SKIP() << "benchmarks are not built in";
 #endif
@@ -217,6 +234,7 @@ TEST_F(Cli, BenchSweepOnCuda) {
       EXPECT_NE(json.find(entry), std::string::npos) << entry << " in " << json;
     }
   }
+  expect_whole_points(json, 8);
 #else
   GTEST_SKIP() << "benchmarks are not built in";
 #endif
