@@ -160,6 +160,7 @@ TEST_F(Cli, BenchQuickWritesJson) {
 #endif
 }
 
+#if TENSORBUF_CLI_HAS_BENCH
 // Each point of a sweep JSON is one whole line "  {...}" (a line cut short would not parse).
 void expect_whole_points(const std::string& json, std::size_t points) {
   std::istringstream lines(json);
@@ -173,6 +174,7 @@ void expect_whole_points(const std::string& json, std::size_t points) {
   }
   EXPECT_EQ(seen, points) << json;
 }
+#endif
 
 // The size sweep: one line per (form, size) that ran, and the same points in the JSON.
 TEST_F(Cli, BenchSweepPrintsAndWritesEachPoint) {
