@@ -50,13 +50,7 @@ Inputs make_inputs(const ScatterCase& c) {
 }
 
 double traffic_bytes(const ScatterCase& c, bool in_place) {
-  const double update_bytes = 4.0 * static_cast<double>(c.updates * c.width);
-  const double index_bytes = 8.0 * static_cast<double>(c.updates);
-  // In place: each touched element read and written once (duplicates only once).
-  const double touched = c.same_index ? 4.0 * static_cast<double>(c.width) : update_bytes;
-  const double table =
-      in_place ? 2.0 * touched : 2.0 * 4.0 * static_cast<double>(c.table_rows * c.width);
-  return table + update_bytes + index_bytes;
+  return scatter_traffic_bytes(c.updates, c.width, c.table_rows, in_place, c.same_index);
 }
 
 void scatter_case(benchmark::State& state, const ScatterCase& c, bool cuda, bool in_place,

@@ -231,6 +231,38 @@ inline void cuda_synchronize(int device = 0) {
   if (cuda_unusable_reason().empty()) synchronize(Device::cuda(device));
 }
 
+/// Two device buffers of `bytes` on `device` (the source filled with 1s) and one
+/// device-to-device copy between them, enqueued on the library's stream by copy(); freed in
+/// stream order. Requires usable CUDA.
+class DeviceCopy {
+ public:
+  DeviceCopy(std::size_t bytes, int device)
+      : memory_(*core::device_memory()),
+        stream_(memory_.default_stream(device)),
+        bytes_(bytes),
+        device_(device),
+        src_(memory_.allocate_device(bytes, device, stream_)),
+        dst_(memory_.allocate_device(bytes, device, stream_)) {
+    memory_.memset_device(src_, 1, bytes, device, stream_);
+  }
+  ~DeviceCopy() {
+    memory_.free_device(dst_, bytes_, device_, stream_);
+    memory_.free_device(src_, bytes_, device_, stream_);
+  }
+  DeviceCopy(const DeviceCopy&) = delete;
+  DeviceCopy& operator=(const DeviceCopy&) = delete;
+
+  void copy() const { memory_.copy_device_to_device(dst_, src_, bytes_, device_, stream_); }
+
+ private:
+  core::DeviceMemory& memory_;
+  core::StreamHandle stream_;
+  std::size_t bytes_;
+  int device_;
+  void* src_;
+  void* dst_;
+};
+
 /// Traffic rate (2 x copied bytes per second, GB/s) of a device-to-device copy of
 /// traffic_bytes / 2 bytes (at least 32 MiB) on `device`: the ceiling of a memory-bound CUDA
 /// op. 0 when CUDA is unusable.
@@ -240,27 +272,34 @@ inline double cuda_d2d_limit_gbps(double traffic_bytes, int device = 0) {
   const std::int64_t copy_bytes =
       std::max<std::int64_t>(32 * kMiB, static_cast<std::int64_t>(traffic_bytes / 2) & ~63ll);
   return detail::cached(cache, copy_bytes * 64 + device, [&] {
-    core::DeviceMemory& memory = *core::device_memory();
-    core::StreamHandle stream = memory.default_stream(device);
-    const auto bytes = static_cast<std::size_t>(copy_bytes);
-    void* src = memory.allocate_device(bytes, device, stream);
-    void* dst = memory.allocate_device(bytes, device, stream);
-    memory.memset_device(src, 1, bytes, device, stream);
-    memory.copy_device_to_device(dst, src, bytes, device, stream);
+    const DeviceCopy buffers(static_cast<std::size_t>(copy_bytes), device);
+    buffers.copy();
     cuda_synchronize(device);
     std::vector<double> rates;
     for (int r = 0; r < (quick_mode() ? 3 : 7); ++r) {
       const auto t0 = std::chrono::steady_clock::now();
-      memory.copy_device_to_device(dst, src, bytes, device, stream);
+      buffers.copy();
       cuda_synchronize(device);
       const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
       rates.push_back(2.0 * static_cast<double>(copy_bytes) / dt.count() / 1e9);
     }
-    memory.free_device(dst, bytes, device, stream);
-    memory.free_device(src, bytes, device, stream);
-    cuda_synchronize(device);
     return detail::median(rates);
   });
+}
+
+/// Bytes a scatter must read and write (bench_scatter_nd's cases and the sweep's): `updates`
+/// rows of `width` f32 with int64 indices into `table_rows` rows. Out of place the table is read
+/// and the output written; in place each touched element is read and written once (all rows on
+/// one index: one row).
+inline double scatter_traffic_bytes(std::int64_t updates, std::int64_t width,
+                                    std::int64_t table_rows, bool in_place,
+                                    bool same_index = false) {
+  const double update_bytes = 4.0 * static_cast<double>(updates * width);
+  const double index_bytes = 8.0 * static_cast<double>(updates);
+  const double touched = same_index ? 4.0 * static_cast<double>(width) : update_bytes;
+  const double table =
+      in_place ? 2.0 * touched : 2.0 * 4.0 * static_cast<double>(table_rows * width);
+  return table + update_bytes + index_bytes;
 }
 
 /// Reports a case: bytes processed (Google Benchmark's bytes_per_second), and the counters

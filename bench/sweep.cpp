@@ -14,10 +14,8 @@
 #include <sys/resource.h>
 #endif
 
-#include "core/device_memory.hpp"
+#include "bench_support.hpp"
 #include "sweep_forms.hpp"
-#include "tensorbuf/errors.hpp"
-#include "tensorbuf/runtime.hpp"
 
 namespace tensorbuf::bench {
 namespace {
@@ -92,20 +90,9 @@ SweepPoint measure(const SweepForm& form, std::int64_t size, const SweepOptions&
 
 std::function<void()> copy_yardstick(double traffic_bytes, Device device) {
   if (!device.is_cuda()) return memcpy_yardstick(traffic_bytes);
-  core::DeviceMemory* memory = core::device_memory();
-  if (memory == nullptr) throw UnavailableError("no usable CUDA device for the sweep");
-  const auto bytes = static_cast<std::size_t>(std::max(64.0, traffic_bytes / 2));
-  const int index = device.index;
-  const core::StreamHandle stream = memory->default_stream(index);
-  auto free_on_stream = [memory, bytes, index, stream](void* p) {
-    memory->free_device(p, bytes, index, stream);
-  };
-  const std::shared_ptr<void> src(memory->allocate_device(bytes, index, stream), free_on_stream);
-  const std::shared_ptr<void> dst(memory->allocate_device(bytes, index, stream), free_on_stream);
-  memory->memset_device(src.get(), 1, bytes, index, stream);
-  return [memory, src, dst, bytes, index, stream] {
-    memory->copy_device_to_device(dst.get(), src.get(), bytes, index, stream);
-  };
+  const auto buffers = std::make_shared<const DeviceCopy>(
+      static_cast<std::size_t>(std::max(64.0, traffic_bytes / 2)), device.index);
+  return [buffers] { buffers->copy(); };
 }
 
 std::vector<SweepForm> sweep_forms() {

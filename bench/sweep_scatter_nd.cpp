@@ -4,8 +4,7 @@
 //  slices:   size / 16 row updates of 16 elements into a [4 x size / 16, 16] table.
 // Yardstick: a plain serial loop over the same arrays (no bounds check); out of place it first
 // copies the table into an output allocated (and touched) once, outside the timing. On CUDA: a
-// device copy of the traffic bench/bench_scatter_nd.cpp counts (out of place the table read and
-// written, in place the updated elements read and written; indices and updates read).
+// device copy of the scatter's traffic (scatter_traffic_bytes, as bench/bench_scatter_nd.cpp).
 #include <algorithm>
 #include <string>
 
@@ -80,11 +79,8 @@ SweepCalls make_calls(const Op& op, bool in_place, std::int64_t size, std::int64
     };
   }
   if (device.is_cuda()) {
-    const double update_bytes = 4.0 * static_cast<double>(rows * width);
-    const double table_bytes = 4.0 * static_cast<double>(table_rows * width);
-    calls.yardstick = copy_yardstick((in_place ? 2 * update_bytes : 2 * table_bytes) +
-                                         update_bytes + 8.0 * static_cast<double>(rows),
-                                     device);
+    calls.yardstick =
+        copy_yardstick(scatter_traffic_bytes(rows, width, table_rows, in_place), device);
     return calls;
   }
   calls.yardstick = [data, in_place, rows, width, combine] {
