@@ -12,7 +12,7 @@ namespace tensorbuf::core {
 
 // Why a form must read device data on the host (null: it never does, so it can be captured).
 // The plans carry the resolved policy.
-const char* scatter_nd_capture_blocker(const ScatterNdPlan& plan, bool aliased_in_place);
+const char* scatter_nd_capture_blocker(const ScatterNdPlan& plan);
 const char* mask_update_capture_blocker(const BooleanMaskUpdatePlan& plan);
 const char* substr_capture_blocker(const SubstrPlan& plan);
 

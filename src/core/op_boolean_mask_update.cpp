@@ -8,6 +8,7 @@
 #include "core/capture.hpp"
 #include "core/dispatch.hpp"
 #include "core/error_macros.hpp"
+#include "core/in_place.hpp"
 #include "core/plan_boolean_mask_update.hpp"
 #include "tensorbuf/ops.hpp"
 
@@ -42,10 +43,6 @@ void run(const core::BooleanMaskUpdatePlan& plan, Device device, Stream stream,
   if (!result.applied) core::raise_mask_update_shape_error(plan, result.count);
 }
 
-bool shares_storage(const TensorBuffer& a, const TensorBuffer& b) {
-  return &core::BufferAccess::storage(a) == &core::BufferAccess::storage(b);
-}
-
 }  // namespace
 
 TensorBuffer boolean_mask_update(const TensorBuffer& tensor, const TensorBuffer& mask,
@@ -65,17 +62,11 @@ void boolean_mask_update_in_place(TensorBuffer& tensor, const TensorBuffer& mask
   const core::BooleanMaskUpdatePlan plan =
       core::plan_boolean_mask_update(tensor, mask, updates, options);
   const Device device = core::resolve_device(options.device, tensor);
-  if (!shares_storage(tensor, mask) && !shares_storage(tensor, updates)) {
-    run(plan, device, options.stream, tensor, mask, updates, tensor);
-    return;
-  }
-  // `tensor` is also the mask or the updates (NumPy's `t[t] = u`, `t[m] = t`): the writes
-  // would race with the reads, so compute out of place and copy the result back.
-  TensorBuffer result = TensorBuffer::create_uninitialized(tensor.shape(), tensor.data_type());
-  run(plan, device, options.stream, tensor, mask, updates, result);
-  core::BackendRun backend(device, options.stream);
-  backend.copy(tensor, result);
-  backend.finish();
+  // `tensor` may also be the mask or the updates (NumPy's `t[t] = u`, `t[m] = t`).
+  const bool aliased = core::shares_memory(tensor, mask) || core::shares_memory(tensor, updates);
+  core::run_in_place(tensor, aliased, device, options.stream, [&](TensorBuffer& out) {
+    run(plan, device, options.stream, tensor, mask, updates, out);
+  });
 }
 
 }  // namespace tensorbuf

@@ -131,10 +131,23 @@ class Storage {
   // Throws InvalidArgumentError naming `what` when an export pins this storage's memory.
   void require_unpinned(const char* what) const;
 
+  // True when this storage and `other` have bytes in common on some side: the same storage,
+  // caller memory borrowed twice (two borrows of one array, overlapping or not at the same
+  // address), or an export borrowed back. In-place ops read such inputs before any write.
+  bool shares_memory_with(const Storage& other) const;
+
  private:
   explicit Storage(std::size_t bytes) : bytes_(bytes) {}
   // Holds mutex_; on release, sets host_only_ from the state it leaves.
   class StateLock;
+  // The memory each side occupies now (null where none), read under the lock.
+  struct Spans {
+    const char* host = nullptr;
+    const char* device = nullptr;
+    int device_index = -1;
+    std::size_t bytes = 0;
+  };
+  Spans spans() const;
   // The helpers below expect mutex_ held.
   bool host_only_locked() const;
   Side home_locked() const;

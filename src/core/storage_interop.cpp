@@ -91,8 +91,7 @@ void Storage::mark_home_current_locked() {
   }
 }
 
-Storage::Export Storage::begin_export(bool writable, bool allow_read_only,
-                                      StreamHandle consumer) {
+Storage::Export Storage::begin_export(bool writable, bool allow_read_only, StreamHandle consumer) {
   StateLock lock(*this);
   Export out;
   // The freshest side (residence()), or the side earlier exports pinned.
@@ -148,8 +147,33 @@ void Storage::end_export(bool home) noexcept {
 void Storage::require_unpinned(const char* what) const {
   StateLock lock(*this);
   TENSORBUF_EXPECTS(exports_ == 0, InvalidArgumentError,
-                    str_cat(what, ": a DLPack export of this buffer is alive, so its memory "
-                                  "cannot move"));
+                    str_cat(what,
+                            ": a DLPack export of this buffer is alive, so its memory "
+                            "cannot move"));
+}
+
+// ---- The aliasing rule of in-place ops ----
+
+Storage::Spans Storage::spans() const {
+  StateLock lock(*this);
+  return {static_cast<const char*>(host_), static_cast<const char*>(device_), device_index_,
+          bytes_};
+}
+
+bool Storage::shares_memory_with(const Storage& other) const {
+  if (this == &other) return true;
+  // Owned host memory that no export pins is nobody else's: no lock on the ops' fast path.
+  if (host_only_.load(std::memory_order_acquire) ||
+      other.host_only_.load(std::memory_order_acquire)) {
+    return false;
+  }
+  const Spans a = spans();
+  const Spans b = other.spans();  // one lock at a time: no lock order to keep
+  const auto overlap = [&](const char* x, const char* y) {
+    return x != nullptr && y != nullptr && x < y + b.bytes && y < x + a.bytes;
+  };
+  return overlap(a.host, b.host) ||
+         (a.device_index == b.device_index && overlap(a.device, b.device));
 }
 
 }  // namespace tensorbuf::core

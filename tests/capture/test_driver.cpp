@@ -74,7 +74,7 @@ TEST(CaptureDriver, ScatterEveryOpReplaysWithNewInputs) {
                      (in_place ? " in place" : " out of place"));
         const core::ScatterNdPlan plan =
             scatter_plan(static_cast<core::ScatterOp>(op), OutOfBoundsPolicy::kDrop, deterministic);
-        ASSERT_EQ(core::scatter_nd_capture_blocker(plan, false), nullptr);
+        ASSERT_EQ(core::scatter_nd_capture_blocker(plan), nullptr);
         std::mt19937_64 rng(7 + op);
         ScatterVectors live;
         kernels::HostExecutor graph;
@@ -102,7 +102,7 @@ TEST(CaptureDriver, ScatterEveryOpReplaysWithNewInputs) {
 TEST(CaptureDriver, ScatterKErrorReadsBackSoItIsBlocked) {
   const core::ScatterNdPlan plan =
       scatter_plan(core::ScatterOp::kAdd, OutOfBoundsPolicy::kError, false);
-  EXPECT_NE(core::scatter_nd_capture_blocker(plan, false), nullptr);
+  EXPECT_NE(core::scatter_nd_capture_blocker(plan), nullptr);
   ScatterVectors live;
   kernels::HostExecutor graph;
   graph.begin_capture();
@@ -110,11 +110,6 @@ TEST(CaptureDriver, ScatterKErrorReadsBackSoItIsBlocked) {
                InternalError);
 }
 
-TEST(CaptureDriver, ScatterAliasedInPlaceIsBlocked) {
-  const core::ScatterNdPlan plan =
-      scatter_plan(core::ScatterOp::kAdd, OutOfBoundsPolicy::kDrop, false);
-  EXPECT_NE(core::scatter_nd_capture_blocker(plan, true), nullptr);
-}
 
 // ---------------------------------------------------------------------------------------------
 // boolean_mask_update (capturable when updates' shape does not depend on n)
