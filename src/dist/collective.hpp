@@ -8,6 +8,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tensorbuf/dist.hpp"
@@ -25,22 +26,27 @@ struct Failure {
 // rank (same class, same message); otherwise returns. One MPI_Allreduce when nobody failed.
 void raise_if_any(const Comm& comm, const std::optional<Failure>& failure);
 
-// Collective: runs `step` on this rank, catching tensorbuf errors and allocation failures, then
-// raise_if_any. So a step that fails on one rank only throws on all of them, and never leaves
-// the others waiting in the next collective.
+// Local: runs `step`, catching tensorbuf errors and allocation failures as a Failure to agree
+// on (raise_if_any, agree_call).
 template <class Step>
-void agree(const Comm& comm, Step&& step) {
-  std::optional<Failure> failure;
+std::optional<Failure> attempt(Step&& step) {
   try {
     step();
   } catch (const Error& e) {
-    failure = Failure{e.code(), e.what()};
+    return Failure{e.code(), e.what()};
   } catch (const std::bad_alloc&) {
-    failure = Failure{ErrorCode::kResourceExhausted, "tensorbuf::dist: out of host memory"};
+    return Failure{ErrorCode::kResourceExhausted, "tensorbuf::dist: out of host memory"};
   } catch (const std::exception& e) {  // no other rank may be left waiting for this one
-    failure = Failure{ErrorCode::kInternal, e.what()};
+    return Failure{ErrorCode::kInternal, e.what()};
   }
-  raise_if_any(comm, failure);
+  return std::nullopt;
+}
+
+// Collective: runs `step` on this rank, then raise_if_any. So a step that fails on one rank
+// only throws on all of them, and never leaves the others waiting in the next collective.
+template <class Step>
+void agree(const Comm& comm, Step&& step) {
+  raise_if_any(comm, attempt(std::forward<Step>(step)));
 }
 
 // Throws the tensorbuf error of class `code` with `message`.

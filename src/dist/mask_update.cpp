@@ -6,9 +6,12 @@
 // Either way the part is a zero-copy view of `updates`' host bytes, or `updates` itself when
 // it is broadcast along dim 0; the local op does the rest. Validation first, on the global
 // shapes and the global n, the same on every rank.
+#include <functional>
+
 #include "core/dispatch.hpp"
 #include "core/error_macros.hpp"
 #include "core/plan_boolean_mask_update.hpp"
+#include "dist/agreement.hpp"
 #include "dist/collective.hpp"
 #include "dist/row_part.hpp"
 #include "dist/validate.hpp"
@@ -18,60 +21,45 @@ namespace {
 
 constexpr std::string_view kName = "boolean_mask_update";
 
-std::string device_text(std::int64_t kind) { return kind == 1 ? "cuda" : "cpu"; }
-std::string number_text(std::int64_t v) { return std::to_string(v); }
-std::string flag_text(std::int64_t flag) { return flag != 0 ? "true" : "false"; }
-
-// The operands' descriptors from every rank, checked to agree, and the agreed device.
-struct Agreed {
-  Device device;
-  std::vector<detail::BufferDesc> tensors, masks;
-};
-
-Agreed agree_operands(const ShardedTensor& tensor, const TensorBuffer& mask_local,
-                      const TensorBuffer& updates, const BooleanMaskUpdateOptions& options) {
-  const Comm& comm = tensor.comm();
-  Agreed out;
-  detail::agree(comm, [&] { out.device = core::resolve_device(options.device, tensor.local()); });
-  detail::Record record;
-  record.add(out.device.is_cuda() ? 1 : 0);
-  record.add(options.axis);
-  record.add(options.broadcast ? 1 : 0);
-  record.add(detail::describe(tensor.local()));
-  record.add(detail::describe(mask_local));
-  record.add(detail::describe(updates));
-  std::vector<std::int64_t> devices, axes, flags;
-  std::vector<detail::BufferDesc> all_updates;
-  for (const auto& words : detail::allgather(comm, record.words())) {
-    detail::RecordReader reader(words);
-    devices.push_back(reader.next());
-    axes.push_back(reader.next());
-    flags.push_back(reader.next());
-    out.tensors.push_back(reader.next_desc());
-    out.masks.push_back(reader.next_desc());
-    all_updates.push_back(reader.next_desc());
-  }
-  detail::check_shards(kName, tensor.layout(), out.tensors);
-  detail::check_agreed(kName, "device", devices, &device_text);
-  detail::check_agreed(kName, "axis", axes, &number_text);
-  detail::check_agreed(kName, "broadcast flag", flags, &flag_text);
-  for (std::size_t q = 1; q < all_updates.size(); ++q) {
-    const detail::BufferDesc& u = all_updates[q];
-    TENSORBUF_EXPECTS(u.dtype == all_updates[0].dtype && u.dims == all_updates[0].dims,
-                      InvalidArgumentError,
-                      core::str_cat(kName, ": rank ", q, " passes updates ", detail::desc_text(u),
-                                    ", rank 0 ", detail::desc_text(all_updates[0]),
-                                    " (updates are replicated: the same on every rank)"));
-  }
-  return out;
-}
-
 std::int64_t count_true(const TensorBuffer& mask) {
   if (mask.data_type() != DataType::kBool) return 0;  // the plan rejects it on every rank
   const auto* bytes = mask.host<std::uint8_t>();
   std::int64_t n = 0;
   for (std::int64_t i = 0; i < mask.flat_size(); ++i) n += bytes[i] != 0 ? 1 : 0;
   return n;
+}
+
+// The agreement step (agreement.hpp) of either overload; `mask_layout` null for a replicated
+// mask. Returns the agreed device and every rank's mask descriptor.
+Device agree_operands(const ShardedTensor& tensor, const TensorBuffer& mask_local,
+                      const RowLayout* mask_layout, const TensorBuffer& updates,
+                      const BooleanMaskUpdateOptions& options,
+                      const std::function<void()>& local_checks,
+                      std::vector<detail::BufferDesc>* masks = nullptr) {
+  Device device;
+  detail::Call call{mask_layout != nullptr ? detail::OpId::kMaskUpdateShardedMask
+                                           : detail::OpId::kMaskUpdateReplicatedMask};
+  std::int64_t count = 0;
+  call.failure = detail::attempt([&] {
+    device = core::resolve_device(options.device, tensor.local());
+    if (local_checks) local_checks();
+    if (mask_layout == nullptr) count = count_true(mask_local);  // staged if on the device
+  });
+  call.settings = {detail::device_setting(device), detail::number_setting("axis", options.axis),
+                   detail::flag_setting("broadcast flag", options.broadcast)};
+  // A replicated mask's true count is the global n: each rank's must be the same.
+  if (mask_layout == nullptr) {
+    call.settings.push_back(detail::number_setting("replicated mask's true count", count));
+  }
+  const auto mask_spread =
+      mask_layout != nullptr ? detail::Spread::kSharded : detail::Spread::kReplicated;
+  call.operands = {
+      {"tensor", detail::describe(tensor.local()), detail::Spread::kSharded, &tensor.layout()},
+      {"mask", detail::describe(mask_local), mask_spread, mask_layout},
+      {"updates", detail::describe(updates), detail::Spread::kReplicated}};
+  auto all = detail::agree_call(tensor.comm(), call);
+  if (masks != nullptr) *masks = std::move(all[1]);
+  return device;
 }
 
 void apply_local(const Comm& comm, TensorBuffer& local, const TensorBuffer& mask,
@@ -92,21 +80,23 @@ void boolean_mask_update_in_place(ShardedTensor& tensor, const ShardedTensor& ma
                                   const TensorBuffer& updates,
                                   const BooleanMaskUpdateOptions& options) {
   const Comm& comm = tensor.comm();
-  detail::agree(comm, [&] {
-    detail::check_same_distribution(kName, comm, tensor.layout(), mask.comm(), mask.layout());
-  });
-  const Agreed agreed = agree_operands(tensor, mask.local(), updates, options);
-  detail::check_shards(kName, mask.layout(), agreed.masks);
+  std::vector<detail::BufferDesc> masks;
+  const Device device = agree_operands(
+      tensor, mask.local(), &mask.layout(), updates, options,
+      [&] {
+        detail::check_same_distribution(kName, comm, tensor.layout(), mask.comm(), mask.layout());
+      },
+      &masks);
   const std::int64_t mine = count_true(mask.local());
   const std::int64_t n = detail::allreduce_sum(comm, mine);
   const std::int64_t first = detail::exscan_sum(comm, mine);
   // Shape-only stand-ins of the global tensor and mask (nothing allocated).
   const TensorBuffer global_tensor =
       TensorBuffer::create_uninitialized(tensor.global_shape(), tensor.local().data_type());
-  std::vector<std::int64_t> mask_dims = agreed.masks[0].dims;
+  std::vector<std::int64_t> mask_dims = masks[0].dims;
   mask_dims[0] = mask.layout().rows();
   const TensorBuffer global_mask =
-      TensorBuffer::create_uninitialized(Shape(mask_dims), agreed.masks[0].dtype);
+      TensorBuffer::create_uninitialized(Shape(mask_dims), masks[0].dtype);
   const core::BooleanMaskUpdatePlan plan =
       core::plan_boolean_mask_update(global_tensor, global_mask, updates, options, n);
   TENSORBUF_EXPECTS(plan.axis == 0, InvalidArgumentError,
@@ -119,14 +109,14 @@ void boolean_mask_update_in_place(ShardedTensor& tensor, const ShardedTensor& ma
   TensorBuffer view = TensorBuffer::create_dynamic(updates.data_type());
   const TensorBuffer& part =
       detail::row_part(updates, target_rank, plan.broadcast, first, mine, view);
-  apply_local(comm, tensor.local(), mask.local(), part, agreed.device, options, 0);
+  apply_local(comm, tensor.local(), mask.local(), part, device, options, 0);
 }
 
 void boolean_mask_update_in_place(ShardedTensor& tensor, const TensorBuffer& mask,
                                   const TensorBuffer& updates,
                                   const BooleanMaskUpdateOptions& options) {
   const Comm& comm = tensor.comm();
-  const Agreed agreed = agree_operands(tensor, mask, updates, options);
+  const Device device = agree_operands(tensor, mask, nullptr, updates, options, {});
   const TensorBuffer global_tensor =
       TensorBuffer::create_uninitialized(tensor.global_shape(), tensor.local().data_type());
   // The mask is replicated: its own count is the global n, and the single-process checks
@@ -146,7 +136,7 @@ void boolean_mask_update_in_place(ShardedTensor& tensor, const TensorBuffer& mas
   const TensorBuffer& part =
       detail::row_part(updates, target_rank, plan.broadcast, tensor.layout().offsets[rank],
                        tensor.layout().rows_of(rank), view);
-  apply_local(comm, tensor.local(), mask, part, agreed.device, options, plan.axis);
+  apply_local(comm, tensor.local(), mask, part, device, options, plan.axis);
 }
 
 }  // namespace tensorbuf::dist

@@ -30,6 +30,7 @@
 #include "core/plan_scatter_nd.hpp"
 #include "core/route_rows_backend.hpp"
 #include "cpu/streaming_copy.hpp"
+#include "dist/agreement.hpp"
 #include "dist/collective.hpp"
 #include "dist/cuda_aware.hpp"
 #include "dist/exchange.hpp"
@@ -59,12 +60,6 @@ LocalOp local_op(ScatterOp op) {
   }
   return &tensorbuf::tensor_scatter_nd_max_in_place;
 }
-
-std::string device_text(std::int64_t kind) { return kind == 1 ? "cuda" : "cpu"; }
-std::string policy_text(std::int64_t policy) {
-  return policy == static_cast<std::int64_t>(OutOfBoundsPolicy::kDrop) ? "drop" : "error";
-}
-std::string flag_text(std::int64_t flag) { return flag != 0 ? "true" : "false"; }
 
 // This rank's rows after one read of its indices (step 2): the rows per owner and the first
 // bad row with its components (the device routing's result type too); on the host, each row's
@@ -217,39 +212,24 @@ void run(ScatterOp op, const ShardedTensor& source, ShardedTensor& target,
     mark = t;
   };
   const Comm& comm = source.comm();
-  const std::string_view name = core::scatter_op_name(op);
   Device device;
   OutOfBoundsPolicy policy = OutOfBoundsPolicy::kError;
-  detail::agree(comm, [&] {
+  detail::Call call{detail::scatter_op_id(op)};
+  call.failure = detail::attempt([&] {
     device = core::resolve_device(options.device, source.local());
     policy = core::resolve_policy(options.out_of_bounds, device);
   });
-  detail::Record record;
-  record.add(device.is_cuda() ? 1 : 0);
-  record.add(static_cast<std::int64_t>(policy));
-  record.add(options.deterministic ? 1 : 0);
-  record.add(detail::describe(source.local()));
-  record.add(detail::describe(indices));
-  record.add(detail::describe(updates));
-  std::vector<std::int64_t> devices, policies, flags;
-  std::vector<detail::BufferDesc> shards, all_indices, all_updates;
-  for (const auto& words : detail::allgather(comm, record.words())) {
-    detail::RecordReader reader(words);
-    devices.push_back(reader.next());
-    policies.push_back(reader.next());
-    flags.push_back(reader.next());
-    shards.push_back(reader.next_desc());
-    all_indices.push_back(reader.next_desc());
-    all_updates.push_back(reader.next_desc());
-  }
+  call.settings = {detail::device_setting(device), detail::policy_setting(policy),
+                   detail::flag_setting("deterministic flag", options.deterministic)};
+  call.operands = {
+      {"tensor", detail::describe(source.local()), detail::Spread::kSharded, &source.layout()},
+      {"indices", detail::describe(indices), detail::Spread::kPerRank},
+      {"updates", detail::describe(updates), detail::Spread::kPerRank}};
   // From here to the exchange every check runs on data every rank has: the same error.
-  detail::check_shards(name, source.layout(), shards);
-  detail::check_agreed(name, "device", devices, &device_text);
-  detail::check_agreed(name, "out-of-bounds policy", policies, &policy_text);
-  detail::check_agreed(name, "deterministic flag", flags, &flag_text);
+  const auto all = detail::agree_call(comm, call);
   std::vector<std::int64_t> row_starts;
-  core::ScatterNdPlan plan = detail::check_scatter(op, source.global_shape(), shards[0].dtype,
-                                                   all_indices, all_updates, row_starts);
+  core::ScatterNdPlan plan =
+      detail::check_scatter(op, source.global_shape(), all[0][0].dtype, all[1], all[2], row_starts);
   const std::int64_t rows = row_starts[comm.rank() + 1] - row_starts[comm.rank()];
   ScatterOptions local = options;
   local.device = device;

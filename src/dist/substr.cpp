@@ -9,6 +9,7 @@
 #include "core/plan_substr.hpp"
 #include "core/shape_product.hpp"
 #include "core/string_tensor_access.hpp"
+#include "dist/agreement.hpp"
 #include "dist/collective.hpp"
 #include "dist/row_part.hpp"
 #include "dist/validate.hpp"
@@ -22,9 +23,6 @@ constexpr std::string_view kName = "substr";
 detail::BufferDesc describe_strings(const StringTensor& s) {
   return detail::BufferDesc{DataType::kUInt8, s.shape().dims(), s.residence().kind};
 }
-
-std::string device_text(std::int64_t kind) { return kind == 1 ? "cuda" : "cpu"; }
-std::string number_text(std::int64_t v) { return std::to_string(v); }
 
 }  // namespace
 
@@ -44,42 +42,18 @@ ShardedStrings substr(const ShardedStrings& input, const TensorBuffer& pos, cons
   const Comm& comm = input.comm();
   Device device;
   OutOfBoundsPolicy policy = OutOfBoundsPolicy::kError;
-  detail::agree(comm, [&] {
+  detail::Call call{detail::OpId::kSubstr};
+  call.failure = detail::attempt([&] {
     device = core::resolve_device(options.device, input.local().offsets());
     policy = core::resolve_policy(options.out_of_bounds, device);
   });
-  detail::Record record;
-  record.add(device.is_cuda() ? 1 : 0);
-  record.add(static_cast<std::int64_t>(policy));
-  record.add(static_cast<std::int64_t>(options.unit));
-  record.add(describe_strings(input.local()));
-  record.add(detail::describe(pos));
-  record.add(detail::describe(len));
-  std::vector<std::int64_t> devices, policies, units;
-  std::vector<detail::BufferDesc> shards, poses, lens;
-  for (const auto& words : detail::allgather(comm, record.words())) {
-    detail::RecordReader reader(words);
-    devices.push_back(reader.next());
-    policies.push_back(reader.next());
-    units.push_back(reader.next());
-    shards.push_back(reader.next_desc());
-    poses.push_back(reader.next_desc());
-    lens.push_back(reader.next_desc());
-  }
-  detail::check_shards(kName, input.layout(), shards);
-  detail::check_agreed(kName, "device", devices, &device_text);
-  detail::check_agreed(kName, "out-of-bounds policy", policies, &number_text);
-  detail::check_agreed(kName, "unit", units, &number_text);
-  for (std::size_t q = 1; q < poses.size(); ++q) {
-    TENSORBUF_EXPECTS(
-        poses[q].dtype == poses[0].dtype && poses[q].dims == poses[0].dims &&
-            lens[q].dtype == lens[0].dtype && lens[q].dims == lens[0].dims,
-        InvalidArgumentError,
-        core::str_cat(kName, ": rank ", q, " passes pos ", detail::desc_text(poses[q]), " and len ",
-                      detail::desc_text(lens[q]), ", rank 0 ", detail::desc_text(poses[0]), " and ",
-                      detail::desc_text(lens[0]),
-                      " (pos and len are replicated: the same on every rank)"));
-  }
+  call.settings = {detail::device_setting(device), detail::policy_setting(policy),
+                   detail::unit_setting(options.unit)};
+  call.operands = {
+      {"input", describe_strings(input.local()), detail::Spread::kSharded, &input.layout()},
+      {"pos", detail::describe(pos), detail::Spread::kReplicated},
+      {"len", detail::describe(len), detail::Spread::kReplicated}};
+  detail::agree_call(comm, call);
   // The single-process checks on the global shapes (a shape-only stand-in of the input).
   const Shape global = input.global_shape();
   const StringTensor stand_in = core::StringTensorAccess::make_unchecked(

@@ -94,18 +94,18 @@ void check_new_shard(std::string_view who, const Comm& comm, const RowLayout& la
 }
 
 void check_shards(std::string_view who, const RowLayout& layout,
-                  const std::vector<BufferDesc>& shards) {
+                  const std::vector<BufferDesc>& shards, std::string_view what) {
   const BufferDesc& first = shards.front();
   for (std::size_t q = 0; q < shards.size(); ++q) {
     const BufferDesc& s = shards[q];
     const std::int64_t rows = layout.rows_of(static_cast<int>(q));
     TENSORBUF_EXPECTS(!s.dims.empty() && s.dims[0] == rows, InvalidArgumentError,
-                      str_cat(who, ": rank ", q, "'s local tensor ", desc_text(s),
+                      str_cat(who, ": rank ", q, "'s local ", what, " ", desc_text(s),
                               " does not have the ", rows, " rows its layout gives it"));
     TENSORBUF_EXPECTS(
         s.dtype == first.dtype && same_after_first(s.dims, first.dims) && s.kind == first.kind,
         InvalidArgumentError,
-        str_cat(who, ": rank ", q, "'s local tensor ", desc_text(s), " on ", kind_text(s.kind),
+        str_cat(who, ": rank ", q, "'s local ", what, " ", desc_text(s), " on ", kind_text(s.kind),
                 " does not match rank 0's ", desc_text(first), " on ", kind_text(first.kind),
                 " (dtype, dims after the first and device kind must agree)"));
   }

@@ -59,9 +59,9 @@ void check_new_shard(std::string_view who, const Comm& comm, const RowLayout& la
 
 // Every rank's shard (in rank order) against the layout and rank 0's shard: rows as the layout
 // says, the same dtype, trailing dims and device kind. InvalidArgumentError naming the first
-// rank that differs.
+// rank that differs; `what` names the operand.
 void check_shards(std::string_view who, const RowLayout& layout,
-                  const std::vector<BufferDesc>& shards);
+                  const std::vector<BufferDesc>& shards, std::string_view what = "tensor");
 
 // InvalidArgumentError unless every rank's `values[q]` equals rank 0's; `what` names it.
 void check_agreed(std::string_view who, std::string_view what,

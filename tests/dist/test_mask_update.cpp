@@ -133,7 +133,7 @@ TEST_F(DistMaskUpdate, D3_UpdatesMustBeReplicated) {
   const TensorBuffer updates = values({rank_ == 1 ? 2 : 1, 3}, 25);
   EXPECT_EQ(error_of([&] { dist::boolean_mask_update_in_place(t, m, updates); }),
             "boolean_mask_update: rank 1 passes updates float32 [2,3], rank 0 float32 [1,3] "
-            "(updates are replicated: the same on every rank)");
+            "(a replicated operand must be the same on every rank)");
 }
 
 TEST_F(DistMaskUpdate, D3_ReplicatedMaskAlongAxisOne) {

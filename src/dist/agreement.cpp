@@ -1,0 +1,112 @@
+#include "dist/agreement.hpp"
+
+#include "core/error_macros.hpp"
+#include "core/plan_scatter_nd.hpp"
+
+namespace tensorbuf::dist::detail {
+namespace {
+
+std::string device_text(std::int64_t kind) { return kind == 1 ? "cuda" : "cpu"; }
+std::string policy_text(std::int64_t policy) {
+  return policy == static_cast<std::int64_t>(OutOfBoundsPolicy::kDrop) ? "drop" : "error";
+}
+std::string flag_text(std::int64_t flag) { return flag != 0 ? "true" : "false"; }
+std::string number_text(std::int64_t value) { return std::to_string(value); }
+std::string unit_text(std::int64_t unit) {
+  return unit == static_cast<std::int64_t>(SubstrUnit::kUtf8Char) ? "utf8_char" : "byte";
+}
+
+// The op as the disagreement message says it: the mask update's overloads are told apart.
+std::string op_text(std::int64_t op) {
+  switch (static_cast<OpId>(op)) {
+    case OpId::kMaskUpdateShardedMask:
+      return "boolean_mask_update with a sharded mask";
+    case OpId::kMaskUpdateReplicatedMask:
+      return "boolean_mask_update with a replicated mask";
+    default:
+      return std::string(op_name(static_cast<OpId>(op)));
+  }
+}
+
+}  // namespace
+
+OpId scatter_op_id(core::ScatterOp op) {
+  return static_cast<OpId>(static_cast<std::int64_t>(OpId::kScatterSub) +
+                           static_cast<std::int64_t>(op) -
+                           static_cast<std::int64_t>(core::ScatterOp::kSub));
+}
+
+std::string_view op_name(OpId op) {
+  switch (op) {
+    case OpId::kMaskUpdateShardedMask:
+    case OpId::kMaskUpdateReplicatedMask:
+      return "boolean_mask_update";
+    case OpId::kSubstr:
+      return "substr";
+    default:
+      return core::scatter_op_name(static_cast<core::ScatterOp>(
+          static_cast<std::int64_t>(core::ScatterOp::kSub) + static_cast<std::int64_t>(op) -
+          static_cast<std::int64_t>(OpId::kScatterSub)));
+  }
+}
+
+Setting device_setting(const Device& device) {
+  return {"device", device.is_cuda() ? 1 : 0, &device_text};
+}
+Setting policy_setting(OutOfBoundsPolicy policy) {
+  return {"out-of-bounds policy", static_cast<std::int64_t>(policy), &policy_text};
+}
+Setting flag_setting(std::string_view what, bool flag) { return {what, flag ? 1 : 0, &flag_text}; }
+Setting number_setting(std::string_view what, std::int64_t value) {
+  return {what, value, &number_text};
+}
+Setting unit_setting(SubstrUnit unit) {
+  return {"unit", static_cast<std::int64_t>(unit), &unit_text};
+}
+
+std::vector<std::vector<BufferDesc>> agree_call(const Comm& comm, const Call& call) {
+  Record record;
+  record.add(static_cast<std::int64_t>(call.op));
+  for (const Setting& s : call.settings) record.add(s.value);
+  for (const Operand& o : call.operands) record.add(o.desc);
+  const std::vector<std::vector<std::int64_t>> words = allgather(comm, record.words());
+  const std::size_t ranks = words.size();
+
+  // The op first: until the ranks agree on it, their records need not even have the same form.
+  std::vector<std::int64_t> ops;
+  for (const auto& w : words) ops.push_back(w.at(0));
+  const std::string_view who = op_name(static_cast<OpId>(ops[0]));
+  check_agreed(who, "op", ops, &op_text);
+  raise_if_any(comm, call.failure);
+
+  std::vector<std::vector<std::int64_t>> settings(call.settings.size());
+  std::vector<std::vector<BufferDesc>> operands(call.operands.size());
+  for (const auto& w : words) {
+    RecordReader reader(w);
+    reader.next();  // the op
+    for (auto& s : settings) s.push_back(reader.next());
+    for (auto& o : operands) o.push_back(reader.next_desc());
+  }
+  for (std::size_t i = 0; i < operands.size(); ++i) {
+    const Operand& operand = call.operands[i];
+    const std::vector<BufferDesc>& all = operands[i];
+    if (operand.spread == Spread::kSharded) {
+      check_shards(who, *operand.layout, all, operand.what);
+      continue;
+    }
+    if (operand.spread != Spread::kReplicated) continue;
+    for (std::size_t q = 1; q < ranks; ++q) {
+      TENSORBUF_EXPECTS(all[q].dtype == all[0].dtype && all[q].dims == all[0].dims,
+                        InvalidArgumentError,
+                        core::str_cat(who, ": rank ", q, " passes ", operand.what, " ",
+                                      desc_text(all[q]), ", rank 0 ", desc_text(all[0]),
+                                      " (a replicated operand must be the same on every rank)"));
+    }
+  }
+  for (std::size_t i = 0; i < settings.size(); ++i) {
+    check_agreed(who, call.settings[i].what, settings[i], call.settings[i].text);
+  }
+  return operands;
+}
+
+}  // namespace tensorbuf::dist::detail

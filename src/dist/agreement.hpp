@@ -1,0 +1,74 @@
+// The agreement step every distributed op starts with (spec/distributed.md D3): one all-gather
+// of what each rank calls (the op, its resolved options, its operands' descriptors), then the
+// same checks on that same data on every rank, so ranks that disagree all throw the same error
+// before any data moves. It is each op's first collective, and the same sequence of collectives
+// for every op, so even ranks calling different ops meet in it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dist/collective.hpp"
+#include "dist/validate.hpp"
+
+namespace tensorbuf::dist::detail {
+
+// What a rank calls. The names are the ops' own (the errors' prefix); the two mask update
+// overloads are different collective ops.
+enum class OpId : std::int64_t {
+  kScatterSub,
+  kScatterAdd,
+  kScatterUpdate,
+  kScatterMin,
+  kScatterMax,
+  kMaskUpdateShardedMask,
+  kMaskUpdateReplicatedMask,
+  kSubstr,
+};
+OpId scatter_op_id(core::ScatterOp op);
+
+// One option as resolved on this rank: every rank must have the same value.
+struct Setting {
+  std::string_view what;  // "out-of-bounds policy"
+  std::int64_t value;
+  std::string (*text)(std::int64_t value);
+};
+Setting device_setting(const Device& device);
+Setting policy_setting(OutOfBoundsPolicy policy);
+Setting flag_setting(std::string_view what, bool flag);
+Setting number_setting(std::string_view what, std::int64_t value);
+Setting unit_setting(SubstrUnit unit);
+
+// How an operand's descriptors must relate across ranks.
+enum class Spread {
+  kSharded,     // rows by `layout`, all else as rank 0's (check_shards)
+  kReplicated,  // the same dtype and shape on every rank
+  kPerRank,     // checked by the op itself (the scatter's indices and updates)
+};
+struct Operand {
+  std::string_view what;  // "mask"
+  BufferDesc desc;
+  Spread spread;
+  const RowLayout* layout = nullptr;  // kSharded
+};
+
+struct Call {
+  OpId op;
+  std::vector<Setting> settings;
+  std::vector<Operand> operands;
+  // A local step that failed on this rank (resolving the device, a local check): thrown on
+  // every rank once the ranks agree on the op.
+  std::optional<Failure> failure;
+};
+
+// Collective. Checks, in this order, that every rank calls the same op, that no rank's local
+// step failed, the operands, then the settings; throws the same error on every rank (named by
+// rank 0's op) otherwise. Returns every rank's descriptors: [operand][rank].
+std::vector<std::vector<BufferDesc>> agree_call(const Comm& comm, const Call& call);
+
+// The name of rank 0's op, as the errors say it.
+std::string_view op_name(OpId op);
+
+}  // namespace tensorbuf::dist::detail
