@@ -177,6 +177,12 @@ void save_npy(const std::string& path, const ShardedTensor& tensor);
 /// The accepted formats and their errors are those of the single-process load_npy, plus
 /// InvalidArgumentError for a 0-d array or a byte-string array; on every rank.
 ShardedTensor load_npy(const Comm& comm, const std::string& path);
+/// Writes each rank's rows into the data of the existing .npy file `path`, in place with MPI-IO
+/// (the distributed `tensorbuf run --in-place`): the header and every other byte stay as they
+/// are, as when map_npy_tensor(path, {.writable = true}) is updated. The file must hold the
+/// tensor's dtype and global shape in native byte order and open for writing, else
+/// InvalidArgumentError on every rank and nothing is written; InternalError for a failed write.
+void save_npy_in_place(const std::string& path, const ShardedTensor& tensor);
 /// The same for byte strings: dtype S<n> with the global longest item as n (at least 1), as
 /// the single-process save_npy writes them; load_npy_strings reads an S array by blocks of rows.
 void save_npy(const std::string& path, const ShardedStrings& strings);

@@ -27,7 +27,7 @@ MpiFile::MpiFile(const Comm& comm, const std::string& path, int amode, std::stri
     file_ = MPI_FILE_NULL;
     failure = Failure{
         ErrorCode::kInvalidArgument,
-        mpi_error_text(who, (amode & MPI_MODE_RDONLY) != 0 ? "cannot open" : "cannot create", shown,
+        mpi_error_text(who, (amode & MPI_MODE_CREATE) != 0 ? "cannot create" : "cannot open", shown,
                        rc)};
   }
   try {

@@ -237,4 +237,35 @@ ShardedStrings load_npy_strings(const Comm& comm, const std::string& path) {
   return ShardedStrings(comm, layout, std::move(local));
 }
 
+void save_npy_in_place(const std::string& path, const ShardedTensor& tensor) {
+  constexpr std::string_view kWho = "save_npy_in_place";
+  const Comm& comm = tensor.comm();
+  check_all_shards(comm, tensor.layout(), detail::describe(tensor.local()));
+  detail::MpiFile file(comm, path, MPI_MODE_RDWR, kWho, path);
+  const core::npy::Header header = read_header(file, comm, path, kWho, false);
+  const Shape shape = tensor.global_shape();
+  const TensorBuffer& local = tensor.local();
+  // The same header bytes on every rank: the same verdict, no agreement needed.
+  TENSORBUF_EXPECTS(!header.byte_swap, InvalidArgumentError,
+                    core::str_cat(path, ": dtype ", header.descr,
+                                  " is in the other byte order; load_npy_tensor converts it"));
+  TENSORBUF_EXPECTS(header.type == local.data_type() && header.dims == shape.dims(),
+                    InvalidArgumentError,
+                    core::str_cat(kWho, ": '", path, "' holds ", header.descr, " ",
+                                  Shape(header.dims).to_string(), ", not the tensor's ",
+                                  to_string(local.data_type()), " ", shape.to_string()));
+  const void* data = nullptr;
+  detail::agree(comm, [&] {
+    if (local.size_bytes() != 0) data = local.host_bytes();  // staged if on the device
+  });
+  if (data != nullptr) {
+    const std::uint64_t row = row_bytes_of(shape, local.data_type());
+    file.write_at(
+        header.data_offset + static_cast<std::uint64_t>(tensor.layout().offsets[comm.rank()]) * row,
+        data, local.size_bytes());
+  }
+  file.agree_io();
+  file.close();
+}
+
 }  // namespace tensorbuf::dist

@@ -96,5 +96,45 @@ TEST(DistNpy, D3_FileErrorsOnEveryRank) {
   if (world_rank() == 0) std::remove(scalar.c_str());
 }
 
+TEST(DistNpy, D4_SaveInPlaceWritesTheRowsIntoTheFileOrNothing) {
+  const RowLayout layout = uneven_layout(world_size());
+  std::mt19937_64 rng(9);
+  const TensorBuffer before =
+      random_values(rng, Shape{layout.rows(), 3}, DataType::kFloat32, false);
+  const TensorBuffer after = random_values(rng, Shape{layout.rows(), 3}, DataType::kFloat32, false);
+  const std::string path = shared_name("in_place");
+  const std::string big = shared_name("in_place_big");
+  if (world_rank() == 0) {
+    tensorbuf::save_npy(path, before);
+    tensorbuf::save_npy(big, before, {.big_endian = true});
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  const ShardedTensor t(world(), layout, shard_of(after, layout, world_rank()));
+  dist::save_npy_in_place(path, t);
+  bool same = true;
+  if (world_rank() == 0) {
+    tensorbuf::save_npy(path + ".expected", after);
+    same = file_bytes(path) == file_bytes(path + ".expected");
+  }
+  EXPECT_TRUE(all_ranks(same));
+  // The other byte order, another shape or dtype: the same error everywhere, nothing written.
+  const std::string big_bytes = file_bytes(big);
+  EXPECT_EQ(error_of([&] { dist::save_npy_in_place(big, t); }),
+            big + ": dtype >f4 is in the other byte order; load_npy_tensor converts it");
+  EXPECT_TRUE(all_ranks(file_bytes(big) == big_bytes));
+  const ShardedTensor wide(
+      world(), layout,
+      TensorBuffer::create_fixed_size({layout.rows_of(world_rank()), 4}, DataType::kFloat32));
+  EXPECT_EQ(error_of([&] { dist::save_npy_in_place(path, wide); }),
+            "save_npy_in_place: '" + path + "' holds <f4 [" + std::to_string(layout.rows()) +
+                ",3], not the tensor's float32 [" + std::to_string(layout.rows()) + ",4]");
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (world_rank() == 0) {
+    std::remove(path.c_str());
+    std::remove((path + ".expected").c_str());
+    std::remove(big.c_str());
+  }
+}
+
 }  // namespace
 }  // namespace tensorbuf::dist::testing
