@@ -49,6 +49,10 @@ int report_error(const std::exception& error);
 // The device of `--device cpu|cuda` (InvalidArgumentError for anything else).
 Device parse_device(const std::string& text);
 
+// The output of an op that can run in place: the --out path, or none for --in-place (exactly
+// one of the two; InvalidArgumentError otherwise).
+std::optional<std::string> output_path(const Args& flags);
+
 // `--out-of-bounds default|error|drop` and `--axis N` (InvalidArgumentError otherwise).
 OutOfBoundsPolicy parse_policy(const std::optional<std::string>& text);
 int parse_axis(const std::string& text);

@@ -6,6 +6,10 @@
 #include "cli.hpp"
 #include "tensorbuf/runtime.hpp"
 
+#if TENSORBUF_CLI_WITH_MPI
+#include <mpi.h>
+#endif
+
 namespace tensorbuf::cli {
 namespace {
 
@@ -21,14 +25,34 @@ std::string cpu_paths() {
   return "portable (no AVX-512BW/BMI2 here, or a TENSORBUF_PORTABLE build)";
 }
 
+// Whether `run ... --distributed` is built in, and against which MPI (both callable before
+// MPI_Init, so info never starts MPI).
+std::string mpi_line() {
+#if TENSORBUF_CLI_WITH_MPI
+  int major = 0, minor = 0;
+  MPI_Get_version(&major, &minor);
+  char library[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int length = 0;
+  MPI_Get_library_version(library, &length);
+  std::string name(library, static_cast<std::size_t>(length));
+  name = name.substr(0, name.find_first_of(",\n"));  // "Open MPI v4.1.4"
+  return "built in (MPI " + std::to_string(major) + "." + std::to_string(minor) + ", " + name +
+         "; mpiexec -n N tensorbuf run <op> ... --distributed)";
+#else
+  return "not built (TENSORBUF_WITH_MPI=OFF or no MPI found; --distributed is refused)";
+#endif
+}
+
 }  // namespace
 
 int info_command(const std::vector<std::string>& args) {
   const Args flags(args, {}, "tensorbuf info");
   if (flags.help()) {
-    std::cout << "usage: tensorbuf info\n\n"
-                 "Prints the version, how the library was built, the devices, and why CUDA is or\n"
-                 "is not usable (not built / no driver / driver too old / no device).\n";
+    std::cout
+        << "usage: tensorbuf info\n\n"
+           "Prints the version, how the library was built (benchmarks, MPI for --distributed),\n"
+           "the devices, and why CUDA is or is not usable (not built / no driver / driver\n"
+           "too old / no device).\n";
     return kExitOk;
   }
   std::cout << "tensorbuf " << kVersion << "\n"
@@ -38,6 +62,7 @@ int info_command(const std::vector<std::string>& args) {
 #else
             << "benchmarks: not built (Google Benchmark missing or TENSORBUF_BUILD_BENCH=OFF)\n"
 #endif
+            << "MPI: " << mpi_line() << "\n"
             << "devices:\n"
             << "  cpu: " << cpu_thread_count() << " worker thread(s) of "
             << std::thread::hardware_concurrency() << " hardware threads (TENSORBUF_NUM_THREADS)\n"

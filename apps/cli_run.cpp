@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <charconv>
 #include <functional>
-#include <optional>
 #include <iostream>
+#include <optional>
 
 #include "cli.hpp"
 
@@ -33,14 +33,24 @@ and writing its rows with MPI-IO (docs/distributed.md); the output file is the s
 Exit status: 0 success, 2 invalid inputs, 1 any other failure (e.g. CUDA unavailable).
 )";
 
+// The last lines of every op's --help.
+constexpr const char* kDistributedHelp =
+    "--distributed: under `mpiexec -n N`, the same op over N MPI ranks, each rank reading\n"
+    "and writing its own rows with MPI-IO; the files written are the same as without it.\n";
+
 }  // namespace
+
+std::optional<std::string> output_path(const Args& flags) {
+  if (!flags.has("in-place")) return flags.required("out");
+  if (flags.has("out")) throw InvalidArgumentError("--in-place and --out cannot both be given");
+  return std::nullopt;
+}
 
 OutOfBoundsPolicy parse_policy(const std::optional<std::string>& text) {
   if (!text || *text == "default") return OutOfBoundsPolicy::kDeviceDefault;
   if (*text == "error") return OutOfBoundsPolicy::kError;
   if (*text == "drop") return OutOfBoundsPolicy::kDrop;
-  throw InvalidArgumentError("--out-of-bounds must be default, error or drop, not '" + *text +
-                             "'");
+  throw InvalidArgumentError("--out-of-bounds must be default, error or drop, not '" + *text + "'");
 }
 
 int parse_axis(const std::string& text) {
@@ -59,14 +69,6 @@ Device device_of(const Args& flags) {
   return parse_device(flags.optional("device").value_or("cpu"));
 }
 
-// The output of an op that can run in place: the --out path, or none for --in-place (exactly
-// one of the two).
-std::optional<std::string> output_path(const Args& flags) {
-  if (!flags.has("in-place")) return flags.required("out");
-  if (flags.has("out")) throw InvalidArgumentError("--in-place and --out cannot both be given");
-  return std::nullopt;
-}
-
 // The tensor argument: a copy read from the file, or (in place) the file's data mapped.
 TensorBuffer load_tensor(const Args& flags, bool in_place) {
   const std::string& path = flags.required("tensor");
@@ -77,26 +79,32 @@ TensorBuffer load_tensor(const Args& flags, bool in_place) {
 struct ScatterFns {
   TensorBuffer (*out_of_place)(const TensorBuffer&, const TensorBuffer&, const TensorBuffer&,
                                const ScatterOptions&);
-  void (*in_place)(TensorBuffer&, const TensorBuffer&, const TensorBuffer&,
-                   const ScatterOptions&);
+  void (*in_place)(TensorBuffer&, const TensorBuffer&, const TensorBuffer&, const ScatterOptions&);
 };
 
 int run_scatter(const std::string& op, ScatterFns fn, const std::vector<std::string>& args) {
   const std::string command = "tensorbuf run " + op;
   const Args flags(args,
-                   {{"tensor", true}, {"indices", true}, {"updates", true}, {"out", true},
-                    {"in-place", false}, {"deterministic", false}, {"out-of-bounds", true},
+                   {{"tensor", true},
+                    {"indices", true},
+                    {"updates", true},
+                    {"out", true},
+                    {"in-place", false},
+                    {"deterministic", false},
+                    {"out-of-bounds", true},
                     {"device", true}},
                    command);
   if (flags.help()) {
-    std::cout << "usage: " << command
-              << " --tensor T.npy --indices I.npy --updates U.npy (--out O.npy | --in-place)\n"
-                 "       [--deterministic] [--out-of-bounds default|error|drop] [--device cpu|cuda]\n\n"
-                 "TensorFlow's tensor_scatter_nd_*: out = tensor; out[indices[r]] op= updates[r].\n"
-                 "indices: int32 or int64, shape [..., D]; updates: tensor's dtype, shape\n"
-                 "indices.shape[:-1] + tensor.shape[D:]. --out-of-bounds default: error on the CPU,\n"
-                 "drop on CUDA. --deterministic: CUDA results equal the CPU's bit for bit.\n"
-                 "--in-place: T.npy's data is updated in the file itself (mapped, no copy).\n";
+    std::cout
+        << "usage: " << command
+        << " --tensor T.npy --indices I.npy --updates U.npy (--out O.npy | --in-place)\n"
+           "       [--deterministic] [--out-of-bounds default|error|drop] [--device cpu|cuda]\n\n"
+           "TensorFlow's tensor_scatter_nd_*: out = tensor; out[indices[r]] op= updates[r].\n"
+           "indices: int32 or int64, shape [..., D]; updates: tensor's dtype, shape\n"
+           "indices.shape[:-1] + tensor.shape[D:]. --out-of-bounds default: error on the CPU,\n"
+           "drop on CUDA. --deterministic: CUDA results equal the CPU's bit for bit.\n"
+           "--in-place: T.npy's data is updated in the file itself (mapped, no copy).\n"
+        << kDistributedHelp;
     return kExitOk;
   }
   ScatterOptions options;
@@ -118,8 +126,13 @@ int run_scatter(const std::string& op, ScatterFns fn, const std::vector<std::str
 int run_boolean_mask_update(const std::vector<std::string>& args) {
   const std::string command = "tensorbuf run boolean_mask_update";
   const Args flags(args,
-                   {{"tensor", true}, {"mask", true}, {"updates", true}, {"out", true},
-                    {"in-place", false}, {"axis", true}, {"no-broadcast", false},
+                   {{"tensor", true},
+                    {"mask", true},
+                    {"updates", true},
+                    {"out", true},
+                    {"in-place", false},
+                    {"axis", true},
+                    {"no-broadcast", false},
                     {"device", true}},
                    command);
   if (flags.help()) {
@@ -129,7 +142,8 @@ int run_boolean_mask_update(const std::vector<std::string>& args) {
                  "NumPy's out[(slice(None),)*axis + (mask,)] = updates on a copy of tensor. mask:\n"
                  "bool, shape tensor.shape[axis:axis+mask.rank]; updates: tensor's dtype,\n"
                  "broadcast to the target shape unless --no-broadcast. --in-place: T.npy's data\n"
-                 "is updated in the file itself (mapped, no copy).\n";
+                 "is updated in the file itself (mapped, no copy).\n"
+              << kDistributedHelp;
     return kExitOk;
   }
   BooleanMaskUpdateOptions options;
@@ -151,8 +165,13 @@ int run_boolean_mask_update(const std::vector<std::string>& args) {
 int run_substr(const std::vector<std::string>& args) {
   const std::string command = "tensorbuf run substr";
   const Args flags(args,
-                   {{"input", true}, {"pos", true}, {"len", true}, {"out", true}, {"unit", true},
-                    {"out-of-bounds", true}, {"device", true}},
+                   {{"input", true},
+                    {"pos", true},
+                    {"len", true},
+                    {"out", true},
+                    {"unit", true},
+                    {"out-of-bounds", true},
+                    {"device", true}},
                    command);
   if (flags.help()) {
     std::cout << "usage: " << command
@@ -160,7 +179,8 @@ int run_substr(const std::vector<std::string>& args) {
                  "       [--unit byte|utf8_char] [--out-of-bounds default|error|drop]\n"
                  "       [--device cpu|cuda]\n\n"
                  "TensorFlow's tf.strings.substr. input: dtype S; pos, len: int32 or int64, same\n"
-                 "shape, broadcast against input. The output is written as dtype S.\n";
+                 "shape, broadcast against input. The output is written as dtype S.\n"
+              << kDistributedHelp;
     return kExitOk;
   }
   SubstrOptions options;
@@ -186,7 +206,8 @@ int run_substr(const std::vector<std::string>& args) {
 }  // namespace
 
 int run_command(const std::vector<std::string>& args) {
-  if (args.empty()) throw InvalidArgumentError("tensorbuf run needs an op (see tensorbuf run --help)");
+  if (args.empty())
+    throw InvalidArgumentError("tensorbuf run needs an op (see tensorbuf run --help)");
   if (args.front() == "--help" || args.front() == "-h") {
     std::cout << kRunUsage;
     return kExitOk;
@@ -196,7 +217,11 @@ int run_command(const std::vector<std::string>& args) {
   const auto distributed = std::find(rest.begin(), rest.end(), "--distributed");
   if (distributed != rest.end()) {
     rest.erase(distributed);
-    return run_distributed(op, rest);
+    // `--help` describes the op, which takes the same flags with --distributed.
+    const bool help = std::find_if(rest.begin(), rest.end(), [](const std::string& a) {
+                        return a == "--help" || a == "-h";
+                      }) != rest.end();
+    if (!help) return run_distributed(op, rest);
   }
   if (op == "tensor_scatter_nd_sub") {
     return run_scatter(op, {&tensor_scatter_nd_sub, &tensor_scatter_nd_sub_in_place}, rest);

@@ -56,8 +56,19 @@ void wait_for_every_rank(int status) {
 }
 
 const std::vector<FlagSpec> kScatterFlags = {
-    {"tensor", true},         {"indices", true},       {"updates", true}, {"out", true},
-    {"deterministic", false}, {"out-of-bounds", true}, {"device", true}};
+    {"tensor", true},    {"indices", true},        {"updates", true},       {"out", true},
+    {"in-place", false}, {"deterministic", false}, {"out-of-bounds", true}, {"device", true}};
+
+// The result: to --out (a new file), or with --in-place into the tensor file's data itself,
+// as the single-process --in-place leaves it.
+void write_tensor(const std::optional<std::string>& out, const Args& flags,
+                  const dist::ShardedTensor& tensor) {
+  if (out) {
+    dist::save_npy(*out, tensor);
+  } else {
+    dist::save_npy_in_place(flags.required("tensor"), tensor);
+  }
+}
 
 int run_scatter(const std::string& op, DistScatter fn, const std::vector<std::string>& args) {
   const Args flags(args, kScatterFlags, "tensorbuf run " + op + " --distributed");
@@ -65,14 +76,14 @@ int run_scatter(const std::string& op, DistScatter fn, const std::vector<std::st
   options.device = parse_device(flags.optional("device").value_or("cpu"));
   options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
   options.deterministic = flags.has("deterministic");
-  const std::string& out = flags.required("out");
+  const std::optional<std::string> out = output_path(flags);
   const dist::Comm comm(MPI_COMM_WORLD);
   dist::ShardedTensor tensor = dist::load_npy(comm, flags.required("tensor"));
   // Indices and updates are split by rows too: this rank's block of each.
   const dist::ShardedTensor indices = dist::load_npy(comm, flags.required("indices"));
   const dist::ShardedTensor updates = dist::load_npy(comm, flags.required("updates"));
   fn(tensor, indices.local(), updates.local(), options);
-  dist::save_npy(out, tensor);
+  write_tensor(out, flags, tensor);
   return kExitOk;
 }
 
@@ -82,6 +93,7 @@ int run_mask_update(const std::vector<std::string>& args) {
                     {"mask", true},
                     {"updates", true},
                     {"out", true},
+                    {"in-place", false},
                     {"axis", true},
                     {"no-broadcast", false},
                     {"device", true}},
@@ -90,7 +102,7 @@ int run_mask_update(const std::vector<std::string>& args) {
   options.device = parse_device(flags.optional("device").value_or("cpu"));
   if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
   options.broadcast = !flags.has("no-broadcast");
-  const std::string& out = flags.required("out");
+  const std::optional<std::string> out = output_path(flags);
   const dist::Comm comm(MPI_COMM_WORLD);
   dist::ShardedTensor tensor = dist::load_npy(comm, flags.required("tensor"));
   const TensorBuffer updates = load_npy_tensor(flags.required("updates"));  // whole, every rank
@@ -103,7 +115,7 @@ int run_mask_update(const std::vector<std::string>& args) {
     const TensorBuffer mask = load_npy_tensor(flags.required("mask"));
     dist::boolean_mask_update_in_place(tensor, mask, updates, options);
   }
-  dist::save_npy(out, tensor);
+  write_tensor(out, flags, tensor);
   return kExitOk;
 }
 

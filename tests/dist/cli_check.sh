@@ -26,6 +26,38 @@ run_both mask1 boolean_mask_update --tensor tensor.npy --mask col_mask.npy \
   --updates col_updates.npy --axis 1
 run_both substr substr --input strings.npy --pos pos.npy --len len.npy --unit utf8_char \
   --out-of-bounds drop
+# --in-place: the tensor file's data updated where it lies, as the single-process --in-place.
+in_place_both() {  # name, then the op and its flags (without --tensor)
+  local name=$1
+  shift
+  cp tensor.npy "single_in_place_$name.npy"
+  cp tensor.npy "dist_in_place_$name.npy"
+  "$tensorbuf" run "$@" --tensor "single_in_place_$name.npy" --in-place
+  "${mpiexec[0]}" -n "$ranks" "${mpiexec[@]:1}" "$tensorbuf" run "$@" --distributed \
+    --tensor "dist_in_place_$name.npy" --in-place
+  ! cmp -s tensor.npy "single_in_place_$name.npy"  # the op changed something
+  cmp "single_in_place_$name.npy" "dist_in_place_$name.npy"
+  echo "same bytes in place: $name"
+}
+for op in sub add update min max; do
+  in_place_both "$op" tensor_scatter_nd_$op --indices indices.npy --updates updates.npy
+done
+in_place_both mask0 boolean_mask_update --mask mask.npy --updates mask_updates.npy
+in_place_both mask1 boolean_mask_update --mask col_mask.npy --updates col_updates.npy --axis 1
+# A bad index in place: exit status 2, the file untouched.
+cp tensor.npy bad_in_place.npy
+set +e
+"${mpiexec[0]}" -n "$ranks" "${mpiexec[@]:1}" "$tensorbuf" run tensor_scatter_nd_add \
+  --tensor bad_in_place.npy --indices bad_indices.npy --updates updates.npy --distributed \
+  --in-place 2> bad_in_place.err
+status=$?
+set -e
+if [ "$status" -ne 2 ] || ! cmp tensor.npy bad_in_place.npy; then
+  echo "bad index in place: status $status, stderr:" >&2
+  cat bad_in_place.err >&2
+  exit 1
+fi
+echo "untouched in place: bad index"
 # A bad index: exit status 2 as in the single process, one message, no output file.
 set +e
 "${mpiexec[0]}" -n "$ranks" "${mpiexec[@]:1}" "$tensorbuf" run tensor_scatter_nd_add \

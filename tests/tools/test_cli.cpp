@@ -59,6 +59,40 @@ TEST_F(Cli, HelpOnEveryCommand) {
   }
 }
 
+TEST_F(Cli, InfoSaysWhetherMpiIsBuiltIn) {
+  const Result r = run({"info"});
+  EXPECT_EQ(r.status, 0) << r.err;
+#if TENSORBUF_CLI_HAS_MPI
+  EXPECT_NE(r.out.find("\nMPI: built in (MPI "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("; mpiexec -n N tensorbuf run <op> ... --distributed)\n"), std::string::npos)
+      << r.out;
+#else
+  EXPECT_NE(r.out.find("\nMPI: not built (TENSORBUF_WITH_MPI=OFF or no MPI found; "
+                       "--distributed is refused)\n"),
+            std::string::npos)
+      << r.out;
+#endif
+}
+
+TEST_F(Cli, DistributedHelpIsTheOpsHelp) {
+  // `run OP --distributed --help` prints the op's help (the same flags), wherever the flags are.
+  for (const std::string op : {"tensor_scatter_nd_add", "boolean_mask_update", "substr"}) {
+    const Result single = run({"run", op, "--help"});
+    ASSERT_EQ(single.status, 0) << single.err;
+    EXPECT_NE(single.out.find("\n--distributed: under `mpiexec -n N`"), std::string::npos)
+        << single.out;
+    for (const auto& args : std::vector<std::vector<std::string>>{
+             {"run", op, "--distributed", "--help"},
+             {"run", op, "-h", "--distributed"},
+             {"run", op, "--out", "x.npy", "--distributed", "--help"}}) {
+      const Result r = run(args);
+      EXPECT_EQ(r.status, 0) << r.err;
+      EXPECT_EQ(r.out, single.out);
+      EXPECT_TRUE(r.err.empty()) << r.err;
+    }
+  }
+}
+
 TEST_F(Cli, UsageErrorsAreInvalidArgumentExit2) {
   const std::string t = save("t.npy", i32({1, 1, 1}, {3}));
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
