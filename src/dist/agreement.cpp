@@ -16,6 +16,18 @@ std::string unit_text(std::int64_t unit) {
   return unit == static_cast<std::int64_t>(SubstrUnit::kUtf8Char) ? "utf8_char" : "byte";
 }
 
+std::string_view op_name(OpId op) {
+  switch (op) {
+    case OpId::kMaskUpdateShardedMask:
+    case OpId::kMaskUpdateReplicatedMask:
+      return "boolean_mask_update";
+    case OpId::kSubstr:
+      return "substr";
+    default:
+      return core::scatter_op_name(static_cast<core::ScatterOp>(op));
+  }
+}
+
 // The op as the disagreement message says it: the mask update's overloads are told apart.
 std::string op_text(std::int64_t op) {
   switch (static_cast<OpId>(op)) {
@@ -30,25 +42,7 @@ std::string op_text(std::int64_t op) {
 
 }  // namespace
 
-OpId scatter_op_id(core::ScatterOp op) {
-  return static_cast<OpId>(static_cast<std::int64_t>(OpId::kScatterSub) +
-                           static_cast<std::int64_t>(op) -
-                           static_cast<std::int64_t>(core::ScatterOp::kSub));
-}
-
-std::string_view op_name(OpId op) {
-  switch (op) {
-    case OpId::kMaskUpdateShardedMask:
-    case OpId::kMaskUpdateReplicatedMask:
-      return "boolean_mask_update";
-    case OpId::kSubstr:
-      return "substr";
-    default:
-      return core::scatter_op_name(static_cast<core::ScatterOp>(
-          static_cast<std::int64_t>(core::ScatterOp::kSub) + static_cast<std::int64_t>(op) -
-          static_cast<std::int64_t>(OpId::kScatterSub)));
-  }
-}
+OpId scatter_op_id(core::ScatterOp op) { return static_cast<OpId>(op); }
 
 Setting device_setting(const Device& device) {
   return {"device", device.is_cuda() ? 1 : 0, &device_text};

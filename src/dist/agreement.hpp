@@ -15,17 +15,13 @@
 
 namespace tensorbuf::dist::detail {
 
-// What a rank calls. The names are the ops' own (the errors' prefix); the two mask update
-// overloads are different collective ops.
+// What a rank calls: the scatter combines in core::ScatterOp's order, then the two mask update
+// overloads (different collective ops), then substr.
 enum class OpId : std::int64_t {
   kScatterSub,
-  kScatterAdd,
-  kScatterUpdate,
-  kScatterMin,
-  kScatterMax,
-  kMaskUpdateShardedMask,
+  kMaskUpdateShardedMask = 5,
   kMaskUpdateReplicatedMask,
-  kSubstr,
+  kSubstr
 };
 OpId scatter_op_id(core::ScatterOp op);
 
@@ -67,8 +63,5 @@ struct Call {
 // step failed, the operands, then the settings; throws the same error on every rank (named by
 // rank 0's op) otherwise. Returns every rank's descriptors: [operand][rank].
 std::vector<std::vector<BufferDesc>> agree_call(const Comm& comm, const Call& call);
-
-// The name of rank 0's op, as the errors say it.
-std::string_view op_name(OpId op);
 
 }  // namespace tensorbuf::dist::detail

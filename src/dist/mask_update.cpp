@@ -6,8 +6,6 @@
 // Either way the part is a zero-copy view of `updates`' host bytes, or `updates` itself when
 // it is broadcast along dim 0; the local op does the rest. Validation first, on the global
 // shapes and the global n, the same on every rank.
-#include <functional>
-
 #include "core/dispatch.hpp"
 #include "core/error_macros.hpp"
 #include "core/plan_boolean_mask_update.hpp"
@@ -29,37 +27,42 @@ std::int64_t count_true(const TensorBuffer& mask) {
   return n;
 }
 
-// The agreement step (agreement.hpp) of either overload; `mask_layout` null for a replicated
-// mask. Returns the agreed device and every rank's mask descriptor.
-Device agree_operands(const ShardedTensor& tensor, const TensorBuffer& mask_local,
-                      const RowLayout* mask_layout, const TensorBuffer& updates,
-                      const BooleanMaskUpdateOptions& options,
-                      const std::function<void()>& local_checks,
-                      std::vector<detail::BufferDesc>* masks = nullptr) {
+// The agreement step (agreement.hpp) of either overload: `sharded` is the mask of the axis-0
+// overload (null: `mask` is replicated). Returns the agreed device and every rank's mask.
+struct Agreed {
   Device device;
-  detail::Call call{mask_layout != nullptr ? detail::OpId::kMaskUpdateShardedMask
-                                           : detail::OpId::kMaskUpdateReplicatedMask};
-  std::int64_t count = 0;
+  std::vector<detail::BufferDesc> masks;
+  std::int64_t replicated_count = 0;  // a replicated mask's true entries: the global n
+};
+Agreed agree_operands(const ShardedTensor& tensor, const ShardedTensor* sharded,
+                      const TensorBuffer& mask, const TensorBuffer& updates,
+                      const BooleanMaskUpdateOptions& options) {
+  Agreed out;
+  detail::Call call{sharded != nullptr ? detail::OpId::kMaskUpdateShardedMask
+                                       : detail::OpId::kMaskUpdateReplicatedMask};
   call.failure = detail::attempt([&] {
-    device = core::resolve_device(options.device, tensor.local());
-    if (local_checks) local_checks();
-    if (mask_layout == nullptr) count = count_true(mask_local);  // staged if on the device
+    out.device = core::resolve_device(options.device, tensor.local());
+    if (sharded != nullptr) {
+      detail::check_same_distribution(kName, tensor.comm(), tensor.layout(), sharded->comm(),
+                                      sharded->layout());
+    } else {
+      out.replicated_count = count_true(mask);  // staged if on the device
+    }
   });
-  call.settings = {detail::device_setting(device), detail::number_setting("axis", options.axis),
+  call.settings = {detail::device_setting(out.device), detail::number_setting("axis", options.axis),
                    detail::flag_setting("broadcast flag", options.broadcast)};
-  // A replicated mask's true count is the global n: each rank's must be the same.
-  if (mask_layout == nullptr) {
-    call.settings.push_back(detail::number_setting("replicated mask's true count", count));
+  if (sharded == nullptr) {
+    call.settings.push_back(
+        detail::number_setting("replicated mask's true count", out.replicated_count));
   }
-  const auto mask_spread =
-      mask_layout != nullptr ? detail::Spread::kSharded : detail::Spread::kReplicated;
   call.operands = {
       {"tensor", detail::describe(tensor.local()), detail::Spread::kSharded, &tensor.layout()},
-      {"mask", detail::describe(mask_local), mask_spread, mask_layout},
+      {"mask", detail::describe(mask),
+       sharded != nullptr ? detail::Spread::kSharded : detail::Spread::kReplicated,
+       sharded != nullptr ? &sharded->layout() : nullptr},
       {"updates", detail::describe(updates), detail::Spread::kReplicated}};
-  auto all = detail::agree_call(tensor.comm(), call);
-  if (masks != nullptr) *masks = std::move(all[1]);
-  return device;
+  out.masks = std::move(detail::agree_call(tensor.comm(), call)[1]);
+  return out;
 }
 
 void apply_local(const Comm& comm, TensorBuffer& local, const TensorBuffer& mask,
@@ -80,13 +83,8 @@ void boolean_mask_update_in_place(ShardedTensor& tensor, const ShardedTensor& ma
                                   const TensorBuffer& updates,
                                   const BooleanMaskUpdateOptions& options) {
   const Comm& comm = tensor.comm();
-  std::vector<detail::BufferDesc> masks;
-  const Device device = agree_operands(
-      tensor, mask.local(), &mask.layout(), updates, options,
-      [&] {
-        detail::check_same_distribution(kName, comm, tensor.layout(), mask.comm(), mask.layout());
-      },
-      &masks);
+  const Agreed agreed = agree_operands(tensor, &mask, mask.local(), updates, options);
+  const std::vector<detail::BufferDesc>& masks = agreed.masks;
   const std::int64_t mine = count_true(mask.local());
   const std::int64_t n = detail::allreduce_sum(comm, mine);
   const std::int64_t first = detail::exscan_sum(comm, mine);
@@ -109,14 +107,14 @@ void boolean_mask_update_in_place(ShardedTensor& tensor, const ShardedTensor& ma
   TensorBuffer view = TensorBuffer::create_dynamic(updates.data_type());
   const TensorBuffer& part =
       detail::row_part(updates, target_rank, plan.broadcast, first, mine, view);
-  apply_local(comm, tensor.local(), mask.local(), part, device, options, 0);
+  apply_local(comm, tensor.local(), mask.local(), part, agreed.device, options, 0);
 }
 
 void boolean_mask_update_in_place(ShardedTensor& tensor, const TensorBuffer& mask,
                                   const TensorBuffer& updates,
                                   const BooleanMaskUpdateOptions& options) {
   const Comm& comm = tensor.comm();
-  const Device device = agree_operands(tensor, mask, nullptr, updates, options, {});
+  const Agreed agreed = agree_operands(tensor, nullptr, mask, updates, options);
   const TensorBuffer global_tensor =
       TensorBuffer::create_uninitialized(tensor.global_shape(), tensor.local().data_type());
   // The mask is replicated: its own count is the global n, and the single-process checks
@@ -126,7 +124,7 @@ void boolean_mask_update_in_place(ShardedTensor& tensor, const TensorBuffer& mas
   TENSORBUF_EXPECTS(plan.axis >= 1, InvalidArgumentError,
                     core::str_cat(kName, ": a replicated mask goes along axis >= 1, got axis ",
                                   options.axis, " (shard the mask for axis 0)"));
-  const std::int64_t n = count_true(mask);
+  const std::int64_t n = agreed.replicated_count;
   if (plan.required_count >= 0 && plan.required_count != n) {
     core::raise_mask_update_shape_error(plan, n);
   }
@@ -136,7 +134,7 @@ void boolean_mask_update_in_place(ShardedTensor& tensor, const TensorBuffer& mas
   const TensorBuffer& part =
       detail::row_part(updates, target_rank, plan.broadcast, tensor.layout().offsets[rank],
                        tensor.layout().rows_of(rank), view);
-  apply_local(comm, tensor.local(), mask, part, device, options, plan.axis);
+  apply_local(comm, tensor.local(), mask, part, agreed.device, options, plan.axis);
 }
 
 }  // namespace tensorbuf::dist
