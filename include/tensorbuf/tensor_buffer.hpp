@@ -70,6 +70,9 @@ class TensorBuffer {
                              BorrowOptions options = {});
   bool is_borrowed() const;
   bool is_read_only() const;
+  /// True while the contents are caller bytes referenced by load_buffer: exports of them are
+  /// read-only (tensorbuf never writes them), and the first write through this buffer copies.
+  bool is_copy_on_write() const;
   /// The owner wrote the home memory on `producer` (null: the library's stream): tensorbuf's
   /// next use waits on that work (an event), and the mirror is dropped.
   void wait_for(Stream producer);

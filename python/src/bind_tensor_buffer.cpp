@@ -33,8 +33,15 @@ py::dtype numpy_dtype(DataType type) {
   return py::dtype(std::string(to_string(type)));
 }
 
+// Whether views of the buffer's memory (NumPy, DLPack) are read-only: a read-only borrow, or
+// bytes referenced by load_buffer until the first write copies them (never written in place).
+bool views_read_only(const TensorBuffer& buffer) {
+  return buffer.is_read_only() || buffer.is_copy_on_write();
+}
+
 // A NumPy array over the buffer's host memory (a DLPack export keeps it alive and in place),
-// or a copy when asked or when the memory lives on a device.
+// or a copy when asked or when the memory lives on a device (read-only like a view unless the
+// copy was asked for, so that np.asarray and read_only agree).
 py::array to_numpy(PyTensorBuffer& self, bool copy) {
   return with_lock(self, [&](TensorBuffer& buffer) -> py::array {
     const py::dtype dtype = numpy_dtype(buffer.data_type());
@@ -42,15 +49,20 @@ py::array to_numpy(PyTensorBuffer& self, bool copy) {
     std::vector<py::ssize_t> shape(dims.begin(), dims.end());
     buffer.sync_to(Device::cpu());
     if (copy || buffer.flat_size() == 0 || buffer.residence().is_cuda()) {
+      const bool read_only = !copy && views_read_only(buffer);
       py::array out(dtype, shape);
       if (buffer.flat_size() != 0) std::memcpy(out.mutable_data(), buffer.host_bytes(), buffer.size_bytes());
+      if (read_only) out.attr("flags").attr("writeable") = false;
       return out;
     }
     DLManagedTensorVersioned* tensor = nullptr;
     py::capsule base = export_for_numpy(buffer, &tensor);
     void* data = static_cast<std::byte*>(tensor->dl_tensor.data) + tensor->dl_tensor.byte_offset;
     py::array view(dtype, shape, {}, data, base);
-    if (buffer.is_read_only()) view.attr("flags").attr("writeable") = false;
+    // The export's own flag: the same answer __dlpack__ gives.
+    if ((tensor->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0) {
+      view.attr("flags").attr("writeable") = false;
+    }
     return view;
   });
 }
@@ -98,7 +110,8 @@ std::string repr(PyTensorBuffer& self) {
   return with_lock(self, [](TensorBuffer& b) {
     return "tensorbuf.TensorBuffer(shape=" + b.shape().to_string() + ", dtype=" +
            std::string(to_string(b.data_type())) + ", device=" + b.residence().to_string() +
-           (b.is_borrowed() ? ", borrowed" : "") + (b.is_read_only() ? ", read_only" : "") + ")";
+           (b.is_borrowed() ? ", borrowed" : "") + (b.is_copy_on_write() ? ", copy_on_write" : "") +
+           (views_read_only(b) ? ", read_only" : "") + ")";
   });
 }
 
@@ -145,8 +158,14 @@ void bind_tensor_buffer(py::module_& m) {
       })
       .def_property_readonly("is_dynamic", [](PyTensorBuffer& self) { return self.buffer.is_dynamic(); })
       .def_property_readonly("read_only", [](PyTensorBuffer& self) {
-        return with_lock(self, [](TensorBuffer& b) { return b.is_read_only(); });
-      })
+        return with_lock(self, [](TensorBuffer& b) { return views_read_only(b); });
+      }, "Whether its memory is not to be written through views (np.asarray, __dlpack__): a "
+         "read-only borrow (in-place ops raise), or bytes referenced by load_buffer until the "
+         "first write through tensorbuf copies them.")
+      .def_property_readonly("copy_on_write", [](PyTensorBuffer& self) {
+        return with_lock(self, [](TensorBuffer& b) { return b.is_copy_on_write(); });
+      }, "True while its contents are the bytes load_buffer referenced: read_only, yet ops may "
+         "write the buffer (the first write copies them).")
       .def_property_readonly("is_borrowed", [](PyTensorBuffer& self) {
         return with_lock(self, [](TensorBuffer& b) { return b.is_borrowed(); });
       })

@@ -63,6 +63,11 @@ TensorBuffer TensorBuffer::borrow(const void* data, const Shape& shape, DataType
 
 bool TensorBuffer::is_borrowed() const { return storage_->is_borrowed(); }
 bool TensorBuffer::is_read_only() const { return storage_->is_read_only(); }
+bool TensorBuffer::is_copy_on_write() const {
+  // A borrowed home is caller memory too, but it is written in place.
+  return !storage_->is_borrowed() && storage_->host_valid() &&
+         storage_->references_caller_memory();
+}
 
 void TensorBuffer::wait_for(Stream producer) {
   const int index = storage_->device_index();
