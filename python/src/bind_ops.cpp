@@ -10,6 +10,7 @@
 #include "py_objects.hpp"
 #include "to_strings.hpp"
 #include "to_tensor.hpp"
+#include "torch_autograd.hpp"
 #include "tensorbuf/ops.hpp"
 
 namespace tensorbuf::python {
@@ -66,8 +67,11 @@ void bind_scatter(py::module_& m, const char* name, ScatterOut out, ScatterInPla
     ScatterArgs a = scatter_args(tensor, indices, updates, device, out_of_bounds, deterministic,
                                  stream, Access::kWrite);
     BufferLocks locks({a.tensor->object(), a.indices->object(), a.updates->object()});
-    py::gil_scoped_release no_gil;
-    in_place(a.tensor->get(), a.indices->get(), a.updates->get(), a.options);
+    {
+      py::gil_scoped_release no_gil;
+      in_place(a.tensor->get(), a.indices->get(), a.updates->get(), a.options);
+    }
+    if (is_torch_tensor(tensor)) note_torch_write(tensor);
   }, "tensor"_a, "indices"_a, "updates"_a, py::kw_only(), "device"_a = py::none(),
      "out_of_bounds"_a = "default", "deterministic"_a = false, "stream"_a = py::none(),
      "Same, writing into `tensor` itself (a torch tensor, writable NumPy array or "
@@ -112,8 +116,11 @@ void bind_boolean_mask_update(py::module_& m) {
                                            py::handle stream) {
     MaskArgs a = mask_args(tensor, mask, updates, axis, broadcast, device, stream, Access::kWrite);
     BufferLocks locks({a.tensor->object(), a.mask->object(), a.updates->object()});
-    py::gil_scoped_release no_gil;
-    boolean_mask_update_in_place(a.tensor->get(), a.mask->get(), a.updates->get(), a.options);
+    {
+      py::gil_scoped_release no_gil;
+      boolean_mask_update_in_place(a.tensor->get(), a.mask->get(), a.updates->get(), a.options);
+    }
+    if (is_torch_tensor(tensor)) note_torch_write(tensor);
   }, "tensor"_a, "mask"_a, "updates"_a, py::kw_only(), "axis"_a = 0, "broadcast"_a = true,
      "device"_a = py::none(), "stream"_a = py::none(),
      "Same, writing into `tensor` itself; on error nothing is written.");

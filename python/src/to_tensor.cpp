@@ -10,6 +10,7 @@
 #include "gil.hpp"
 #include "nested.hpp"
 #include "tensorbuf/errors.hpp"
+#include "torch_autograd.hpp"
 
 namespace tensorbuf::python {
 
@@ -243,6 +244,7 @@ Converted convert(py::handle object, const ConvertOptions& options) {
   }
   if (PyObject_CheckBuffer(object.ptr())) return from_buffer_protocol(object, options);
   if (py::hasattr(object, "__dlpack__")) {
+    if (is_torch_tensor(object)) refuse_requires_grad(object, options.name);
     // A strided torch tensor an op only reads: its contiguous copy (DLPack import takes
     // C-contiguous memory only; in place, the import's error names the stride).
     if (options.access == Access::kRead && py::hasattr(object, "is_contiguous") &&

@@ -1,0 +1,22 @@
+// torch tensors and autograd (issue #32, item 12). tensorbuf writes a torch tensor's memory
+// through DLPack, which autograd cannot see: the write must bump the tensor's version counter,
+// as torch's own in-place ops do, so that a backward that saved the tensor raises instead of
+// computing a wrong gradient. Nothing here links libtorch.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+namespace tensorbuf::python {
+
+// Whether `object` is a torch.Tensor (false, and cheap, while torch is not imported).
+bool is_torch_tensor(pybind11::handle object);
+
+// InvalidArgumentError naming `name` when the torch tensor `object` requires grad: autograd
+// cannot record tensorbuf's op (torch's own __dlpack__ refuses such tensors too).
+void refuse_requires_grad(pybind11::handle object, const char* name);
+
+// After tensorbuf wrote the torch tensor `tensor` in place: bumps its version counter (shared
+// with its views, its base and its detach()es). Nothing for inference tensors, which have none.
+void note_torch_write(pybind11::handle tensor);
+
+}  // namespace tensorbuf::python
