@@ -230,8 +230,8 @@ Converted from_python_values(py::handle object, const ConvertOptions& options) {
       }
     }
   }
-  if (options.python_values_as && *options.python_values_as != type) {
-    return {TensorBuffer::create_from(values, *options.python_values_as), true};
+  if (options.values_as && *options.values_as != type) {
+    return {TensorBuffer::create_from(values, *options.values_as), true};
   }
   return {std::move(values), true};
 }
@@ -242,7 +242,15 @@ Converted convert(py::handle object, const ConvertOptions& options) {
                                "caller's array; a " + type_name(object) + " is not one (use "
                                "the op without _in_place, or a NumPy array / torch tensor)");
   }
-  if (PyObject_CheckBuffer(object.ptr())) return from_buffer_protocol(object, options);
+  if (PyObject_CheckBuffer(object.ptr())) {
+    Converted converted = from_buffer_protocol(object, options);
+    // A NumPy scalar is a 0-d array of its dtype: converted where Python values are.
+    if (options.access == Access::kRead && options.values_as &&
+        converted.buffer.data_type() != *options.values_as) {
+      return {TensorBuffer::create_from(converted.buffer, *options.values_as), true};
+    }
+    return converted;
+  }
   if (py::hasattr(object, "__dlpack__")) {
     if (is_torch_tensor(object)) refuse_requires_grad(object, options.name);
     // A strided torch tensor an op only reads: its contiguous copy (DLPack import takes

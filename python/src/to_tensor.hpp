@@ -20,9 +20,12 @@ enum class Access { kRead, kWrite };
 struct ConvertOptions {
   const char* name = "tensor";  // the argument, for messages
   Access access = Access::kRead;
-  // The dtype copied Python scalars and lists are converted to (an op's updates take the
-  // tensor's); unset: bool, int64 or float64 after their kind.
-  std::optional<DataType> python_values_as;
+  // The dtype values are converted to, with the library's (saturating) rules: copied Python
+  // scalars and lists, and NumPy arrays and scalars (the buffer protocol) of another dtype (an
+  // op's updates take the tensor's). Unset: Python values are bool, int64 or float64 after
+  // their kind, and arrays keep their dtype. DLPack, __cuda_array_interface__ and
+  // tb.TensorBuffer arguments always keep theirs (torch, too, refuses mixed dtypes).
+  std::optional<DataType> values_as;
   Stream stream;  // the stream the op runs on (a DLPack producer is asked to be ready for it)
 };
 
