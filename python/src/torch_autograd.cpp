@@ -40,7 +40,8 @@ bool is_torch_tensor(py::handle object) {
 void refuse_requires_grad(py::handle object, const char* name) {
   if (!object.attr("requires_grad").cast<bool>()) return;
   throw InvalidArgumentError(
-      std::string(name) + ": the torch tensor requires grad, and autograd cannot record "
+      std::string(name) +
+      ": the torch tensor requires grad, and autograd cannot record "
       "tensorbuf's ops (its gradients would be wrong); pass tensor.detach() (for an in-place "
       "update of a parameter: under torch.no_grad(), as optimizers do)");
 }
