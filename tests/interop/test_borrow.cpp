@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <vector>
 
 #include "support/interop_helpers.hpp"
@@ -230,6 +231,21 @@ TEST(Borrow, StringTensorFromBorrowedArrowBuffers) {
                    Shape{3}),
                InvalidArgumentError);
   EXPECT_EQ(log.calls(), 2);
+}
+
+TEST(Borrow, LoadBufferIsCopyOnWriteUntilItsFirstWrite) {
+  const std::vector<float> bytes = {1, 2, 3, 4};
+  TensorBuffer loaded = TensorBuffer::create_fixed_size(Shape{4}, DataType::kFloat32);
+  EXPECT_FALSE(loaded.is_copy_on_write());
+  loaded.load_buffer(std::as_bytes(std::span<const float>(bytes)));
+  EXPECT_TRUE(loaded.is_copy_on_write());
+  EXPECT_EQ(loaded.host<float>(), bytes.data());
+  loaded.mutable_host<float>()[0] = 9;  // the first write copies
+  EXPECT_FALSE(loaded.is_copy_on_write());
+  EXPECT_EQ(bytes[0], 1.0f);
+  std::vector<float> data = {1, 2};
+  EXPECT_FALSE(TensorBuffer::borrow(data.data(), Shape{2}, DataType::kFloat32, Device::cpu())
+                   .is_copy_on_write());  // a borrow is written in place
 }
 
 }  // namespace
