@@ -8,6 +8,9 @@
  *  - Outputs (`out` pointers, the buffer an in-place op writes) are untouched on failure.
  *  - A NULL handle or a NULL pointer argument that is not documented as optional is
  *    TB_INVALID_ARGUMENT, never a crash.
+ *  - A handle that was destroyed (also after a new buffer took its place) or was never returned
+ *    by this library is TB_INVALID_ARGUMENT ("<argument> is a destroyed or invalid handle"),
+ *    and the call touches nothing: handles are checked in a table, never dereferenced.
  *  - Handles are not thread-safe objects: concurrent const calls on one buffer are fine, a call
  *    that writes a buffer must not run concurrently with any other call on it (as in C++).
  *  - `void* stream` arguments are a cudaStream_t (NULL: the library's stream of the device).
@@ -114,7 +117,9 @@ typedef struct {
 } tb_borrow_desc;
 tb_status tb_buffer_borrow_ex(const tb_borrow_desc* desc, tb_buffer** out) TB_NOEXCEPT;
 
-/** Frees the handle (NULL-safe). Borrowed memory is released as described above. */
+/** Frees the handle (NULL: nothing). Borrowed memory is released as described above. A
+ * destroyed or invalid handle: nothing happens and tb_last_error() says so ("tb_buffer_destroy:
+ * buffer is a destroyed or invalid handle"). */
 void tb_buffer_destroy(tb_buffer* buffer) TB_NOEXCEPT;
 
 /** Copies the whole buffer to host memory `dst` (syncing from the device if needed). `bytes`

@@ -43,9 +43,9 @@ tb_status borrow(const char* function, const tb_borrow_desc& desc, tb_buffer** o
       };
     }
     // The handle first: once borrow() succeeds nothing may fail, or release would run.
-    std::unique_ptr<tb_buffer> handle = make_handle();
-    handle->value = TensorBuffer::borrow(desc.data, shape, type, device, std::move(options));
-    *out = handle.release();
+    NewHandle handle;
+    handle.set(TensorBuffer::borrow(desc.data, shape, type, device, std::move(options)));
+    *out = handle.publish();
   });
 }
 
@@ -61,10 +61,10 @@ tb_status tb_buffer_create(tb_dtype dtype, int ndim, const int64_t* shape,
                            tb_buffer** out) noexcept {
   return guarded(__func__, [&] {
     require(out, "out");
-    std::unique_ptr<tb_buffer> handle = make_handle();
-    handle->value =
-        TensorBuffer::create_fixed_size(to_shape(ndim, shape), to_data_type(raw_value(dtype)));
-    *out = handle.release();
+    NewHandle handle;
+    handle.set(
+        TensorBuffer::create_fixed_size(to_shape(ndim, shape), to_data_type(raw_value(dtype))));
+    *out = handle.publish();
   });
 }
 
@@ -93,25 +93,30 @@ tb_status tb_buffer_borrow_ex(const tb_borrow_desc* desc, tb_buffer** out) noexc
   return borrow(__func__, *desc, out);
 }
 
-void tb_buffer_destroy(tb_buffer* buffer) noexcept { delete buffer; }
+// NULL: nothing, silently. A destroyed or invalid handle: nothing, and the error recorded for
+// tb_last_error (the function returns no status).
+void tb_buffer_destroy(tb_buffer* buffer) noexcept {
+  if (buffer == nullptr) return;
+  guarded(__func__, [&] { destroy_handle(buffer, "buffer"); });
+}
 
 tb_status tb_buffer_copy_to_host(const tb_buffer* buffer, void* dst, size_t bytes) noexcept {
   return guarded(__func__, [&] {
-    const TensorBuffer& b = buffer_of(buffer, "buffer");
+    const std::shared_ptr<const TensorBuffer> b = buffer_of(buffer, "buffer");
     require(dst, "dst");
-    require_byte_count(b, bytes);
-    if (bytes > 0) std::memcpy(dst, b.host_bytes(), bytes);
+    require_byte_count(*b, bytes);
+    if (bytes > 0) std::memcpy(dst, b->host_bytes(), bytes);
   });
 }
 
 tb_status tb_buffer_copy_from_host(tb_buffer* buffer, const void* src, size_t bytes) noexcept {
   return guarded(__func__, [&] {
-    TensorBuffer& b = buffer_of(buffer, "buffer");
+    const std::shared_ptr<TensorBuffer> b = buffer_of(buffer, "buffer");
     require(src, "src");
-    require_byte_count(b, bytes);
+    require_byte_count(*b, bytes);
     // As TensorBuffer::load_buffer does for borrowed memory, for every buffer: the bytes are
     // copied (C callers may free `src` on return), and a home on the other side is written.
-    core::Storage& storage = core::BufferAccess::storage(b);
+    core::Storage& storage = core::BufferAccess::storage(*b);
     void* target = storage.host_write(false);  // throws for read-only memory, nothing changed
     if (bytes > 0) std::memcpy(target, src, bytes);
     storage.write_back_home();
@@ -120,18 +125,18 @@ tb_status tb_buffer_copy_from_host(tb_buffer* buffer, const void* src, size_t by
 
 tb_status tb_buffer_dtype(const tb_buffer* buffer, tb_dtype* out) noexcept {
   return guarded(__func__, [&] {
-    const TensorBuffer& b = buffer_of(buffer, "buffer");
+    const std::shared_ptr<const TensorBuffer> b = buffer_of(buffer, "buffer");
     require(out, "out");
-    *out = to_tb_dtype(b.data_type());
+    *out = to_tb_dtype(b->data_type());
   });
 }
 
 tb_status tb_buffer_shape(const tb_buffer* buffer, int* ndim, int64_t* shape) noexcept {
   return guarded(__func__, [&] {
-    const TensorBuffer& b = buffer_of(buffer, "buffer");
+    const std::shared_ptr<const TensorBuffer> b = buffer_of(buffer, "buffer");
     require(ndim, "ndim");
     require(shape, "shape");
-    write_shape(b.shape(), ndim, shape);
+    write_shape(b->shape(), ndim, shape);
   });
 }
 
@@ -142,11 +147,11 @@ tb_status tb_synchronize(tb_device device, void* stream) noexcept {
 tb_status tb_buffer_to_dlpack_versioned(const tb_buffer* buffer, void* consumer_stream,
                                         DLManagedTensorVersioned** out) noexcept {
   return guarded(__func__, [&] {
-    const TensorBuffer& b = buffer_of(buffer, "buffer");
+    const std::shared_ptr<const TensorBuffer> b = buffer_of(buffer, "buffer");
     require(out, "out");
     DLPackExportOptions options;
     options.consumer_stream = Stream{consumer_stream};
-    *out = to_dlpack_versioned(b, options);
+    *out = to_dlpack_versioned(*b, options);
   });
 }
 
@@ -156,12 +161,12 @@ tb_status tb_buffer_from_dlpack_versioned(DLManagedTensorVersioned* tensor, void
   const tb_status status = guarded(__func__, [&] {
     require(tensor, "tensor");
     require(out, "out");
-    std::unique_ptr<tb_buffer> handle = make_handle();
+    NewHandle handle;
     DLPackImportOptions options;
     options.stream = Stream{stream};
     consumed = true;
-    handle->value = from_dlpack(tensor, options);
-    *out = handle.release();
+    handle.set(from_dlpack(tensor, options));
+    *out = handle.publish();
   });
   if (!consumed && tensor != nullptr && tensor->deleter != nullptr) tensor->deleter(tensor);
   return status;

@@ -1,4 +1,4 @@
-// The C API's side of the boundary: the handle type, argument conversion, and `guarded`, the
+// The C API's side of the boundary: the handles, argument conversion, and `guarded`, the
 // one place exceptions are turned into statuses. Validation stays in the C++ API (src/core):
 // this layer checks only what C adds (NULL pointers, enum values, struct_size, byte counts of
 // raw copies) and what C++ never sees.
@@ -14,12 +14,6 @@
 #include "tensorbuf/c_api.h"
 #include "tensorbuf/errors.hpp"
 #include "tensorbuf/tensor_buffer.hpp"
-
-// The handle: a TensorBuffer, empty only between allocation and assignment, so that the
-// allocation that can fail happens before a borrow or import takes ownership of anything.
-struct tb_buffer {
-  std::optional<tensorbuf::TensorBuffer> value;
-};
 
 namespace tensorbuf::c_api {
 
@@ -51,9 +45,40 @@ void inject_fault_for_testing(InjectedFault fault) noexcept;
 
 // InvalidArgumentError "<name> is NULL" when `pointer` is null.
 void require(const void* pointer, const char* name);
-// The TensorBuffer of a handle (InvalidArgumentError when the handle is NULL).
-const TensorBuffer& buffer_of(const tb_buffer* handle, const char* name);
-TensorBuffer& buffer_of(tb_buffer* handle, const char* name);
+
+// Handles (c_api_handles.cpp). A tb_buffer* is never a pointer to memory: its value names a
+// slot of a process-wide table and the slot's generation, which destroy bumps, so a destroyed
+// handle (also once its slot holds a new buffer) and any value no call returned are refused
+// without being dereferenced.
+//
+// The buffer of a live handle, held for as long as the caller keeps the result (a destroy on
+// another thread meanwhile ends the handle, not the buffer). InvalidArgumentError "<name> is
+// NULL" or "<name> is a destroyed or invalid handle".
+std::shared_ptr<const TensorBuffer> buffer_of(const tb_buffer* handle, const char* name);
+std::shared_ptr<TensorBuffer> buffer_of(tb_buffer* handle, const char* name);
+// Ends a live handle (the error above otherwise, nothing changed); its buffer is freed once no
+// running call holds it.
+void destroy_handle(tb_buffer* handle, const char* name);
+
+// A handle being made. The constructor does everything that can fail (a table slot and the
+// buffer's holder), so that a borrow or import, which takes ownership of caller memory, runs
+// only once nothing can fail after it: set() stores its buffer and publish() returns the
+// handle, neither throwing. Dropped unpublished, it gives its slot back.
+class NewHandle {
+ public:
+  NewHandle();
+  ~NewHandle();
+  NewHandle(const NewHandle&) = delete;
+  NewHandle& operator=(const NewHandle&) = delete;
+
+  void set(TensorBuffer buffer) noexcept;
+  tb_buffer* publish() noexcept;
+
+ private:
+  std::shared_ptr<std::optional<TensorBuffer>> holder_;
+  std::uint32_t slot_ = 0;
+  bool published_ = false;
+};
 
 // The int a C caller stored in an enum-typed argument or field. Read through memcpy, not as the
 // enum type: a C caller may pass any int, and a C++ load of a value outside the enumeration's
@@ -76,9 +101,5 @@ Shape to_shape(int ndim, const std::int64_t* dims);
 void write_shape(const Shape& shape, int* ndim, std::int64_t* dims);
 // An options struct's struct_size must cover the fields this library reads.
 void require_struct_size(std::size_t given, std::size_t needed, const char* name);
-
-// A new handle holding `buffer`; the handle is allocated first, by `make_handle`, so that a
-// failing allocation never destroys a buffer whose release must not run.
-std::unique_ptr<tb_buffer> make_handle();
 
 }  // namespace tensorbuf::c_api

@@ -71,10 +71,11 @@ template <class Op, class MakeOptions>
 tb_status in_place(const char* function, Op op, tb_buffer* tensor, const tb_buffer* second,
                    const char* second_name, const tb_buffer* updates, MakeOptions make_options) {
   return guarded(function, [&] {
-    TensorBuffer& t = buffer_of(tensor, "tensor");
-    const TensorBuffer& s = buffer_of(second, second_name);
-    const TensorBuffer& u = buffer_of(updates, "updates");
-    op(t, s, u, make_options());
+    // Held for the call: a destroy on another thread cannot free them under the op.
+    const std::shared_ptr<TensorBuffer> t = buffer_of(tensor, "tensor");
+    const std::shared_ptr<const TensorBuffer> s = buffer_of(second, second_name);
+    const std::shared_ptr<const TensorBuffer> u = buffer_of(updates, "updates");
+    op(*t, *s, *u, make_options());
   });
 }
 
@@ -83,13 +84,13 @@ tb_status out_of_place(const char* function, Op op, const tb_buffer* tensor,
                        const tb_buffer* second, const char* second_name, const tb_buffer* updates,
                        MakeOptions make_options, tb_buffer** out) {
   return guarded(function, [&] {
-    const TensorBuffer& t = buffer_of(tensor, "tensor");
-    const TensorBuffer& s = buffer_of(second, second_name);
-    const TensorBuffer& u = buffer_of(updates, "updates");
+    const std::shared_ptr<const TensorBuffer> t = buffer_of(tensor, "tensor");
+    const std::shared_ptr<const TensorBuffer> s = buffer_of(second, second_name);
+    const std::shared_ptr<const TensorBuffer> u = buffer_of(updates, "updates");
     require(out, "out");
-    std::unique_ptr<tb_buffer> handle = make_handle();
-    handle->value = op(t, s, u, make_options());
-    *out = handle.release();
+    NewHandle handle;
+    handle.set(op(*t, *s, *u, make_options()));
+    *out = handle.publish();
   });
 }
 
@@ -173,30 +174,30 @@ tb_status tb_substr(const tb_buffer* offsets, const tb_buffer* chars, int ndim,
                     tb_buffer** out_chars, int* out_ndim, int64_t* out_shape) noexcept {
   return guarded(__func__, [&] {
     // Shared, not copied: from_buffers takes its buffers by value.
-    TensorBuffer in_offsets = core::BufferAccess::share(buffer_of(offsets, "offsets"));
-    TensorBuffer in_chars = core::BufferAccess::share(buffer_of(chars, "chars"));
-    const TensorBuffer& p = buffer_of(pos, "pos");
-    const TensorBuffer& l = buffer_of(len, "len");
+    TensorBuffer in_offsets = core::BufferAccess::share(*buffer_of(offsets, "offsets"));
+    TensorBuffer in_chars = core::BufferAccess::share(*buffer_of(chars, "chars"));
+    const std::shared_ptr<const TensorBuffer> p = buffer_of(pos, "pos");
+    const std::shared_ptr<const TensorBuffer> l = buffer_of(len, "len");
     require(out_offsets, "out_offsets");
     require(out_chars, "out_chars");
     require(out_ndim, "out_ndim");
     require(out_shape, "out_shape");
     const StringTensor input = StringTensor::from_buffers(
         std::move(in_offsets), std::move(in_chars), to_shape(ndim, shape));
-    StringTensor result = substr(input, p, l, substr_options(options));
+    StringTensor result = substr(input, *p, *l, substr_options(options));
     const Shape result_shape = result.shape();
     int rank = 0;
     std::int64_t dims[TB_MAX_NDIM];
     write_shape(result_shape, &rank, dims);  // OutOfRangeError before any output is written
-    std::unique_ptr<tb_buffer> offsets_handle = make_handle();
-    std::unique_ptr<tb_buffer> chars_handle = make_handle();
+    NewHandle offsets_handle;
+    NewHandle chars_handle;
     auto [result_offsets, result_chars] = core::StringTensorAccess::take_buffers(std::move(result));
-    offsets_handle->value = std::move(result_offsets);
-    chars_handle->value = std::move(result_chars);
+    offsets_handle.set(std::move(result_offsets));
+    chars_handle.set(std::move(result_chars));
     for (int i = 0; i < rank; ++i) out_shape[i] = dims[i];
     *out_ndim = rank;
-    *out_offsets = offsets_handle.release();
-    *out_chars = chars_handle.release();
+    *out_offsets = offsets_handle.publish();
+    *out_chars = chars_handle.publish();
   });
 }
 

@@ -83,16 +83,6 @@ void require(const void* pointer, const char* name) {
   TENSORBUF_EXPECTS(pointer != nullptr, InvalidArgumentError, core::str_cat(name, " is NULL"));
 }
 
-const TensorBuffer& buffer_of(const tb_buffer* handle, const char* name) {
-  require(handle, name);
-  return *handle->value;
-}
-
-TensorBuffer& buffer_of(tb_buffer* handle, const char* name) {
-  require(handle, name);
-  return *handle->value;
-}
-
 DataType to_data_type(int dtype) {
   TENSORBUF_EXPECTS(dtype >= TB_BOOL && dtype <= TB_FLOAT64, InvalidArgumentError,
                     core::str_cat("unknown tb_dtype ", dtype));
@@ -139,8 +129,6 @@ void require_struct_size(std::size_t given, std::size_t needed, const char* name
       given >= needed, InvalidArgumentError,
       core::str_cat(name, "->struct_size is ", given, ", expected at least ", needed));
 }
-
-std::unique_ptr<tb_buffer> make_handle() { return std::make_unique<tb_buffer>(); }
 
 }  // namespace tensorbuf::c_api
 

@@ -11,31 +11,39 @@ T* arg(T* p, int null_arg, int k) {
   return null_arg == k ? nullptr : p;
 }
 
-#define TB_SCATTER_CALLS_(op)                                                                     \
-  CApiCall{"tb_tensor_scatter_nd_" #op "_in_place", 3,                                            \
-           [](CApiArguments& a, int n) {                                                          \
-             return tb_tensor_scatter_nd_##op##_in_place(                                         \
-                 arg(a.tensor.get, n, 0), arg(a.indices.get, n, 1), arg(a.updates.get, n, 2),     \
-                 TB_OOB_DEFAULT, nullptr);                                                        \
-           }},                                                                                    \
-      CApiCall{"tb_tensor_scatter_nd_" #op, 4,                                                    \
-               [](CApiArguments& a, int n) {                                                      \
-                 return tb_tensor_scatter_nd_##op(                                                \
-                     arg(a.tensor.get, n, 0), arg(a.indices.get, n, 1), arg(a.updates.get, n, 2), \
-                     TB_OOB_DEFAULT, nullptr, arg(&a.out, n, 3));                                 \
-               }},                                                                                \
-      CApiCall{"tb_tensor_scatter_nd_" #op "_in_place_ex", 4,                                     \
-               [](CApiArguments& a, int n) {                                                      \
-                 return tb_tensor_scatter_nd_##op##_in_place_ex(                                  \
-                     arg(a.tensor.get, n, 0), arg(a.indices.get, n, 1), arg(a.updates.get, n, 2), \
-                     arg(&a.scatter, n, 3));                                                      \
-               }},                                                                                \
-      CApiCall {                                                                                  \
-    "tb_tensor_scatter_nd_" #op "_ex", 5, [](CApiArguments& a, int n) {                           \
-      return tb_tensor_scatter_nd_##op##_ex(arg(a.tensor.get, n, 0), arg(a.indices.get, n, 1),    \
-                                            arg(a.updates.get, n, 2), arg(&a.scatter, n, 3),      \
-                                            arg(&a.out, n, 4));                                   \
-    }                                                                                             \
+// A handle argument: `p`, or a.stand_in when it is pointer argument `k` and `null_arg == k`.
+tb_buffer* handle_arg(CApiArguments& a, tb_buffer* p, int null_arg, int k) {
+  if (null_arg != k) return p;
+  ++a.stand_ins_passed;
+  return a.stand_in;
+}
+
+#define TB_SCATTER_CALLS_(op)                                                                  \
+  CApiCall{"tb_tensor_scatter_nd_" #op "_in_place", 3,                                         \
+           [](CApiArguments& a, int n) {                                                       \
+             return tb_tensor_scatter_nd_##op##_in_place(                                      \
+                 handle_arg(a, a.tensor.get, n, 0), handle_arg(a, a.indices.get, n, 1),        \
+                 handle_arg(a, a.updates.get, n, 2), TB_OOB_DEFAULT, nullptr);                 \
+           }},                                                                                 \
+      CApiCall{"tb_tensor_scatter_nd_" #op, 4,                                                 \
+               [](CApiArguments& a, int n) {                                                   \
+                 return tb_tensor_scatter_nd_##op(handle_arg(a, a.tensor.get, n, 0),           \
+                                                  handle_arg(a, a.indices.get, n, 1),          \
+                                                  handle_arg(a, a.updates.get, n, 2),          \
+                                                  TB_OOB_DEFAULT, nullptr, arg(&a.out, n, 3)); \
+               }},                                                                             \
+      CApiCall{"tb_tensor_scatter_nd_" #op "_in_place_ex", 4,                                  \
+               [](CApiArguments& a, int n) {                                                   \
+                 return tb_tensor_scatter_nd_##op##_in_place_ex(                               \
+                     handle_arg(a, a.tensor.get, n, 0), handle_arg(a, a.indices.get, n, 1),    \
+                     handle_arg(a, a.updates.get, n, 2), arg(&a.scatter, n, 3));               \
+               }},                                                                             \
+      CApiCall {                                                                               \
+    "tb_tensor_scatter_nd_" #op "_ex", 5, [](CApiArguments& a, int n) {                        \
+      return tb_tensor_scatter_nd_##op##_ex(                                                   \
+          handle_arg(a, a.tensor.get, n, 0), handle_arg(a, a.indices.get, n, 1),               \
+          handle_arg(a, a.updates.get, n, 2), arg(&a.scatter, n, 3), arg(&a.out, n, 4));       \
+    }                                                                                          \
   }
 
 }  // namespace
@@ -57,19 +65,22 @@ std::vector<CApiCall> all_calls() {
        }},
       {"tb_buffer_copy_to_host", 2,
        [](CApiArguments& a, int n) {
-         return tb_buffer_copy_to_host(arg(a.tensor.get, n, 0), arg(a.host, n, 1), sizeof a.host);
+         return tb_buffer_copy_to_host(handle_arg(a, a.tensor.get, n, 0), arg(a.host, n, 1),
+                                       sizeof a.host);
        }},
       {"tb_buffer_copy_from_host", 2,
        [](CApiArguments& a, int n) {
-         return tb_buffer_copy_from_host(arg(a.tensor.get, n, 0), arg(a.host, n, 1), sizeof a.host);
+         return tb_buffer_copy_from_host(handle_arg(a, a.tensor.get, n, 0), arg(a.host, n, 1),
+                                         sizeof a.host);
        }},
       {"tb_buffer_dtype", 2,
        [](CApiArguments& a, int n) {
-         return tb_buffer_dtype(arg(a.tensor.get, n, 0), arg(&a.dtype, n, 1));
+         return tb_buffer_dtype(handle_arg(a, a.tensor.get, n, 0), arg(&a.dtype, n, 1));
        }},
       {"tb_buffer_shape", 3,
        [](CApiArguments& a, int n) {
-         return tb_buffer_shape(arg(a.tensor.get, n, 0), arg(&a.ndim, n, 1), arg(a.dims, n, 2));
+         return tb_buffer_shape(handle_arg(a, a.tensor.get, n, 0), arg(&a.ndim, n, 1),
+                                arg(a.dims, n, 2));
        }},
       {"tb_synchronize", 0,
        [](CApiArguments&, int) {
@@ -82,36 +93,39 @@ std::vector<CApiCall> all_calls() {
       TB_SCATTER_CALLS_(max),
       {"tb_boolean_mask_update_in_place", 3,
        [](CApiArguments& a, int n) {
-         return tb_boolean_mask_update_in_place(arg(a.tensor.get, n, 0), arg(a.mask.get, n, 1),
-                                                arg(a.scalar.get, n, 2), 0, nullptr);
+         return tb_boolean_mask_update_in_place(handle_arg(a, a.tensor.get, n, 0),
+                                                handle_arg(a, a.mask.get, n, 1),
+                                                handle_arg(a, a.scalar.get, n, 2), 0, nullptr);
        }},
       {"tb_boolean_mask_update", 4,
        [](CApiArguments& a, int n) {
-         return tb_boolean_mask_update(arg(a.tensor.get, n, 0), arg(a.mask.get, n, 1),
-                                       arg(a.scalar.get, n, 2), 0, nullptr, arg(&a.out, n, 3));
+         return tb_boolean_mask_update(
+             handle_arg(a, a.tensor.get, n, 0), handle_arg(a, a.mask.get, n, 1),
+             handle_arg(a, a.scalar.get, n, 2), 0, nullptr, arg(&a.out, n, 3));
        }},
       {"tb_boolean_mask_update_in_place_ex", 4,
        [](CApiArguments& a, int n) {
-         return tb_boolean_mask_update_in_place_ex(arg(a.tensor.get, n, 0), arg(a.mask.get, n, 1),
-                                                   arg(a.scalar.get, n, 2),
-                                                   arg(&a.mask_update, n, 3));
+         return tb_boolean_mask_update_in_place_ex(
+             handle_arg(a, a.tensor.get, n, 0), handle_arg(a, a.mask.get, n, 1),
+             handle_arg(a, a.scalar.get, n, 2), arg(&a.mask_update, n, 3));
        }},
       {"tb_boolean_mask_update_ex", 5,
        [](CApiArguments& a, int n) {
-         return tb_boolean_mask_update_ex(arg(a.tensor.get, n, 0), arg(a.mask.get, n, 1),
-                                          arg(a.scalar.get, n, 2), arg(&a.mask_update, n, 3),
-                                          arg(&a.out, n, 4));
+         return tb_boolean_mask_update_ex(
+             handle_arg(a, a.tensor.get, n, 0), handle_arg(a, a.mask.get, n, 1),
+             handle_arg(a, a.scalar.get, n, 2), arg(&a.mask_update, n, 3), arg(&a.out, n, 4));
        }},
       // options may be NULL (defaults), so it is not among the pointer arguments.
       {"tb_substr", 9,
        [](CApiArguments& a, int n) {
-         return tb_substr(arg(a.offsets.get, n, 0), arg(a.chars.get, n, 1), 1, arg(a.shape, n, 2),
-                          arg(a.pos.get, n, 3), arg(a.len.get, n, 4), &a.substr, arg(&a.out, n, 5),
+         return tb_substr(handle_arg(a, a.offsets.get, n, 0), handle_arg(a, a.chars.get, n, 1), 1,
+                          arg(a.shape, n, 2), handle_arg(a, a.pos.get, n, 3),
+                          handle_arg(a, a.len.get, n, 4), &a.substr, arg(&a.out, n, 5),
                           arg(&a.out_chars, n, 6), arg(&a.ndim, n, 7), arg(a.dims, n, 8));
        }},
       {"tb_buffer_to_dlpack_versioned", 2,
        [](CApiArguments& a, int n) {
-         return tb_buffer_to_dlpack_versioned(arg(a.tensor.get, n, 0), nullptr,
+         return tb_buffer_to_dlpack_versioned(handle_arg(a, a.tensor.get, n, 0), nullptr,
                                               arg(&a.exported, n, 1));
        }},
       {"tb_buffer_from_dlpack_versioned", 2,

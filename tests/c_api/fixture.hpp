@@ -70,6 +70,10 @@ struct CApiArguments {
   tb_buffer* out = sentinel;
   tb_buffer* out_chars = sentinel;
   DLManagedTensorVersioned* exported = reinterpret_cast<DLManagedTensorVersioned*>(0x5e11);
+  // What a call passes for its replaced argument when that is a handle (NULL, or a destroyed or
+  // forged handle), and how many handles it replaced (handle_arg).
+  tb_buffer* stand_in = nullptr;
+  int stand_ins_passed = 0;
 
   bool outputs_untouched() const {
     return out == sentinel && out_chars == sentinel && ndim == -1 && dtype == TB_FLOAT16 &&
@@ -87,7 +91,8 @@ struct CApiArguments {
   }
 };
 
-// `call(arguments, k)` passes NULL for its k-th pointer argument (k < pointer_count; -1: none).
+// `call(arguments, k)` passes NULL for its k-th pointer argument (k < pointer_count; -1: none),
+// or arguments.stand_in when that argument is a buffer handle.
 struct CApiCall {
   std::string name;
   int pointer_count;
