@@ -2,6 +2,7 @@
 #include "tensorbuf/dlpack.hpp"
 
 #include <cstddef>
+#include <cstring>
 #include <memory>
 #include <type_traits>
 #include <vector>
@@ -153,16 +154,21 @@ DataType import_type(const DLDataType& dtype, bool as_bool) {
 }
 
 Device import_device(const DLDevice& device) {
-  switch (device.device_type) {
+  // The producer's int, read as an int: a C producer may store any value, and a C++ load of one
+  // outside DLDeviceType's range is undefined behaviour (UBSan's -fsanitize=enum).
+  std::int32_t type = 0;
+  static_assert(sizeof type == sizeof device.device_type);
+  std::memcpy(&type, &device.device_type, sizeof type);
+  switch (type) {
     case kDLCPU:
     case kDLCUDAHost:
       return Device::cpu();
     case kDLCUDA:
       return Device::cuda(device.device_id);
     default:
-      throw InvalidArgumentError(core::str_cat("DLPack: unsupported device type ",
-                                               static_cast<int>(device.device_type),
-                                               " (tensorbuf takes CPU, CUDA host and CUDA memory)"));
+      throw InvalidArgumentError(
+          core::str_cat("DLPack: unsupported device type ", type,
+                        " (tensorbuf takes CPU, CUDA host and CUDA memory)"));
   }
 }
 
@@ -179,6 +185,30 @@ void check_contiguous(const DLTensor& t, const Shape& shape) {
   }
 }
 
+// data + byte_offset. The memory a capsule claims, [data + byte_offset, + its bytes), must lie
+// inside the address space: a sum that wraps is no producer's memory, and as a pointer sum it
+// is undefined behaviour. (A byte count int64 cannot hold is borrow's error.)
+void* offset_data(const DLTensor& t, const Shape& shape, DataType type) {
+  if (t.data == nullptr) return nullptr;
+  std::uintptr_t address = 0;
+  TENSORBUF_EXPECTS(
+      !__builtin_add_overflow(reinterpret_cast<std::uintptr_t>(t.data), t.byte_offset, &address),
+      InvalidArgumentError,
+      core::str_cat("DLPack: byte_offset ", t.byte_offset, " from data at ", t.data,
+                    " wraps around the address space"));
+  std::int64_t bytes = 0;
+  std::uintptr_t end = 0;
+  TENSORBUF_EXPECTS(
+      __builtin_mul_overflow(shape.num_elements(), static_cast<std::int64_t>(type_size(type)),
+                             &bytes) ||
+          !__builtin_add_overflow(address, static_cast<std::uint64_t>(bytes), &end),
+      InvalidArgumentError,
+      core::str_cat("DLPack: the ", bytes, " bytes of a ", shape.to_string(), " ", to_string(type),
+                    " tensor at data + byte_offset = ", reinterpret_cast<void*>(address),
+                    " run past the end of the address space"));
+  return reinterpret_cast<void*>(address);
+}
+
 template <class Managed>
 TensorBuffer import_tensor(Managed* managed, const DLPackImportOptions& options, bool read_only) {
   const DLTensor& t = managed->dl_tensor;
@@ -190,7 +220,7 @@ TensorBuffer import_tensor(Managed* managed, const DLPackImportOptions& options,
   check_contiguous(t, shape);
   TENSORBUF_EXPECTS(t.data != nullptr || shape.num_elements() == 0, InvalidArgumentError,
                     core::str_cat("DLPack: null data for shape ", shape.to_string()));
-  void* data = t.data == nullptr ? nullptr : static_cast<std::byte*>(t.data) + t.byte_offset;
+  void* data = offset_data(t, shape, type);
   core::BorrowedMemory memory;
   memory.read_only = read_only;
   memory.ready_stream = options.stream.handle;
