@@ -3,7 +3,9 @@
 // invalid values, and NULL in place of any handle or pointer. Every call must return a status
 // in [TB_OK, TB_INTERNAL], set a message on failure, leave its outputs untouched on failure,
 // and never crash or leak (ASan + UBSan); a borrow's release runs exactly once and never when
-// the borrow fails. Pointers are always NULL or valid memory large enough for what they claim.
+// the borrow fails. Pointers are always NULL or valid memory large enough for what they claim;
+// handles may also be destroyed ones (a destroy's value is kept and passed again later), which
+// every call must refuse, and destroy again (a no-op that records the error).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -38,12 +40,15 @@ struct Program {
   tb_buffer* slots[kSlots] = {};
   alignas(16) std::uint8_t memory[kSlots][kBorrowBytes] = {};
   int releases[kSlots] = {};
-  int borrowed[kSlots] = {};  // successful borrows whose release has not run yet
+  int borrowed[kSlots] = {};     // successful borrows whose release has not run yet
+  tb_buffer* dead[kSlots] = {};  // destroyed handles
 
   bool flag() { return (in.take<std::uint8_t>() & 1) != 0; }
-  // A handle, or NULL (one time in eight).
+  // A handle, NULL (one time in eight) or a destroyed one (one in eight).
   tb_buffer* handle() {
-    return (in.take<std::uint8_t>() & 7) == 0 ? nullptr : slots[in.range(0, kSlots - 1)];
+    const int kind = in.take<std::uint8_t>() & 7;
+    const int slot = static_cast<int>(in.range(0, kSlots - 1));
+    return kind == 0 ? nullptr : kind == 1 ? dead[slot] : slots[slot];
   }
   // Enum values outside the enumerations but inside their C++ range (a C++ caller cannot pass
   // others; c_api/bad_enums.c passes any int from C).
@@ -57,8 +62,19 @@ struct Program {
     return in.take<std::uint8_t>() % 8 == 0 ? static_cast<std::size_t>(in.range(0, 64)) : real;
   }
 
+  // A destroyed handle's value is never a live handle's (generations are not reused).
+  bool is_dead(const tb_buffer* h) const {
+    for (const tb_buffer* d : dead) {
+      if (h != nullptr && h == d) return true;
+    }
+    return false;
+  }
+
   void store(int slot, tb_buffer* b) {
-    tb_buffer_destroy(slots[slot]);
+    if (slots[slot] != nullptr) {
+      tb_buffer_destroy(slots[slot]);
+      dead[slot] = slots[slot];
+    }
     slots[slot] = b;
   }
 
@@ -116,8 +132,10 @@ struct Program {
       case 3: {
         int n = -7;
         tb_dtype t = TB_BFLOAT16;  // a sentinel: left alone on failure
-        const tb_status s1 = tb_buffer_shape(handle(), &n, d);
+        tb_buffer* h = handle();
+        const tb_status s1 = tb_buffer_shape(h, &n, d);
         check(s1, n == -7);
+        if (is_dead(h) && s1 != TB_INVALID_ARGUMENT) fail("a destroyed handle was accepted");
         check(tb_buffer_dtype(handle(), flag() ? &t : nullptr), t == TB_BFLOAT16);
         break;
       }
@@ -200,7 +218,15 @@ struct Program {
         check(tb_synchronize({static_cast<int>(in.range(-1, 2)), 0}, nullptr), true);
         break;
       default:
-        store(slot, nullptr);
+        if (flag() && dead[slot] != nullptr) {  // a second destroy: nothing, and an error
+          tb_buffer_destroy(dead[slot]);
+          if (std::strcmp(tb_last_error(),
+                          "tb_buffer_destroy: buffer is a destroyed or invalid handle") != 0) {
+            fail("a second destroy was not refused");
+          }
+        } else {
+          store(slot, nullptr);
+        }
         break;
     }
   }
