@@ -147,9 +147,9 @@ module tensorbuf_c
       type(c_ptr), intent(out) :: out
       integer(c_int) :: c_tb_buffer_from_dlpack_versioned
     end function
-    function c_strlen(s) bind(c, name="strlen")
+    pure function c_strlen(s) bind(c, name="strlen")
       import :: c_ptr, c_size_t
-      type(c_ptr), value :: s
+      type(c_ptr), value, intent(in) :: s
       integer(c_size_t) :: c_strlen
     end function
   end interface
@@ -173,30 +173,223 @@ module tensorbuf_c
       type(c_ptr), intent(out) :: out
       integer(c_int) :: status
     end function
-    function tb_scatter_in_place_ex_c(tensor, indices, updates, options) result(status) &
-        bind(c)
+  end interface
+  public :: tb_op_in_place_c, tb_op_c
+
+  ! One interface block per C function. Not procedure(<abstract interface>), bind(c) :: name:
+  ! gfortran 12.2 passes the `value` arguments of such a declaration by address (issue #32;
+  ! ctest fortran.raw_calls calls them from several sites).
+  interface
+    function c_tb_tensor_scatter_nd_sub_in_place( &
+        tensor, indices, updates, oob, stream) &
+        result(status) bind(c, name="tb_tensor_scatter_nd_sub_in_place")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: tensor, indices, updates
+      integer(c_int), value :: oob
+      type(c_ptr), value :: stream
+      integer(c_int) :: status
+    end function
+    function c_tb_tensor_scatter_nd_sub( &
+        tensor, indices, updates, oob, stream, out) &
+        result(status) bind(c, name="tb_tensor_scatter_nd_sub")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: tensor, indices, updates
+      integer(c_int), value :: oob
+      type(c_ptr), value :: stream
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: status
+    end function
+    function c_tb_tensor_scatter_nd_sub_in_place_ex( &
+        tensor, indices, updates, options) &
+        result(status) bind(c, name="tb_tensor_scatter_nd_sub_in_place_ex")
       import :: c_int, c_ptr, tb_scatter_options
       type(c_ptr), value :: tensor, indices, updates
       type(tb_scatter_options), intent(in) :: options
       integer(c_int) :: status
     end function
-    function tb_scatter_ex_c(tensor, indices, updates, options, out) result(status) &
-        bind(c)
+    function c_tb_tensor_scatter_nd_sub_ex( &
+        tensor, indices, updates, options, out) &
+        result(status) bind(c, name="tb_tensor_scatter_nd_sub_ex")
       import :: c_int, c_ptr, tb_scatter_options
       type(c_ptr), value :: tensor, indices, updates
       type(tb_scatter_options), intent(in) :: options
       type(c_ptr), intent(out) :: out
       integer(c_int) :: status
     end function
-    function tb_mask_update_in_place_ex_c(tensor, mask, updates, options) result(status) &
-        bind(c)
+    function c_tb_tensor_scatter_nd_add_in_place( &
+        tensor, indices, updates, oob, stream) &
+        result(status) bind(c, name="tb_tensor_scatter_nd_add_in_place")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: tensor, indices, updates
+      integer(c_int), value :: oob
+      type(c_ptr), value :: stream
+      integer(c_int) :: status
+    end function
+    function c_tb_tensor_scatter_nd_add( &
+        tensor, indices, updates, oob, stream, out) &
+        result(status) bind(c, name="tb_tensor_scatter_nd_add")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: tensor, indices, updates
+      integer(c_int), value :: oob
+      type(c_ptr), value :: stream
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: status
+    end function
+    function c_tb_tensor_scatter_nd_add_in_place_ex( &
+        tensor, indices, updates, options) &
+        result(status) bind(c, name="tb_tensor_scatter_nd_add_in_place_ex")
+      import :: c_int, c_ptr, tb_scatter_options
+      type(c_ptr), value :: tensor, indices, updates
+      type(tb_scatter_options), intent(in) :: options
+      integer(c_int) :: status
+    end function
+    function c_tb_tensor_scatter_nd_add_ex( &
+        tensor, indices, updates, options, out) &
+        result(status) bind(c, name="tb_tensor_scatter_nd_add_ex")
+      import :: c_int, c_ptr, tb_scatter_options
+      type(c_ptr), value :: tensor, indices, updates
+      type(tb_scatter_options), intent(in) :: options
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: status
+    end function
+    function c_tb_tensor_scatter_nd_update_in_place( &
+        tensor, indices, updates, oob, stream) &
+        result(status) bind(c, name="tb_tensor_scatter_nd_update_in_place")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: tensor, indices, updates
+      integer(c_int), value :: oob
+      type(c_ptr), value :: stream
+      integer(c_int) :: status
+    end function
+    function c_tb_tensor_scatter_nd_update( &
+        tensor, indices, updates, oob, stream, out) &
+        result(status) bind(c, name="tb_tensor_scatter_nd_update")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: tensor, indices, updates
+      integer(c_int), value :: oob
+      type(c_ptr), value :: stream
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: status
+    end function
+    function c_tb_tensor_scatter_nd_update_in_place_ex( &
+        tensor, indices, updates, options) &
+        result(status) bind(c, name="tb_tensor_scatter_nd_update_in_place_ex")
+      import :: c_int, c_ptr, tb_scatter_options
+      type(c_ptr), value :: tensor, indices, updates
+      type(tb_scatter_options), intent(in) :: options
+      integer(c_int) :: status
+    end function
+    function c_tb_tensor_scatter_nd_update_ex( &
+        tensor, indices, updates, options, out) &
+        result(status) bind(c, name="tb_tensor_scatter_nd_update_ex")
+      import :: c_int, c_ptr, tb_scatter_options
+      type(c_ptr), value :: tensor, indices, updates
+      type(tb_scatter_options), intent(in) :: options
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: status
+    end function
+    function c_tb_tensor_scatter_nd_min_in_place( &
+        tensor, indices, updates, oob, stream) &
+        result(status) bind(c, name="tb_tensor_scatter_nd_min_in_place")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: tensor, indices, updates
+      integer(c_int), value :: oob
+      type(c_ptr), value :: stream
+      integer(c_int) :: status
+    end function
+    function c_tb_tensor_scatter_nd_min( &
+        tensor, indices, updates, oob, stream, out) &
+        result(status) bind(c, name="tb_tensor_scatter_nd_min")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: tensor, indices, updates
+      integer(c_int), value :: oob
+      type(c_ptr), value :: stream
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: status
+    end function
+    function c_tb_tensor_scatter_nd_min_in_place_ex( &
+        tensor, indices, updates, options) &
+        result(status) bind(c, name="tb_tensor_scatter_nd_min_in_place_ex")
+      import :: c_int, c_ptr, tb_scatter_options
+      type(c_ptr), value :: tensor, indices, updates
+      type(tb_scatter_options), intent(in) :: options
+      integer(c_int) :: status
+    end function
+    function c_tb_tensor_scatter_nd_min_ex( &
+        tensor, indices, updates, options, out) &
+        result(status) bind(c, name="tb_tensor_scatter_nd_min_ex")
+      import :: c_int, c_ptr, tb_scatter_options
+      type(c_ptr), value :: tensor, indices, updates
+      type(tb_scatter_options), intent(in) :: options
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: status
+    end function
+    function c_tb_tensor_scatter_nd_max_in_place( &
+        tensor, indices, updates, oob, stream) &
+        result(status) bind(c, name="tb_tensor_scatter_nd_max_in_place")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: tensor, indices, updates
+      integer(c_int), value :: oob
+      type(c_ptr), value :: stream
+      integer(c_int) :: status
+    end function
+    function c_tb_tensor_scatter_nd_max( &
+        tensor, indices, updates, oob, stream, out) &
+        result(status) bind(c, name="tb_tensor_scatter_nd_max")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: tensor, indices, updates
+      integer(c_int), value :: oob
+      type(c_ptr), value :: stream
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: status
+    end function
+    function c_tb_tensor_scatter_nd_max_in_place_ex( &
+        tensor, indices, updates, options) &
+        result(status) bind(c, name="tb_tensor_scatter_nd_max_in_place_ex")
+      import :: c_int, c_ptr, tb_scatter_options
+      type(c_ptr), value :: tensor, indices, updates
+      type(tb_scatter_options), intent(in) :: options
+      integer(c_int) :: status
+    end function
+    function c_tb_tensor_scatter_nd_max_ex( &
+        tensor, indices, updates, options, out) &
+        result(status) bind(c, name="tb_tensor_scatter_nd_max_ex")
+      import :: c_int, c_ptr, tb_scatter_options
+      type(c_ptr), value :: tensor, indices, updates
+      type(tb_scatter_options), intent(in) :: options
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: status
+    end function
+    function c_tb_boolean_mask_update_in_place( &
+        tensor, mask, updates, axis, stream) &
+        result(status) bind(c, name="tb_boolean_mask_update_in_place")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: tensor, mask, updates
+      integer(c_int), value :: axis
+      type(c_ptr), value :: stream
+      integer(c_int) :: status
+    end function
+    function c_tb_boolean_mask_update( &
+        tensor, mask, updates, axis, stream, out) &
+        result(status) bind(c, name="tb_boolean_mask_update")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: tensor, mask, updates
+      integer(c_int), value :: axis
+      type(c_ptr), value :: stream
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: status
+    end function
+    function c_tb_boolean_mask_update_in_place_ex( &
+        tensor, mask, updates, options) &
+        result(status) bind(c, name="tb_boolean_mask_update_in_place_ex")
       import :: c_int, c_ptr, tb_mask_update_options
       type(c_ptr), value :: tensor, mask, updates
       type(tb_mask_update_options), intent(in) :: options
       integer(c_int) :: status
     end function
-    function tb_mask_update_ex_c(tensor, mask, updates, options, out) result(status) &
-        bind(c)
+    function c_tb_boolean_mask_update_ex( &
+        tensor, mask, updates, options, out) &
+        result(status) bind(c, name="tb_boolean_mask_update_ex")
       import :: c_int, c_ptr, tb_mask_update_options
       type(c_ptr), value :: tensor, mask, updates
       type(tb_mask_update_options), intent(in) :: options
@@ -204,50 +397,6 @@ module tensorbuf_c
       integer(c_int) :: status
     end function
   end interface
-  public :: tb_op_in_place_c, tb_op_c
-
-  procedure(tb_op_in_place_c), bind(c, name="tb_tensor_scatter_nd_sub_in_place") :: &
-      c_tb_tensor_scatter_nd_sub_in_place
-  procedure(tb_op_c), bind(c, name="tb_tensor_scatter_nd_sub") :: c_tb_tensor_scatter_nd_sub
-  procedure(tb_scatter_in_place_ex_c), bind(c, name="tb_tensor_scatter_nd_sub_in_place_ex") :: &
-      c_tb_tensor_scatter_nd_sub_in_place_ex
-  procedure(tb_scatter_ex_c), bind(c, name="tb_tensor_scatter_nd_sub_ex") :: &
-      c_tb_tensor_scatter_nd_sub_ex
-  procedure(tb_op_in_place_c), bind(c, name="tb_tensor_scatter_nd_add_in_place") :: &
-      c_tb_tensor_scatter_nd_add_in_place
-  procedure(tb_op_c), bind(c, name="tb_tensor_scatter_nd_add") :: c_tb_tensor_scatter_nd_add
-  procedure(tb_scatter_in_place_ex_c), bind(c, name="tb_tensor_scatter_nd_add_in_place_ex") :: &
-      c_tb_tensor_scatter_nd_add_in_place_ex
-  procedure(tb_scatter_ex_c), bind(c, name="tb_tensor_scatter_nd_add_ex") :: &
-      c_tb_tensor_scatter_nd_add_ex
-  procedure(tb_op_in_place_c), bind(c, name="tb_tensor_scatter_nd_update_in_place") :: &
-      c_tb_tensor_scatter_nd_update_in_place
-  procedure(tb_op_c), bind(c, name="tb_tensor_scatter_nd_update") :: c_tb_tensor_scatter_nd_update
-  procedure(tb_scatter_in_place_ex_c), bind(c, name="tb_tensor_scatter_nd_update_in_place_ex") :: &
-      c_tb_tensor_scatter_nd_update_in_place_ex
-  procedure(tb_scatter_ex_c), bind(c, name="tb_tensor_scatter_nd_update_ex") :: &
-      c_tb_tensor_scatter_nd_update_ex
-  procedure(tb_op_in_place_c), bind(c, name="tb_tensor_scatter_nd_min_in_place") :: &
-      c_tb_tensor_scatter_nd_min_in_place
-  procedure(tb_op_c), bind(c, name="tb_tensor_scatter_nd_min") :: c_tb_tensor_scatter_nd_min
-  procedure(tb_scatter_in_place_ex_c), bind(c, name="tb_tensor_scatter_nd_min_in_place_ex") :: &
-      c_tb_tensor_scatter_nd_min_in_place_ex
-  procedure(tb_scatter_ex_c), bind(c, name="tb_tensor_scatter_nd_min_ex") :: &
-      c_tb_tensor_scatter_nd_min_ex
-  procedure(tb_op_in_place_c), bind(c, name="tb_tensor_scatter_nd_max_in_place") :: &
-      c_tb_tensor_scatter_nd_max_in_place
-  procedure(tb_op_c), bind(c, name="tb_tensor_scatter_nd_max") :: c_tb_tensor_scatter_nd_max
-  procedure(tb_scatter_in_place_ex_c), bind(c, name="tb_tensor_scatter_nd_max_in_place_ex") :: &
-      c_tb_tensor_scatter_nd_max_in_place_ex
-  procedure(tb_scatter_ex_c), bind(c, name="tb_tensor_scatter_nd_max_ex") :: &
-      c_tb_tensor_scatter_nd_max_ex
-  procedure(tb_op_in_place_c), bind(c, name="tb_boolean_mask_update_in_place") :: &
-      c_tb_boolean_mask_update_in_place
-  procedure(tb_op_c), bind(c, name="tb_boolean_mask_update") :: c_tb_boolean_mask_update
-  procedure(tb_mask_update_in_place_ex_c), bind(c, name="tb_boolean_mask_update_in_place_ex") :: &
-      c_tb_boolean_mask_update_in_place_ex
-  procedure(tb_mask_update_ex_c), bind(c, name="tb_boolean_mask_update_ex") :: &
-      c_tb_boolean_mask_update_ex
 
   public :: c_tb_abi_version, c_tb_last_error, c_tb_buffer_create, c_tb_buffer_borrow, &
       c_tb_buffer_borrow_ex, &
@@ -271,16 +420,16 @@ module tensorbuf_c
 
 contains
 
-  ! A NUL-terminated C string as a Fortran string.
+  ! A NUL-terminated C string as a Fortran string. Its length is a specification expression,
+  ! not deferred: gfortran 12 keeps a deferred result length in a static variable at each call
+  ! site, which threads calling at once overwrite.
   function c_string(p) result(s)
     type(c_ptr), intent(in) :: p
-    character(len=:), allocatable :: s
+    character(len=c_strlen(p)) :: s
     character(kind=c_char), pointer :: chars(:)
-    integer :: i, n
-    n = int(c_strlen(p))
-    call c_f_pointer(p, chars, [n])
-    allocate(character(len=n) :: s)
-    do i = 1, n
+    integer :: i
+    call c_f_pointer(p, chars, [len(s)])
+    do i = 1, len(s)
       s(i:i) = chars(i)
     end do
   end function
