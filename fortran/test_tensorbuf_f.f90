@@ -83,7 +83,9 @@ program test_tensorbuf_f
   z = 0
   call tb_tensor_scatter_nd_add_in_place(z, idx, upd, ierr)
   call check(ierr == TB_INVALID_ARGUMENT .and. &
-      index(tb_last_error_message(), 'tensorbuf_f: unsupported array type') == 1, &
+      tb_last_error_message() == 'tb_tensor_scatter_nd_add_in_place: a is not an array of ' // &
+      'rank 0 to 3 of real(c_float), real(c_double), integer(c_int8_t / c_int16_t / ' // &
+      'c_int32_t / c_int64_t), logical(c_bool) or logical', &
       'an unsupported array type is TB_INVALID_ARGUMENT')
 
   ! The raw interface: borrow_ex with a Fortran release callback, called once at destroy.
