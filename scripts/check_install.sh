@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs tensorbuf from a configured build tree and builds + runs against it: tests/consumer
 # (C++), tests/consumer_c (a C project: docs/c_api.md's C example), tests/consumer_fortran (the
-# installed .mod files and tensorbuf::tensorbuf_f) when the build has the Fortran module, and
+# installed .mod files and tensorbuf::tensorbuf_f, and a program using the wrappers alone) when
+# the build has the Fortran module, and
 # tests/consumer_mpi (component mpi, on 2 ranks) when the build has tensorbuf::mpi, and imports
 # the Python package from the install tree when the build has it.
 # usage: scripts/check_install.sh BUILD_DIR WORK_DIR
@@ -34,6 +35,9 @@ if [ -f "$work_dir/prefix/include/tensorbuf/fortran/tensorbuf_f.mod" ]; then
     -DCMAKE_PREFIX_PATH="$work_dir/prefix" > /dev/null
   cmake --build "$work_dir/consumer_fortran" > /dev/null
   "$work_dir/consumer_fortran/consumer_fortran"
+  # Only the wrappers: with a shared install this starts only if libtensorbuf_f.so finds
+  # libtensorbuf.so itself (--as-needed dropped it from the program).
+  "$work_dir/consumer_fortran/consumer_fortran_wrappers"
 else
   echo "check_install: no Fortran module in this build (no Fortran compiler): Fortran consumer skipped"
 fi

@@ -1,0 +1,23 @@
+! A program that uses only the tensorbuf_f wrappers (no c_tb_* call, so it needs no symbol of
+! libtensorbuf itself): linked with --as-needed, the linker drops libtensorbuf from it, and
+! libtensorbuf_f must find it on its own (its RUNPATH) for the program to start.
+program consumer_wrappers
+  use, intrinsic :: iso_c_binding
+  use tensorbuf_f
+  implicit none
+  real(c_float) :: a(4, 2)
+  integer :: ierr
+  a = 1
+  call tb_tensor_scatter_nd_add_in_place(a, reshape([1_c_int32_t, 3_c_int32_t], [2, 1]), &
+      [10.0_c_float], ierr)
+  if (ierr /= TB_OK .or. a(4, 2) /= 11 .or. sum(a) /= 18) then
+    print '(a)', 'FAILED: ' // tb_last_error_message()
+    error stop 1
+  end if
+  call tb_boolean_mask_update_in_place(a(2:4:2, :), a(2:4:2, :) > 5, 0.0_c_float, ierr)
+  if (ierr /= TB_OK .or. a(4, 2) /= 0 .or. count(a == 1) /= 7) then
+    print '(a)', 'FAILED: mask update on a section ' // tb_last_error_message()
+    error stop 1
+  end if
+  print '(a)', 'consumer_wrappers: ok'
+end program
