@@ -37,13 +37,11 @@ module tensorbuf_f
 
 contains
 
-  ! The message of this thread's last failed wrapper call (C's, with positions in Fortran
-  ! terms, or the wrapper's own); not cleared by a successful call. After a failing raw c_tb_*
-  ! call, c_string(c_tb_last_error()) is C's message. Its length is given by a specification
-  ! function, not deferred: gfortran 12 keeps the length of a deferred-length function result
-  ! in a static variable at each call site, which threads calling at once overwrite.
-  function tb_last_error_message() result(message)
-    character(len=tb_last_error_length()) :: message
+  ! `message` = the message of this thread's last failed wrapper call (C's, with positions in
+  ! Fortran terms, or the wrapper's own); not cleared by a successful call. Safe from several
+  ! threads at once. After a failing raw c_tb_* call, c_string(c_tb_last_error()) is C's.
+  subroutine tb_get_last_error_message(message)
+    character(len=:), allocatable, intent(out) :: message
     type(c_ptr) :: text
     integer(c_size_t) :: length
     character(kind=c_char), pointer :: chars(:)
@@ -56,26 +54,22 @@ contains
       end subroutine
     end interface
     call f_get_message(text, length)
-    if (len(message) == 0) return
-    call c_f_pointer(text, chars, [len(message)])
-    do i = 1, len(message)
+    allocate(character(len=length) :: message)
+    if (length == 0) return
+    call c_f_pointer(text, chars, [length])
+    do i = 1, int(length)
       message(i:i) = chars(i)
     end do
-  end function
+  end subroutine
 
-  ! The length of tb_last_error_message().
-  pure integer function tb_last_error_length()
-    type(c_ptr) :: text
-    integer(c_size_t) :: length
-    interface
-      pure subroutine f_get_message(text, length) bind(c, name="tensorbuf_f_get_message")
-        import :: c_ptr, c_size_t
-        type(c_ptr), intent(out) :: text
-        integer(c_size_t), intent(out) :: length
-      end subroutine
-    end interface
-    call f_get_message(text, length)
-    tb_last_error_length = int(length)
+  ! The same message as a function, for single-threaded code. From threads, call
+  ! tb_get_last_error_message: gfortran 12 keeps the length of a deferred-length function result
+  ! in a static variable at each call site, which threads at the same site overwrite. (A result
+  ! length from a specification function of no argument is worse: callers compiled elsewhere
+  ! treat it as deferred, a calling convention the function does not follow.)
+  function tb_last_error_message() result(message)
+    character(len=:), allocatable :: message
+    call tb_get_last_error_message(message)
   end function
 
   subroutine set_message(message)

@@ -50,12 +50,17 @@ program test_tensorbuf_f
   call check(all(a(:, 1) == [5, 6, 7, 8]) .and. all(a(:, 2) == expected(:, 2)), &
       'scatter_nd_update of a tensor row')
 
-  ! boolean_mask_update with a mask made from a logical array: a(big) = 0.
+  ! boolean_mask_update with a logical mask expression: a(a > 6) = 0.
   big = a > 6
-  mask = merge(1_c_int8_t, 0_c_int8_t, big)
-  call tb_boolean_mask_update_in_place(a, mask, 0.0_c_float)
+  call tb_boolean_mask_update_in_place(a, a > 6, 0.0_c_float)
   call check(all(pack(a, big) == 0) .and. all(pack(a, .not. big) > 0), &
-      'boolean_mask_update with a logical-derived mask')
+      'boolean_mask_update with the mask a > 6')
+  ! ... and an integer(c_int8_t) 0/1 mask, read as bool: a(:, 2) = -1.
+  mask = 0
+  mask(:, 2) = 1
+  call tb_boolean_mask_update_in_place(a, mask, -1.0_c_float)
+  call check(all(a(:, 2) == -1) .and. all(pack(a(:, 1), .not. big(:, 1)) > 0), &
+      'boolean_mask_update with an int8 mask')
 
   ! An error: an index out of bounds, reported through ierr, with the message; a unchanged.
   before = a

@@ -1,6 +1,6 @@
 ! Wrapper calls from 8 OpenMP threads at once, half of them failing (issue #32 item 3): each
-! thread's tb_last_error_message() is its own last failure; a message shared by all threads
-! corrupted the heap (ctest fortran.threads, built with -fopenmp).
+! thread's message (tb_get_last_error_message) is its own last failure; a message shared by all
+! threads corrupted the heap (ctest fortran.threads, built with -fopenmp).
 program test_threads
   use, intrinsic :: iso_c_binding
   use omp_lib
@@ -45,7 +45,7 @@ contains
       if (ierr /= TB_OK) wrong = wrong + 1
       call tb_tensor_scatter_nd_add_in_place(a, bad, 1.0_c_float, ierr)
       if (ierr /= TB_INVALID_ARGUMENT) wrong = wrong + 1
-      message = tb_last_error_message()
+      call tb_get_last_error_message(message)
       if (index(message, trim(token)) == 0) wrong = wrong + 1
     end do
     if (a(mod(thread, 4) + 1) /= rounds .or. sum(a) /= rounds) wrong = wrong + 1
