@@ -73,6 +73,12 @@ program test_checks
   call check(tb_last_error_message() == 'tb_tensor_scatter_nd_add_in_place: the index tuple ' // &
       'indices(:, 1, 2) names a(:, 0, 2), outside a(3, 2, 2) (as a tensor: indices[1,0] = ' // &
       '[1, -1] does not index into shape [2,2,3])', 'rank 3: ' // tb_last_error_message())
+  ! Other messages that name shapes say whose they are.
+  call tb_tensor_scatter_nd_add_in_place(a, idx, [1.0_c_float], ierr)
+  call check(ierr == TB_INVALID_ARGUMENT .and. index(tb_last_error_message(), &
+      'updates shape [1] does not match') > 0 .and. index(tb_last_error_message(), &
+      '(shapes in [] are tensor shapes: a Fortran array''s dims in reverse order)') > 0, &
+      'a shape message: ' // tb_last_error_message())
   if (failures > 0) error stop 1
   print '(a)', 'checks: ok'
 
