@@ -370,7 +370,9 @@ contains
           ' (shapes in [] are tensor shapes: a Fortran array''s dims in reverse order)'
       return
     end if
-    ! indices[p0,p1] = [c0, c1] does not index into shape [d0,d1]
+    ! indices[p0,p1] = [c0, c1] does not index into shape [d0,d1]. Allocated first: gfortran
+    ! 12 with -fsanitize warns that the reallocating assignment reads unset bounds.
+    allocate(position(0), coords(0), dims(0))
     position = int_list(text(tuple + 8:eq - 2))
     coords = int_list(text(eq + 4:at - 1))
     dims = int_list(text(at + len(marker):at + len(marker) + close - 2))
