@@ -49,8 +49,9 @@ class Storage {
   // References caller memory without copying; the first write copies it (copy-on-write).
   static std::unique_ptr<Storage> reference(const void* bytes, std::size_t size);
   // Caller memory as the home copy, written in place. Throws (and never calls `release`) when
-  // the device memory is unusable or the ready event cannot be recorded.
-  static std::unique_ptr<Storage> borrow(BorrowedMemory memory);
+  // the device memory is unusable or the ready event cannot be recorded. Shared from the start:
+  // once it holds `release`, no allocation is left to fail and run it early.
+  static std::shared_ptr<Storage> borrow(BorrowedMemory memory);
 
   // Only Storage makes a Key: the public constructor below is for std::make_shared alone.
   class Key {

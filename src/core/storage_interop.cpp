@@ -7,13 +7,13 @@
 
 namespace tensorbuf::core {
 
-std::unique_ptr<Storage> Storage::borrow(BorrowedMemory memory) {
+std::shared_ptr<Storage> Storage::borrow(BorrowedMemory memory) {
   DeviceMemory* device_memory_now = device_memory();
   const bool needs_device = memory.side == Side::kDevice || memory.ready_stream != nullptr;
   TENSORBUF_EXPECTS(!needs_device || device_memory_now != nullptr, UnavailableError,
                     str_cat("borrowing CUDA memory or waiting on a stream needs CUDA: ",
                             cuda_availability_reason()));
-  std::unique_ptr<Storage> storage(new Storage(memory.bytes));
+  auto storage = std::make_shared<Storage>(Key{}, memory.bytes);
   storage->borrowed_ = true;
   storage->read_only_ = memory.read_only;
   storage->cache_mirror_ = memory.cache_mirror;

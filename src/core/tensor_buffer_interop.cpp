@@ -40,7 +40,9 @@ TensorBuffer BufferAccess::borrow(void* data, const Shape& shape, DataType type,
   memory.bytes = static_cast<std::size_t>(bytes);
   memory.side = side_of(device);
   memory.device = device.is_cuda() ? device.index : 0;
-  return TensorBuffer(type, shape, false, Storage::borrow(std::move(memory)));
+  // The shape is copied before the storage takes the release: a failing copy must not run it.
+  Shape owned_shape = shape;
+  return TensorBuffer(type, std::move(owned_shape), false, Storage::borrow(std::move(memory)));
 }
 
 }  // namespace core
