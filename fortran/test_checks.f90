@@ -3,6 +3,7 @@
 program test_checks
   use, intrinsic :: iso_c_binding
   use tensorbuf_f
+  use tensorbuf_test_support
   implicit none
   real(c_float) :: a(4, 2), out(4, 2), wide(2, 4), flat(8)
   real(c_double) :: out64(4, 2)
@@ -10,9 +11,8 @@ program test_checks
   real(c_double) :: d(3, 2, 2)
   integer(c_int64_t) :: idx3(2, 1, 2)
   logical :: big(4, 2), none(4)
-  integer :: ierr, failures, i
+  integer :: ierr, i
 
-  failures = 0
   a = reshape([1, 2, 3, 4, 5, 6, 7, 8], [4, 2])
   idx = reshape([0, 0, 1, 3, 0, 2], [2, 3])     ! a(1, 1), a(4, 2), a(3, 1)
 
@@ -79,18 +79,6 @@ program test_checks
       'updates shape [1] does not match') > 0 .and. index(tb_last_error_message(), &
       '(shapes in [] are tensor shapes: a Fortran array''s dims in reverse order)') > 0, &
       'a shape message: ' // tb_last_error_message())
-  if (failures > 0) error stop 1
-  print '(a)', 'checks: ok'
-
-contains
-
-  subroutine check(condition, what)
-    logical, intent(in) :: condition
-    character(len=*), intent(in) :: what
-    if (.not. condition) then
-      print '(a)', 'FAILED: ' // what
-      failures = failures + 1
-    end if
-  end subroutine
+  call finish('checks')
 
 end program

@@ -4,6 +4,7 @@
 program test_raw_calls
   use, intrinsic :: iso_c_binding
   use tensorbuf_f
+  use tensorbuf_test_support
   implicit none
   real(c_float), target :: a(4, 2), b(4, 2), upd(2)
   integer(c_int32_t), target :: idx(2, 2)
@@ -12,9 +13,7 @@ program test_raw_calls
   type(tb_scatter_options) :: options
   integer(c_int) :: status, dtype, ndim
   integer(c_int64_t) :: shape(TB_MAX_NDIM)
-  integer :: failures
 
-  failures = 0
   a = 0
   idx = reshape([0, 1, 1, 3], [2, 2])          ! a(2, 1) and a(4, 2)
   upd = [1, 2]
@@ -69,8 +68,7 @@ program test_raw_calls
   call c_tb_buffer_destroy(ha)
   call c_tb_buffer_destroy(hi)
   call c_tb_buffer_destroy(hu)
-  if (failures > 0) error stop 1
-  print '(a)', 'raw calls: ok'
+  call finish('raw calls')
 
 contains
 
@@ -92,14 +90,5 @@ contains
     text = 'ok'
     if (status /= TB_OK) text = c_string(c_tb_last_error())
   end function
-
-  subroutine check(condition, what)
-    logical, intent(in) :: condition
-    character(len=*), intent(in) :: what
-    if (.not. condition) then
-      print '(a)', 'FAILED: ' // what
-      failures = failures + 1
-    end if
-  end subroutine
 
 end program

@@ -5,6 +5,7 @@
 program test_sections
   use, intrinsic :: iso_c_binding
   use tensorbuf_f
+  use tensorbuf_test_support
   implicit none
   integer, parameter :: guard = 10
   real(c_float), parameter :: sentinel = -7
@@ -21,9 +22,7 @@ program test_sections
   logical(c_bool) :: cmask(10, 4)
   logical :: fmask(10, 4)
   type(c_ptr) :: handle
-  integer :: ierr, i, failures
-
-  failures = 0
+  integer :: ierr, i
 
   a(1:10, 1:4) => store(guard + 1:guard + 40)
   e(1:10, 1:4) => ex(guard + 1:guard + 40)
@@ -142,8 +141,7 @@ program test_sections
   call tb_borrow(a(:, 2:3), handle, ierr=ierr)
   call check(ierr == TB_OK, 'tb_borrow of a contiguous section')
   call c_tb_buffer_destroy(handle)
-  if (failures > 0) error stop 1
-  print '(a)', 'sections: ok'
+  call finish('sections')
 
 contains
 
@@ -158,15 +156,6 @@ contains
     character(len=*), intent(in) :: what
     call check(status == TB_OK, what // ': ierr = 0 (' // tb_last_error_message() // ')')
     call check(all(store == ex), what // ': exactly the named elements written')
-  end subroutine
-
-  subroutine check(condition, what)
-    logical, intent(in) :: condition
-    character(len=*), intent(in) :: what
-    if (.not. condition) then
-      print '(a)', 'FAILED: ' // what
-      failures = failures + 1
-    end if
   end subroutine
 
 end program
