@@ -57,6 +57,11 @@ std::optional<std::string> output_path(const Args& flags);
 OutOfBoundsPolicy parse_policy(const std::optional<std::string>& text);
 int parse_axis(const std::string& text);
 
+// The flags of `tensorbuf run <op>`, the same with --distributed (apps/cli_run.cpp).
+extern const std::vector<FlagSpec> kScatterRunFlags;
+extern const std::vector<FlagSpec> kMaskUpdateRunFlags;
+extern const std::vector<FlagSpec> kSubstrRunFlags;
+
 // `tensorbuf run <op> ... --distributed` under mpiexec (apps/cli_run_distributed.cpp);
 // InvalidArgumentError in a build without MPI.
 int run_distributed(const std::string& op, const std::vector<std::string>& args);

@@ -9,6 +9,17 @@
 #include "cli.hpp"
 
 namespace tensorbuf::cli {
+
+const std::vector<FlagSpec> kScatterRunFlags = {
+    {"tensor", true},    {"indices", true},        {"updates", true},       {"out", true},
+    {"in-place", false}, {"deterministic", false}, {"out-of-bounds", true}, {"device", true}};
+const std::vector<FlagSpec> kMaskUpdateRunFlags = {
+    {"tensor", true},    {"mask", true}, {"updates", true},       {"out", true},
+    {"in-place", false}, {"axis", true}, {"no-broadcast", false}, {"device", true}};
+const std::vector<FlagSpec> kSubstrRunFlags = {
+    {"input", true}, {"pos", true},           {"len", true},   {"out", true},
+    {"unit", true},  {"out-of-bounds", true}, {"device", true}};
+
 namespace {
 
 constexpr const char* kRunUsage = R"(usage: tensorbuf run <op> [flags]
@@ -84,16 +95,7 @@ struct ScatterFns {
 
 int run_scatter(const std::string& op, ScatterFns fn, const std::vector<std::string>& args) {
   const std::string command = "tensorbuf run " + op;
-  const Args flags(args,
-                   {{"tensor", true},
-                    {"indices", true},
-                    {"updates", true},
-                    {"out", true},
-                    {"in-place", false},
-                    {"deterministic", false},
-                    {"out-of-bounds", true},
-                    {"device", true}},
-                   command);
+  const Args flags(args, kScatterRunFlags, command);
   if (flags.help()) {
     std::cout
         << "usage: " << command
@@ -125,16 +127,7 @@ int run_scatter(const std::string& op, ScatterFns fn, const std::vector<std::str
 
 int run_boolean_mask_update(const std::vector<std::string>& args) {
   const std::string command = "tensorbuf run boolean_mask_update";
-  const Args flags(args,
-                   {{"tensor", true},
-                    {"mask", true},
-                    {"updates", true},
-                    {"out", true},
-                    {"in-place", false},
-                    {"axis", true},
-                    {"no-broadcast", false},
-                    {"device", true}},
-                   command);
+  const Args flags(args, kMaskUpdateRunFlags, command);
   if (flags.help()) {
     std::cout << "usage: " << command
               << " --tensor T.npy --mask M.npy --updates U.npy (--out O.npy | --in-place)\n"
@@ -164,15 +157,7 @@ int run_boolean_mask_update(const std::vector<std::string>& args) {
 
 int run_substr(const std::vector<std::string>& args) {
   const std::string command = "tensorbuf run substr";
-  const Args flags(args,
-                   {{"input", true},
-                    {"pos", true},
-                    {"len", true},
-                    {"out", true},
-                    {"unit", true},
-                    {"out-of-bounds", true},
-                    {"device", true}},
-                   command);
+  const Args flags(args, kSubstrRunFlags, command);
   if (flags.help()) {
     std::cout << "usage: " << command
               << " --input S.npy --pos P.npy --len L.npy --out O.npy\n"

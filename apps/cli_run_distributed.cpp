@@ -55,10 +55,6 @@ void wait_for_every_rank(int status) {
   }
 }
 
-const std::vector<FlagSpec> kScatterFlags = {
-    {"tensor", true},    {"indices", true},        {"updates", true},       {"out", true},
-    {"in-place", false}, {"deterministic", false}, {"out-of-bounds", true}, {"device", true}};
-
 // The result: to --out (a new file), or with --in-place into the tensor file's data itself,
 // as the single-process --in-place leaves it.
 void write_tensor(const std::optional<std::string>& out, const Args& flags,
@@ -71,7 +67,7 @@ void write_tensor(const std::optional<std::string>& out, const Args& flags,
 }
 
 int run_scatter(const std::string& op, DistScatter fn, const std::vector<std::string>& args) {
-  const Args flags(args, kScatterFlags, "tensorbuf run " + op + " --distributed");
+  const Args flags(args, kScatterRunFlags, "tensorbuf run " + op + " --distributed");
   ScatterOptions options;
   options.device = parse_device(flags.optional("device").value_or("cpu"));
   options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
@@ -88,16 +84,7 @@ int run_scatter(const std::string& op, DistScatter fn, const std::vector<std::st
 }
 
 int run_mask_update(const std::vector<std::string>& args) {
-  const Args flags(args,
-                   {{"tensor", true},
-                    {"mask", true},
-                    {"updates", true},
-                    {"out", true},
-                    {"in-place", false},
-                    {"axis", true},
-                    {"no-broadcast", false},
-                    {"device", true}},
-                   "tensorbuf run boolean_mask_update --distributed");
+  const Args flags(args, kMaskUpdateRunFlags, "tensorbuf run boolean_mask_update --distributed");
   BooleanMaskUpdateOptions options;
   options.device = parse_device(flags.optional("device").value_or("cpu"));
   if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
@@ -120,15 +107,7 @@ int run_mask_update(const std::vector<std::string>& args) {
 }
 
 int run_substr(const std::vector<std::string>& args) {
-  const Args flags(args,
-                   {{"input", true},
-                    {"pos", true},
-                    {"len", true},
-                    {"out", true},
-                    {"unit", true},
-                    {"out-of-bounds", true},
-                    {"device", true}},
-                   "tensorbuf run substr --distributed");
+  const Args flags(args, kSubstrRunFlags, "tensorbuf run substr --distributed");
   SubstrOptions options;
   options.device = parse_device(flags.optional("device").value_or("cpu"));
   options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
