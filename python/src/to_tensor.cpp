@@ -252,14 +252,16 @@ Converted convert(py::handle object, const ConvertOptions& options) {
     return converted;
   }
   if (py::hasattr(object, "__dlpack__")) {
-    if (is_torch_tensor(object)) refuse_requires_grad(object, options.name);
+    const py::object exported = is_torch_tensor(object)
+                                    ? without_grad(object, options.name)
+                                    : py::reinterpret_borrow<py::object>(object);
     // A strided torch tensor an op only reads: its contiguous copy (DLPack import takes
     // C-contiguous memory only; in place, the import's error names the stride).
-    if (options.access == Access::kRead && py::hasattr(object, "is_contiguous") &&
-        !object.attr("is_contiguous")().cast<bool>()) {
-      return {import_object(object.attr("contiguous")(), options.stream), true};
+    if (options.access == Access::kRead && py::hasattr(exported, "is_contiguous") &&
+        !exported.attr("is_contiguous")().cast<bool>()) {
+      return {import_object(exported.attr("contiguous")(), options.stream), true};
     }
-    return {import_object(object, options.stream), false};
+    return {import_object(exported, options.stream), false};
   }
   if (py::hasattr(object, "__cuda_array_interface__")) {
     return from_cuda_array_interface(object, options);

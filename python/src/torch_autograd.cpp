@@ -37,13 +37,15 @@ bool is_torch_tensor(py::handle object) {
   return is == 1;
 }
 
-void refuse_requires_grad(py::handle object, const char* name) {
-  if (!object.attr("requires_grad").cast<bool>()) return;
+py::object without_grad(py::handle object, const char* name) {
+  if (!object.attr("requires_grad").cast<bool>()) return py::reinterpret_borrow<py::object>(object);
+  PyObject* torch = PyDict_GetItemString(PyImport_GetModuleDict(), "torch");  // borrowed
+  if (!py::handle(torch).attr("is_grad_enabled")().cast<bool>()) return object.attr("detach")();
   throw InvalidArgumentError(
       std::string(name) +
-      ": the torch tensor requires grad, and autograd cannot record "
-      "tensorbuf's ops (its gradients would be wrong); pass tensor.detach() (for an in-place "
-      "update of a parameter: under torch.no_grad(), as optimizers do)");
+      ": the torch tensor requires grad, and autograd cannot record tensorbuf's ops (its "
+      "gradients would be wrong); pass tensor.detach(), or call under torch.no_grad() (as "
+      "optimizers update parameters)");
 }
 
 void note_torch_write(py::handle tensor) {

@@ -11,9 +11,12 @@ namespace tensorbuf::python {
 // Whether `object` is a torch.Tensor (false, and cheap, while torch is not imported).
 bool is_torch_tensor(pybind11::handle object);
 
-// InvalidArgumentError naming `name` when the torch tensor `object` requires grad: autograd
-// cannot record tensorbuf's op (torch's own __dlpack__ refuses such tensors too).
-void refuse_requires_grad(pybind11::handle object, const char* name);
+// The torch tensor `object` as tensorbuf may take it: itself, or, when it requires grad and
+// autograd is off (torch.no_grad(), as optimizers update parameters), its detach() (the same
+// memory and version counter; torch's __dlpack__ refuses a tensor that requires grad).
+// InvalidArgumentError naming `name` when it requires grad while autograd records: autograd
+// cannot record tensorbuf's ops, so its gradients would be wrong.
+pybind11::object without_grad(pybind11::handle object, const char* name);
 
 // After tensorbuf wrote the torch tensor `tensor` in place: bumps its version counter (shared
 // with its views, its base and its detach()es). Nothing for inference tensors, which have none.

@@ -1,6 +1,7 @@
 """In-place ops on torch tensors and autograd (issue #32, item 12): a write tensorbuf makes bumps
 the tensor's version counter as torch's own in-place ops do, so backward through a saved tensor
-raises instead of computing a wrong gradient; a tensor that requires grad is refused."""
+raises instead of computing a wrong gradient; a tensor that requires grad is refused while
+autograd records, and taken (detached) under torch.no_grad()."""
 
 import numpy as np
 import pytest
@@ -74,3 +75,17 @@ def test_out_of_place_ops_and_read_arguments_bump_nothing():
     tb.tensor_scatter_nd_add(x, i, u)
     tb.tensor_scatter_nd_add_in_place(np.zeros(3, np.float32), i, u)
     assert [x._version, i._version, u._version] == versions
+
+
+def test_under_no_grad_a_parameter_is_updated_in_place_and_its_version_bumped():
+    # What an optimizer does, and what torch's own p.add_() allows under torch.no_grad().
+    p = torch.zeros(4, requires_grad=True)
+    version = p._version
+    with torch.no_grad():
+        tb.tensor_scatter_nd_add_in_place(p, [[1]], [2.0])
+        tb.boolean_mask_update_in_place(p, [True, False, False, False], -1.0)
+        out = tb.tensor_scatter_nd_sub(p, [[1]], [2.0])
+    assert p.detach().tolist() == [-1.0, 2.0, 0.0, 0.0]
+    assert p._version >= version + 2
+    assert p.requires_grad
+    assert np.asarray(out).tolist() == [-1.0, 0.0, 0.0, 0.0]
