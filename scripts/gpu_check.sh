@@ -6,7 +6,7 @@
 #      form captured in a CUDA graph on a caller stream, replayed 100 times with new inputs);
 #   1b. the Python package, built for that machine's python3 (scripts/gpu_python.sh);
 #   2. the CUDA benchmarks (--quick), the variant cases of the tuning switches included (bench/
-#      RESULTS.md, "Pending H200 run": each beside the default case it competes with), and the
+#      RESULTS.md, the variants' table: each beside the default case it competes with), and the
 #      GPU peers (PyTorch CUDA, CuPy, JAX, pyarrow);
 #   2b. the size sweep on the GPU (`tensorbuf bench --sweep --device cuda`, 2^10..2^20: every
 #      op and form per call, beside a device copy of the same traffic; issue 24 items 1 and 6);
@@ -46,6 +46,18 @@ if [ ! -x "$BUILD/apps/tensorbuf" ] && [ -f .gpu/build.tar.xz ]; then
     mkdir -p "$(dirname "$packed_root")" && ln -s "$root" "$packed_root"
   fi
   log "unpacked .gpu/build.tar.xz (built in $packed_root)"
+fi
+# A spare library goes on the path only where this machine lacks it (two rounds: a spare's own
+# needs show only once it is found).
+if [ -d "$BUILD/carried_libs/spare" ]; then
+  for _ in 1 2; do
+    find "$BUILD" -maxdepth 3 -type f -executable -name 'test_*' -o -name tensorbuf -type f |
+      xargs -r ldd 2> /dev/null | awk '/not found/ {print $1}' | sort -u |
+      while read -r lib; do
+        [ -f "$BUILD/carried_libs/spare/$lib" ] && cp "$BUILD/carried_libs/spare/$lib" "$BUILD/carried_libs/"
+      done
+  done
+  log "carried spares used: $(cd "$BUILD/carried_libs" && ls -- *.so* | grep -v libbenchmark | tr '\n' ' ')"
 fi
 if [ ! -x "$BUILD/apps/tensorbuf" ]; then
   log "no carried build: configuring $BUILD here"
