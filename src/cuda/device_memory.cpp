@@ -104,13 +104,19 @@ class CudaDeviceMemory final : public core::DeviceMemory {
     default_stream(device);  // makes sure the pool is configured
     CurrentDevice guard(device);
     cudaMemPool_t pool = pools_.at(static_cast<std::size_t>(device));
-    std::uint64_t reserved_before = 0;
-    cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved_before);
-    void* ptr = nullptr;
     // Rounded up to whole 64-bit words: the atomics for 8- and 16-bit types (scatter_nd) work
     // on the aligned 32-bit word holding the element, and substr's lane form loads the aligned
     // 64-bit words holding a string (kernels/substr.hpp), which must lie inside the allocation.
     const std::size_t rounded = (bytes + 7) & ~static_cast<std::size_t>(7);
+    void* ptr = nullptr;
+    if (is_capturing(stream)) {
+      // A graph memory node: the graph's own memory, outside the pool's counters. Pool queries
+      // are not permitted while a stream captures (they invalidated the capture on the H200).
+      TENSORBUF_CUDA_TRY(cudaMallocAsync(&ptr, rounded, static_cast<cudaStream_t>(stream)));
+      return ptr;
+    }
+    std::uint64_t reserved_before = 0;
+    cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved_before);
     TENSORBUF_CUDA_TRY(
         cudaMallocFromPoolAsync(&ptr, rounded, pool, static_cast<cudaStream_t>(stream)));
     std::uint64_t reserved_after = 0;

@@ -173,11 +173,11 @@ void capture_and_replay(const std::string& name, const std::vector<Input>& input
   CUDA_OK(cudaStreamSynchronize(c.stream));
 }
 
-// `op` must raise UnavailableError inside a capture, and the capture must stay valid.
-void expect_blocked(const std::string& name, const std::vector<Input>& inputs, const Op& op) {
+// `op` must raise UnavailableError inside a capture on `c`, and the capture must stay valid.
+void expect_blocked(const std::string& name, const std::vector<Input>& inputs, const Op& op,
+                    Capture& c) {
   SCOPED_TRACE(name);
   std::mt19937_64 rng(99);
-  Capture c;
   std::vector<TensorBuffer> live;
   for (const Input& in : inputs) live.push_back(device_buffer(in.type, in.shape, in.make(rng)));
   (void)op(live, Device::cuda(0), c.caller());
@@ -185,6 +185,10 @@ void expect_blocked(const std::string& name, const std::vector<Input>& inputs, c
   CUDA_OK(cudaStreamBeginCapture(c.stream, cudaStreamCaptureModeGlobal));
   EXPECT_THROW(op(live, Device::cuda(0), c.caller()), UnavailableError);
   EXPECT_EQ(cudaStreamEndCapture(c.stream, &c.graph), cudaSuccess) << "the capture was invalidated";
+}
+void expect_blocked(const std::string& name, const std::vector<Input>& inputs, const Op& op) {
+  Capture c;
+  expect_blocked(name, inputs, op, c);
 }
 
 using ScatterFn = TensorBuffer (*)(const TensorBuffer&, const TensorBuffer&, const TensorBuffer&,
@@ -294,9 +298,12 @@ TEST_F(CUDACaptureTest, BlockedFormsRaiseAndKeepTheCaptureValid) {
       });
   // substr under kError (the first bad element is read back), and with its input broadcast 5
   // times (the output's size is read back: no bound is allocated), docs/capture.md.
-  const StringTensor strings = StringTensor::from_strings({"hello", "world"}, Shape{2});
-  strings.sync_to(Device::cuda(0));
   for (const bool error : {true, false}) {
+    // Declared before the strings used on its stream: a stream must outlive the buffers last
+    // used on it (docs/tensor_buffer.md; the other order crashed in cudaFreeAsync on the H200).
+    Capture c;
+    const StringTensor strings = StringTensor::from_strings({"hello", "world"}, Shape{2});
+    strings.sync_to(Device::cuda(0));
     const Shape shape = error ? Shape{} : Shape{5, 1};
     expect_blocked(error ? "substr kError" : "substr broadcast 5 times",
                    {ints(shape, 1, 1, DataType::kInt32), ints(shape, 2, 2, DataType::kInt32)},
@@ -308,7 +315,8 @@ TEST_F(CUDACaptureTest, BlockedFormsRaiseAndKeepTheCaptureValid) {
                          error ? OutOfBoundsPolicy::kError : OutOfBoundsPolicy::kDrop;
                      (void)substr(strings, b[0], b[1], options);
                      return std::optional<TensorBuffer>();
-                   });
+                   },
+                   c);
   }
 }
 
