@@ -21,8 +21,9 @@ ErrorClasses classes;
 PyObject* add_class(py::module_& m, const char* name, py::handle base, PyObject* builtin,
                     const char* doc) {
   const std::string qualified = std::string("tensorbuf.") + name;
-  py::tuple bases = builtin == nullptr ? py::make_tuple(base)
-                                       : py::make_tuple(base, py::handle(builtin));
+  // Two statements, not `?:`: newer pybind11 gives make_tuple typed results of two types.
+  py::tuple bases = py::make_tuple(base);
+  if (builtin != nullptr) bases = py::make_tuple(base, py::handle(builtin));
   PyObject* cls = PyErr_NewExceptionWithDoc(qualified.c_str(), doc, bases.ptr(), nullptr);
   if (cls == nullptr) throw py::error_already_set();
   m.add_object(name, py::handle(cls));  // steals nothing: add_object increments
