@@ -90,7 +90,11 @@ void variant_case(benchmark::State& state, std::int64_t rows, std::int64_t inner
                   kernels::MaskUpdatePass pass, kernels::MaskUpdateRanks ranks) {
   const cuda::CudaTuning saved = cuda::cuda_tuning();
   cuda::CudaTuning tuning = saved;
-  (kInPlace ? tuning.mask_update_in_place : tuning.mask_update_out_of_place) = pass;
+  if (kInPlace) {
+    tuning.mask_update_in_place = pass;
+  } else {
+    tuning.mask_update_out_of_place = tuning.mask_update_out_of_place_flat = pass;
+  }
   tuning.mask_update_ranks = ranks;
   cuda::set_cuda_tuning(tuning);
   if (kInPlace) {
@@ -174,6 +178,11 @@ TENSORBUF_MASK_VARIANT(boolean_mask_update_f32_4mx8_d001_tiles, false, kRows, 8,
 TENSORBUF_MASK_VARIANT(boolean_mask_update_f32_4mx8_d050_tiles, false, kRows, 8, 0.5, kTiles,
                        kCountThenScan)
 TENSORBUF_MASK_VARIANT(boolean_mask_update_f32_64m_d050_tiles, false, kFlat, 1, 0.5, kTiles,
+                       kCountThenScan)
+// The element pass where the tile pass became the default (2026-12-04): kept measurable.
+TENSORBUF_MASK_VARIANT(boolean_mask_update_in_place_f32_4mx8_d050_elements, true, kRows, 8, 0.5,
+                       kElements, kCountThenScan)
+TENSORBUF_MASK_VARIANT(boolean_mask_update_f32_64m_d050_elements, false, kFlat, 1, 0.5, kElements,
                        kCountThenScan)
 TENSORBUF_MASK_VARIANT(boolean_mask_update_f32_4mx8_d001_copy_tiles, false, kRows, 8, 0.01,
                        kCopyThenTiles, kCountThenScan)

@@ -15,11 +15,12 @@ core::BooleanMaskUpdateResult boolean_mask_update(const core::BooleanMaskUpdateP
                                                   const core::CudaContext& context) {
   const CudaTuning tuning = cuda_tuning();
   const bool in_place = buffers.out == buffers.tensor;
+  const kernels::MaskUpdatePass pass =
+      in_place                  ? tuning.mask_update_in_place
+      : plan.layout.inner == 1 ? tuning.mask_update_out_of_place_flat
+                               : tuning.mask_update_out_of_place;
   CudaExecutor ex(context);
-  return kernels::run_boolean_mask_update(
-      ex, plan, buffers,
-      in_place ? tuning.mask_update_in_place : tuning.mask_update_out_of_place,
-      tuning.mask_update_ranks);
+  return kernels::run_boolean_mask_update(ex, plan, buffers, pass, tuning.mask_update_ranks);
 }
 
 }  // namespace tensorbuf::cuda

@@ -11,8 +11,12 @@
 namespace tensorbuf::cuda {
 
 struct CudaTuning {
-  kernels::MaskUpdatePass mask_update_in_place = kernels::MaskUpdatePass::kElements;
+  // Defaults from the H200 run of 2026-12-04 (bench/RESULTS.md, "First H200 run"): the tile
+  // pass in place (1.2-1.8x the element pass), and out of place on a flat mask (inner == 1:
+  // 2.5x); out of place with trailing elements the element pass (the tile pass 11% slower).
+  kernels::MaskUpdatePass mask_update_in_place = kernels::MaskUpdatePass::kTiles;
   kernels::MaskUpdatePass mask_update_out_of_place = kernels::MaskUpdatePass::kElements;
+  kernels::MaskUpdatePass mask_update_out_of_place_flat = kernels::MaskUpdatePass::kTiles;
   // Both forms: how the tile scan of the mask is made (count pass + scan, or one scan).
   kernels::MaskUpdateRanks mask_update_ranks = kernels::MaskUpdateRanks::kCountThenScan;
   // substr: average string length (bytes) from which a warp works on one string; -1: the
