@@ -15,7 +15,7 @@
 #include <random>
 #include <vector>
 
-#include "dist/scatter_phases.hpp"
+#include "mpi/scatter_phases.hpp"
 #include "tensorbuf/dist.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 

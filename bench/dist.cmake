@@ -3,6 +3,6 @@
 if(TENSORBUF_WITH_MPI)
   add_executable(tensorbuf_bench_dist ${CMAKE_CURRENT_LIST_DIR}/bench_dist.cpp)
   target_link_libraries(tensorbuf_bench_dist PRIVATE tensorbuf_mpi tensorbuf_warnings)
-  # dist/scatter_phases.hpp: the op's phase breakdown (internal, like the tests' hooks).
+  # mpi/scatter_phases.hpp: the op's phase breakdown (internal, like the tests' hooks).
   target_include_directories(tensorbuf_bench_dist PRIVATE ${PROJECT_SOURCE_DIR}/src)
 endif()

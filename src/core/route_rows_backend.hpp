@@ -1,5 +1,5 @@
 // The distributed scatter's routing of a rank's rows on the device (src/kernels/route_rows.hpp
-// on the CUDA executor; src/cuda/unavailable.cpp stands in without CUDA). src/dist calls it for
+// on the CUDA executor; src/cuda/unavailable.cpp stands in without CUDA). src/mpi calls it for
 // CUDA shards, so that the rows are bucketed where they live and only the send buffers cross
 // to the host.
 #pragma once

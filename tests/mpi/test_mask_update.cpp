@@ -1,6 +1,6 @@
 // D3: distributed boolean_mask_update equals the single-process op on the gathered tensor,
 // along axis 0 (mask sharded, updates replicated) and axis >= 1 (mask and updates replicated).
-#include "dist/scatter_cases.hpp"
+#include "mpi/scatter_cases.hpp"
 
 namespace tensorbuf::dist::testing {
 namespace {

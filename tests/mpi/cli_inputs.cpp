@@ -1,4 +1,4 @@
-// Writes the inputs of tests/dist/cli_check.sh into a folder, from fixed seeds.
+// Writes the inputs of tests/mpi/cli_check.sh into a folder, from fixed seeds.
 #include <cstdio>
 #include <random>
 #include <string>

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "dist/helpers.hpp"
+#include "mpi/helpers.hpp"
 
 namespace tensorbuf::dist::testing {
 

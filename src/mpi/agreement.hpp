@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "dist/collective.hpp"
-#include "dist/validate.hpp"
+#include "mpi/collective.hpp"
+#include "mpi/validate.hpp"
 
 namespace tensorbuf::dist::detail {
 

@@ -12,8 +12,8 @@
 
 #include "core/error_macros.hpp"
 #include "core/npy_header.hpp"
-#include "dist/mpi_file.hpp"
-#include "dist/validate.hpp"
+#include "mpi/mpi_file.hpp"
+#include "mpi/validate.hpp"
 #include "tensorbuf/npy.hpp"
 
 namespace tensorbuf::dist {

@@ -1,5 +1,5 @@
 // D2: Comm, RowLayout and ShardedTensor.
-#include "dist/helpers.hpp"
+#include "mpi/helpers.hpp"
 
 namespace tensorbuf::dist::testing {
 namespace {

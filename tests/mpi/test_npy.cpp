@@ -4,7 +4,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "dist/scatter_cases.hpp"
+#include "mpi/scatter_cases.hpp"
 
 namespace tensorbuf::dist::testing {
 namespace {

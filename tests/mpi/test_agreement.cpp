@@ -1,7 +1,7 @@
 // D3: the agreement step every distributed op starts with. Ranks that call different ops, or
 // the same op with different options or operand dtypes, all throw the same error class and
 // message (naming rank 0's choice and the first rank that differs), before any data moves.
-#include "dist/scatter_cases.hpp"
+#include "mpi/scatter_cases.hpp"
 
 namespace tensorbuf::dist::testing {
 namespace {

@@ -1,11 +1,11 @@
-#include "dist/validate.hpp"
+#include "mpi/validate.hpp"
 
 #include <string>
 
 #include "core/error_macros.hpp"
 #include "core/plan_scatter_nd.hpp"
 #include "core/shape_product.hpp"
-#include "dist/collective.hpp"
+#include "mpi/collective.hpp"
 
 namespace tensorbuf::dist::detail {
 

@@ -2,7 +2,7 @@
 #include <algorithm>
 
 #include "core/error_macros.hpp"
-#include "dist/collective.hpp"
+#include "mpi/collective.hpp"
 #include "tensorbuf/dist.hpp"
 
 namespace tensorbuf::dist {

@@ -1,4 +1,4 @@
-#include "dist/cuda_aware.hpp"
+#include "mpi/cuda_aware.hpp"
 
 #include <mpi.h>
 

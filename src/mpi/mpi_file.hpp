@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "dist/collective.hpp"
+#include "mpi/collective.hpp"
 
 namespace tensorbuf::dist::detail {
 

@@ -1,10 +1,10 @@
-#include "dist/exchange.hpp"
+#include "mpi/exchange.hpp"
 
 #include <algorithm>
 #include <climits>
 
 #include "core/error_macros.hpp"
-#include "dist/collective.hpp"
+#include "mpi/collective.hpp"
 
 namespace tensorbuf::dist::detail {
 namespace {

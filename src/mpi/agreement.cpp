@@ -1,4 +1,4 @@
-#include "dist/agreement.hpp"
+#include "mpi/agreement.hpp"
 
 #include "core/error_macros.hpp"
 #include "core/plan_scatter_nd.hpp"

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "dist/helpers.hpp"
+#include "mpi/helpers.hpp"
 
 namespace tensorbuf::dist::testing {
 namespace {

@@ -1,4 +1,4 @@
-#include "dist/mpi_file.hpp"
+#include "mpi/mpi_file.hpp"
 
 #include <algorithm>
 

@@ -9,10 +9,10 @@
 #include "core/plan_substr.hpp"
 #include "core/shape_product.hpp"
 #include "core/string_tensor_access.hpp"
-#include "dist/agreement.hpp"
-#include "dist/collective.hpp"
-#include "dist/row_part.hpp"
-#include "dist/validate.hpp"
+#include "mpi/agreement.hpp"
+#include "mpi/collective.hpp"
+#include "mpi/row_part.hpp"
+#include "mpi/validate.hpp"
 
 namespace tensorbuf::dist {
 namespace {

@@ -1,8 +1,8 @@
 // exchange_rows with `self_placed` (the scatter's own rows go straight to the receive buffer):
 // every other source's rows land at source_starts, the caller's own slot is left as it was,
 // in one call and in rounds.
-#include "dist/exchange.hpp"
-#include "dist/helpers.hpp"
+#include "mpi/exchange.hpp"
+#include "mpi/helpers.hpp"
 
 namespace tensorbuf::dist::testing {
 namespace {

@@ -1,5 +1,5 @@
 // ShardedTensor: construction checks (collective).
-#include "dist/validate.hpp"
+#include "mpi/validate.hpp"
 #include "tensorbuf/dist.hpp"
 
 namespace tensorbuf::dist {

@@ -1,7 +1,7 @@
 // D3: device pointers go to MPI only when MPI is CUDA-aware at build and run time and
 // TENSORBUF_MPI_CUDA_AWARE=1; otherwise CUDA shards stage through pinned host memory.
-#include "dist/cuda_aware.hpp"
-#include "dist/helpers.hpp"
+#include "mpi/cuda_aware.hpp"
+#include "mpi/helpers.hpp"
 
 #if __has_include(<mpi-ext.h>)
 #include <mpi-ext.h>

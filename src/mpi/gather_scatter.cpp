@@ -3,9 +3,9 @@
 #include <cstring>
 
 #include "core/error_macros.hpp"
-#include "dist/collective.hpp"
-#include "dist/exchange.hpp"
-#include "dist/validate.hpp"
+#include "mpi/collective.hpp"
+#include "mpi/exchange.hpp"
+#include "mpi/validate.hpp"
 
 namespace tensorbuf::dist {
 namespace {

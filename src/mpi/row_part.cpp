@@ -1,4 +1,4 @@
-#include "dist/row_part.hpp"
+#include "mpi/row_part.hpp"
 
 #include <cstddef>
 #include <vector>

@@ -1,6 +1,6 @@
 // D3: gather and scatter move rows exactly, also in forced rounds.
-#include "dist/exchange.hpp"
-#include "dist/scatter_cases.hpp"
+#include "mpi/exchange.hpp"
+#include "mpi/scatter_cases.hpp"
 
 namespace tensorbuf::dist::testing {
 namespace {

@@ -1,4 +1,4 @@
-#include "dist/collective.hpp"
+#include "mpi/collective.hpp"
 
 #include <climits>
 #include <cstdio>

@@ -30,12 +30,12 @@
 #include "core/plan_scatter_nd.hpp"
 #include "core/route_rows_backend.hpp"
 #include "cpu/streaming_copy.hpp"
-#include "dist/agreement.hpp"
-#include "dist/collective.hpp"
-#include "dist/cuda_aware.hpp"
-#include "dist/exchange.hpp"
-#include "dist/scatter_phases.hpp"
-#include "dist/validate.hpp"
+#include "mpi/agreement.hpp"
+#include "mpi/collective.hpp"
+#include "mpi/cuda_aware.hpp"
+#include "mpi/exchange.hpp"
+#include "mpi/scatter_phases.hpp"
+#include "mpi/validate.hpp"
 #include "tensorbuf/runtime.hpp"
 
 namespace tensorbuf::dist {

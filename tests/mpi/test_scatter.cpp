@@ -1,9 +1,9 @@
 // D3: a distributed scatter equals the single-process CPU op on the gathered tensor, with every
 // rank's indices and updates concatenated in rank order, bit for bit (each shard compared byte
 // for byte with the reference's rows).
-#include "dist/collective.hpp"
-#include "dist/exchange.hpp"
-#include "dist/scatter_cases.hpp"
+#include "mpi/collective.hpp"
+#include "mpi/exchange.hpp"
+#include "mpi/scatter_cases.hpp"
 #include "support/devices.hpp"
 #include "support/test_device_memory.hpp"
 

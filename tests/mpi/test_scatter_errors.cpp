@@ -1,7 +1,7 @@
 // D3: collective errors. Every rank throws the same error class and message, before any data
 // moves (nothing written anywhere), and no rank is left waiting (ctest's TIMEOUT is the
 // backstop for a hang).
-#include "dist/scatter_cases.hpp"
+#include "mpi/scatter_cases.hpp"
 
 namespace tensorbuf::dist::testing {
 namespace {

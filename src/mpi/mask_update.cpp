@@ -9,10 +9,10 @@
 #include "core/dispatch.hpp"
 #include "core/error_macros.hpp"
 #include "core/plan_boolean_mask_update.hpp"
-#include "dist/agreement.hpp"
-#include "dist/collective.hpp"
-#include "dist/row_part.hpp"
-#include "dist/validate.hpp"
+#include "mpi/agreement.hpp"
+#include "mpi/collective.hpp"
+#include "mpi/row_part.hpp"
+#include "mpi/validate.hpp"
 
 namespace tensorbuf::dist {
 namespace {
