@@ -83,21 +83,19 @@ void scatter_in_place(ScatterOp op, TensorBuffer& tensor, const TensorBuffer& in
 
 }  // namespace
 
-#define TENSORBUF_DEFINE_SCATTER(name, op)                                           \
-  TensorBuffer name(const TensorBuffer& tensor, const TensorBuffer& indices,         \
-                    const TensorBuffer& updates, const ScatterOptions& options) {    \
-    return scatter_out_of_place(op, tensor, indices, updates, options);              \
-  }                                                                                  \
-  void name##_in_place(TensorBuffer& tensor, const TensorBuffer& indices,            \
-                       const TensorBuffer& updates, const ScatterOptions& options) { \
-    scatter_in_place(op, tensor, indices, updates, options);                         \
+#define TENSORBUF_DEFINE_SCATTER(name, op, what)                                              \
+  TensorBuffer tensor_scatter_nd_##name(const TensorBuffer& tensor, const TensorBuffer& indices, \
+                                        const TensorBuffer& updates,                            \
+                                        const ScatterOptions& options) {                        \
+    return scatter_out_of_place(ScatterOp::op, tensor, indices, updates, options);              \
+  }                                                                                             \
+  void tensor_scatter_nd_##name##_in_place(TensorBuffer& tensor, const TensorBuffer& indices,   \
+                                           const TensorBuffer& updates,                         \
+                                           const ScatterOptions& options) {                     \
+    scatter_in_place(ScatterOp::op, tensor, indices, updates, options);                         \
   }
 
-TENSORBUF_DEFINE_SCATTER(tensor_scatter_nd_sub, ScatterOp::kSub)
-TENSORBUF_DEFINE_SCATTER(tensor_scatter_nd_add, ScatterOp::kAdd)
-TENSORBUF_DEFINE_SCATTER(tensor_scatter_nd_update, ScatterOp::kUpdate)
-TENSORBUF_DEFINE_SCATTER(tensor_scatter_nd_min, ScatterOp::kMin)
-TENSORBUF_DEFINE_SCATTER(tensor_scatter_nd_max, ScatterOp::kMax)
+TENSORBUF_SCATTER_COMBINES(TENSORBUF_DEFINE_SCATTER)
 
 #undef TENSORBUF_DEFINE_SCATTER
 

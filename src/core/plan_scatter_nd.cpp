@@ -24,21 +24,7 @@ std::string dims_text(const Shape& shape, int begin, int end) {
 
 }  // namespace
 
-std::string_view scatter_op_name(ScatterOp op) {
-  switch (op) {
-    case ScatterOp::kSub:
-      return "tensor_scatter_nd_sub";
-    case ScatterOp::kAdd:
-      return "tensor_scatter_nd_add";
-    case ScatterOp::kUpdate:
-      return "tensor_scatter_nd_update";
-    case ScatterOp::kMin:
-      return "tensor_scatter_nd_min";
-    case ScatterOp::kMax:
-      return "tensor_scatter_nd_max";
-  }
-  return "tensor_scatter_nd";
-}
+std::string_view scatter_op_name(ScatterOp op) { return scatter_combine(op).name; }
 
 ScatterNdPlan plan_scatter_nd(ScatterOp op, const TensorBuffer& tensor, const TensorBuffer& indices,
                               const TensorBuffer& updates) {

@@ -1,4 +1,4 @@
-// tensor_scatter_nd_{sub,add,update,min,max}: the plan, the buffers and the result a backend
+// tensor_scatter_nd_<combine> (core/op_table.hpp lists the combines): the plan, the buffers and the result a backend
 // returns. Plain data only: the kernels include this header and nothing else of src/core's op
 // code (DESIGN.md, "The op template").
 #pragma once
@@ -7,13 +7,11 @@
 #include <vector>
 
 #include "core/op_result.hpp"
+#include "core/op_table.hpp"
 #include "core/small_dims.hpp"
 #include "tensorbuf/types.hpp"
 
 namespace tensorbuf::core {
-
-// The combine step of a scatter: out[slice] op= updates[row].
-enum class ScatterOp { kSub, kAdd, kUpdate, kMin, kMax };
 
 // Everything both backends need, validated once. Index components are checked by the
 // backends; everything else about the arguments is checked by plan_scatter_nd.

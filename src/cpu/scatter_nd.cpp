@@ -367,16 +367,11 @@ ScatterNdResult run_op(const ScatterNdPlan& plan, const ScatterNdBuffers& buffer
 ScatterNdResult scatter_nd_tuned(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
                                  const ScatterNdTuning& tuning) {
   switch (plan.op) {
-    case ScatterOp::kSub:
-      return run_op<ScatterOp::kSub>(plan, buffers, tuning);
-    case ScatterOp::kAdd:
-      return run_op<ScatterOp::kAdd>(plan, buffers, tuning);
-    case ScatterOp::kUpdate:
-      return run_op<ScatterOp::kUpdate>(plan, buffers, tuning);
-    case ScatterOp::kMin:
-      return run_op<ScatterOp::kMin>(plan, buffers, tuning);
-    case ScatterOp::kMax:
-      return run_op<ScatterOp::kMax>(plan, buffers, tuning);
+#define TENSORBUF_SCATTER_CASE(name, op, what) \
+  case ScatterOp::op:                            \
+    return run_op<ScatterOp::op>(plan, buffers, tuning);
+    TENSORBUF_SCATTER_COMBINES(TENSORBUF_SCATTER_CASE)
+#undef TENSORBUF_SCATTER_CASE
   }
   throw InternalError("unknown scatter op");
 }

@@ -7,16 +7,11 @@ core::ScatterNdResult scatter_nd(const core::ScatterNdPlan& plan,
                                  const core::ScatterNdBuffers& buffers,
                                  const core::CudaContext& context) {
   switch (plan.op) {
-    case core::ScatterOp::kSub:
-      return scatter_nd_sub(plan, buffers, context);
-    case core::ScatterOp::kAdd:
-      return scatter_nd_add(plan, buffers, context);
-    case core::ScatterOp::kUpdate:
-      return scatter_nd_update(plan, buffers, context);
-    case core::ScatterOp::kMin:
-      return scatter_nd_min(plan, buffers, context);
-    case core::ScatterOp::kMax:
-      return scatter_nd_max(plan, buffers, context);
+#define TENSORBUF_SCATTER_CASE(name, op, what) \
+  case core::ScatterOp::op:                      \
+    return scatter_nd_##name(plan, buffers, context);
+    TENSORBUF_SCATTER_COMBINES(TENSORBUF_SCATTER_CASE)
+#undef TENSORBUF_SCATTER_CASE
   }
   throw InternalError("unknown scatter op");
 }

@@ -19,22 +19,13 @@ void sort_rows_by_slice(CudaExecutor& executor, std::uint32_t* keys, std::int64_
 void sort_rows_by_slice(CudaExecutor& executor, std::uint64_t* keys, std::int64_t* rows,
                         std::int64_t n);
 
-// One per combine op, each in its own .cu file.
-core::ScatterNdResult scatter_nd_sub(const core::ScatterNdPlan& plan,
-                                     const core::ScatterNdBuffers& buffers,
-                                     const core::CudaContext& context);
-core::ScatterNdResult scatter_nd_add(const core::ScatterNdPlan& plan,
-                                     const core::ScatterNdBuffers& buffers,
-                                     const core::CudaContext& context);
-core::ScatterNdResult scatter_nd_update(const core::ScatterNdPlan& plan,
-                                        const core::ScatterNdBuffers& buffers,
-                                        const core::CudaContext& context);
-core::ScatterNdResult scatter_nd_min(const core::ScatterNdPlan& plan,
-                                     const core::ScatterNdBuffers& buffers,
-                                     const core::CudaContext& context);
-core::ScatterNdResult scatter_nd_max(const core::ScatterNdPlan& plan,
-                                     const core::ScatterNdBuffers& buffers,
-                                     const core::CudaContext& context);
+// One per combine op (core/op_table.hpp), each in its own .cu file: scatter_nd_<name>.cu.
+#define TENSORBUF_SCATTER_DECLARE(name, op, what)                                \
+  core::ScatterNdResult scatter_nd_##name(const core::ScatterNdPlan& plan,       \
+                                          const core::ScatterNdBuffers& buffers, \
+                                          const core::CudaContext& context);
+TENSORBUF_SCATTER_COMBINES(TENSORBUF_SCATTER_DECLARE)
+#undef TENSORBUF_SCATTER_DECLARE
 
 // The driver for every element and index dtype of one op.
 template <core::ScatterOp Op>
