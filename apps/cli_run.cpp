@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "cli.hpp"
+#include "tensorbuf/op_table.hpp"
 
 namespace tensorbuf::cli {
 
@@ -25,7 +26,7 @@ namespace {
 constexpr const char* kRunUsage = R"(usage: tensorbuf run <op> [flags]
 
 ops:
-  tensor_scatter_nd_{sub,add,update,min,max}
+  tensor_scatter_nd_{%s}
       --tensor T.npy --indices I.npy --updates U.npy (--out O.npy | --in-place)
       [--deterministic] [--out-of-bounds default|error|drop] [--device cpu|cuda]
   boolean_mask_update
@@ -93,6 +94,13 @@ struct ScatterFns {
   void (*in_place)(TensorBuffer&, const TensorBuffer&, const TensorBuffer&, const ScatterOptions&);
 };
 
+std::string_view scatter_what(std::string_view op) {
+  for (const ScatterCombineInfo& c : kScatterCombines) {
+    if (c.name == op) return c.what;
+  }
+  return "out[indices[r]] op= updates[r]";
+}
+
 int run_scatter(const std::string& op, ScatterFns fn, const std::vector<std::string>& args) {
   const std::string command = "tensorbuf run " + op;
   const Args flags(args, kScatterRunFlags, command);
@@ -101,8 +109,8 @@ int run_scatter(const std::string& op, ScatterFns fn, const std::vector<std::str
         << "usage: " << command
         << " --tensor T.npy --indices I.npy --updates U.npy (--out O.npy | --in-place)\n"
            "       [--deterministic] [--out-of-bounds default|error|drop] [--device cpu|cuda]\n\n"
-           "TensorFlow's tensor_scatter_nd_*: out = tensor; out[indices[r]] op= updates[r].\n"
-           "indices: int32 or int64, shape [..., D]; updates: tensor's dtype, shape\n"
+        << "out = tensor; " << scatter_what(op) << ".\n"
+        << "indices: int32 or int64, shape [..., D]; updates: tensor's dtype, shape\n"
            "indices.shape[:-1] + tensor.shape[D:]. --out-of-bounds default: error on the CPU,\n"
            "drop on CUDA. --deterministic: CUDA results equal the CPU's bit for bit.\n"
            "--in-place: T.npy's data is updated in the file itself (mapped, no copy).\n"
@@ -124,6 +132,14 @@ int run_scatter(const std::string& op, ScatterFns fn, const std::vector<std::str
   save_npy(*out, fn.out_of_place(tensor, indices, updates, options));
   return kExitOk;
 }
+
+// Every scatter combine of the op table, by its public name.
+const std::pair<std::string_view, ScatterFns> kScatterOps[] = {
+#define TENSORBUF_SCATTER_FNS(name, op, what) \
+  {"tensor_scatter_nd_" #name, {&tensor_scatter_nd_##name, &tensor_scatter_nd_##name##_in_place}},
+    TENSORBUF_SCATTER_COMBINES(TENSORBUF_SCATTER_FNS)
+#undef TENSORBUF_SCATTER_FNS
+};
 
 int run_boolean_mask_update(const std::vector<std::string>& args) {
   const std::string command = "tensorbuf run boolean_mask_update";
@@ -194,7 +210,14 @@ int run_command(const std::vector<std::string>& args) {
   if (args.empty())
     throw InvalidArgumentError("tensorbuf run needs an op (see tensorbuf run --help)");
   if (args.front() == "--help" || args.front() == "-h") {
-    std::cout << kRunUsage;
+    std::string combines;
+    for (const ScatterCombineInfo& c : kScatterCombines) {
+      if (!combines.empty()) combines += ',';
+      combines.append(c.suffix);
+    }
+    const std::string_view usage = kRunUsage;
+    const std::size_t at = usage.find("%s");
+    std::cout << usage.substr(0, at) << combines << usage.substr(at + 2);
     return kExitOk;
   }
   const std::string& op = args.front();
@@ -208,20 +231,8 @@ int run_command(const std::vector<std::string>& args) {
                       }) != rest.end();
     if (!help) return run_distributed(op, rest);
   }
-  if (op == "tensor_scatter_nd_sub") {
-    return run_scatter(op, {&tensor_scatter_nd_sub, &tensor_scatter_nd_sub_in_place}, rest);
-  }
-  if (op == "tensor_scatter_nd_add") {
-    return run_scatter(op, {&tensor_scatter_nd_add, &tensor_scatter_nd_add_in_place}, rest);
-  }
-  if (op == "tensor_scatter_nd_update") {
-    return run_scatter(op, {&tensor_scatter_nd_update, &tensor_scatter_nd_update_in_place}, rest);
-  }
-  if (op == "tensor_scatter_nd_min") {
-    return run_scatter(op, {&tensor_scatter_nd_min, &tensor_scatter_nd_min_in_place}, rest);
-  }
-  if (op == "tensor_scatter_nd_max") {
-    return run_scatter(op, {&tensor_scatter_nd_max, &tensor_scatter_nd_max_in_place}, rest);
+  for (const auto& [name, fns] : kScatterOps) {
+    if (op == name) return run_scatter(op, fns, rest);
   }
   if (op == "boolean_mask_update") return run_boolean_mask_update(rest);
   if (op == "substr") return run_substr(rest);

@@ -11,6 +11,7 @@
 
 #if TENSORBUF_CLI_WITH_MPI
 #include "tensorbuf/dist.hpp"
+#include "tensorbuf/op_table.hpp"
 #endif
 
 namespace tensorbuf::cli {
@@ -126,16 +127,15 @@ int run_substr(const std::vector<std::string>& args) {
 }
 
 int dispatch(const std::string& op, const std::vector<std::string>& args) {
-  if (op == "tensor_scatter_nd_sub")
-    return run_scatter(op, &dist::tensor_scatter_nd_sub_in_place, args);
-  if (op == "tensor_scatter_nd_add")
-    return run_scatter(op, &dist::tensor_scatter_nd_add_in_place, args);
-  if (op == "tensor_scatter_nd_update")
-    return run_scatter(op, &dist::tensor_scatter_nd_update_in_place, args);
-  if (op == "tensor_scatter_nd_min")
-    return run_scatter(op, &dist::tensor_scatter_nd_min_in_place, args);
-  if (op == "tensor_scatter_nd_max")
-    return run_scatter(op, &dist::tensor_scatter_nd_max_in_place, args);
+  static const std::pair<std::string_view, DistScatter> kScatterOps[] = {
+#define TENSORBUF_DIST_SCATTER_FN(name, op, what) \
+  {"tensor_scatter_nd_" #name, &dist::tensor_scatter_nd_##name##_in_place},
+      TENSORBUF_SCATTER_COMBINES(TENSORBUF_DIST_SCATTER_FN)
+#undef TENSORBUF_DIST_SCATTER_FN
+  };
+  for (const auto& [name, fn] : kScatterOps) {
+    if (op == name) return run_scatter(op, fn, args);
+  }
   if (op == "boolean_mask_update") return run_mask_update(args);
   if (op == "substr") return run_substr(args);
   throw InvalidArgumentError("unknown op '" + op +

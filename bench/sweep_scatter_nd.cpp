@@ -7,9 +7,11 @@
 // device copy of the scatter's traffic (scatter_traffic_bytes, as bench/bench_scatter_nd.cpp).
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "bench_support.hpp"
 #include "sweep_forms.hpp"
+#include "tensorbuf/op_table.hpp"
 
 namespace tensorbuf::bench {
 namespace {
@@ -27,12 +29,13 @@ struct Op {
   InPlace in_place;
 };
 
+// Every combine of the op table; the serial loop's combine below is written per op (the
+// yardstick is a user's loop, not the library's functor).
 const Op kOps[] = {
-    {"sub", &tensor_scatter_nd_sub, &tensor_scatter_nd_sub_in_place},
-    {"add", &tensor_scatter_nd_add, &tensor_scatter_nd_add_in_place},
-    {"update", &tensor_scatter_nd_update, &tensor_scatter_nd_update_in_place},
-    {"min", &tensor_scatter_nd_min, &tensor_scatter_nd_min_in_place},
-    {"max", &tensor_scatter_nd_max, &tensor_scatter_nd_max_in_place},
+#define TENSORBUF_SWEEP_OP(name, op, what) \
+  {#name, &tensor_scatter_nd_##name, &tensor_scatter_nd_##name##_in_place},
+    TENSORBUF_SCATTER_COMBINES(TENSORBUF_SWEEP_OP)
+#undef TENSORBUF_SWEEP_OP
 };
 
 struct Data {
@@ -125,15 +128,16 @@ void add_forms(std::vector<SweepForm>& forms) {
   }
 }
 
+template <std::size_t... kOp>
+void add_every_op(std::vector<SweepForm>& forms, std::index_sequence<kOp...>) {
+  (add_forms<static_cast<int>(kOp)>(forms), ...);
+}
+
 }  // namespace
 
 std::vector<SweepForm> scatter_nd_sweep_forms() {
   std::vector<SweepForm> forms;
-  add_forms<0>(forms);
-  add_forms<1>(forms);
-  add_forms<2>(forms);
-  add_forms<3>(forms);
-  add_forms<4>(forms);
+  add_every_op(forms, std::make_index_sequence<std::size(kOps)>());
   return forms;
 }
 

@@ -13,6 +13,7 @@
 #include "tensorbuf/errors.hpp"
 #include "tensorbuf/half.hpp"
 #include "tensorbuf/npy.hpp"
+#include "tensorbuf/op_table.hpp"
 #include "tensorbuf/ops.hpp"
 #include "tensorbuf/runtime.hpp"
 #include "tensorbuf/stats.hpp"

@@ -11,6 +11,7 @@
 #include "to_strings.hpp"
 #include "to_tensor.hpp"
 #include "torch_autograd.hpp"
+#include "tensorbuf/op_table.hpp"
 #include "tensorbuf/ops.hpp"
 
 namespace tensorbuf::python {
@@ -160,18 +161,11 @@ void bind_substr(py::module_& m) {
 }  // namespace
 
 void bind_ops(py::module_& m) {
-  bind_scatter(m, "tensor_scatter_nd_sub", &tensor_scatter_nd_sub, &tensor_scatter_nd_sub_in_place,
-               "out = tensor; out[indices[r]] -= updates[r] (TensorFlow TensorScatterSub).");
-  bind_scatter(m, "tensor_scatter_nd_add", &tensor_scatter_nd_add, &tensor_scatter_nd_add_in_place,
-               "out = tensor; out[indices[r]] += updates[r] (TensorScatterAdd).");
-  bind_scatter(m, "tensor_scatter_nd_update", &tensor_scatter_nd_update,
-               &tensor_scatter_nd_update_in_place,
-               "out = tensor; out[indices[r]] = updates[r] (TensorScatterUpdate; the last "
-               "duplicate wins on the CPU).");
-  bind_scatter(m, "tensor_scatter_nd_min", &tensor_scatter_nd_min, &tensor_scatter_nd_min_in_place,
-               "out = tensor; out[indices[r]] = min(out[indices[r]], updates[r]) (NaN propagates).");
-  bind_scatter(m, "tensor_scatter_nd_max", &tensor_scatter_nd_max, &tensor_scatter_nd_max_in_place,
-               "out = tensor; out[indices[r]] = max(out[indices[r]], updates[r]) (NaN propagates).");
+#define TENSORBUF_BIND_SCATTER(name, op, what)                                         \
+  bind_scatter(m, "tensor_scatter_nd_" #name, &tensor_scatter_nd_##name,               \
+               &tensor_scatter_nd_##name##_in_place, "out = tensor; " what ".");
+  TENSORBUF_SCATTER_COMBINES(TENSORBUF_BIND_SCATTER)
+#undef TENSORBUF_BIND_SCATTER
   bind_boolean_mask_update(m);
   bind_substr(m);
 }

@@ -17,6 +17,7 @@
 // With a CUDA-aware MPI, when asked (cuda_aware.hpp), MPI reads and writes those buffers'
 // device copies instead and nothing crosses to the host.
 #include <algorithm>
+#include <cstddef>
 #include <chrono>
 #include <climits>
 #include <cstring>
@@ -45,21 +46,14 @@ using core::ScatterOp;
 using LocalOp = void (*)(TensorBuffer&, const TensorBuffer&, const TensorBuffer&,
                          const ScatterOptions&);
 
-LocalOp local_op(ScatterOp op) {
-  switch (op) {
-    case ScatterOp::kSub:
-      return &tensorbuf::tensor_scatter_nd_sub_in_place;
-    case ScatterOp::kAdd:
-      return &tensorbuf::tensor_scatter_nd_add_in_place;
-    case ScatterOp::kUpdate:
-      return &tensorbuf::tensor_scatter_nd_update_in_place;
-    case ScatterOp::kMin:
-      return &tensorbuf::tensor_scatter_nd_min_in_place;
-    case ScatterOp::kMax:
-      break;
-  }
-  return &tensorbuf::tensor_scatter_nd_max_in_place;
-}
+// The single-process in-place op of each combine, in the table's (and ScatterOp's) order.
+constexpr LocalOp kLocalOps[] = {
+#define TENSORBUF_LOCAL_SCATTER(name, op, what) &tensorbuf::tensor_scatter_nd_##name##_in_place,
+    TENSORBUF_SCATTER_COMBINES(TENSORBUF_LOCAL_SCATTER)
+#undef TENSORBUF_LOCAL_SCATTER
+};
+
+LocalOp local_op(ScatterOp op) { return kLocalOps[static_cast<std::size_t>(op)]; }
 
 // This rank's rows after one read of its indices (step 2): the rows per owner and the first
 // bad row with its components (the device routing's result type too); on the host, each row's
@@ -367,21 +361,20 @@ ShardedTensor run_out_of_place(ScatterOp op, const ShardedTensor& tensor,
 
 const detail::ScatterPhases& detail::last_scatter_phases() { return g_phases; }
 
-#define TENSORBUF_DEFINE_DIST_SCATTER(name, op)                                      \
-  void name##_in_place(ShardedTensor& tensor, const TensorBuffer& indices,           \
-                       const TensorBuffer& updates, const ScatterOptions& options) { \
-    run(op, tensor, tensor, indices, updates, options);                              \
-  }                                                                                  \
-  ShardedTensor name(const ShardedTensor& tensor, const TensorBuffer& indices,       \
-                     const TensorBuffer& updates, const ScatterOptions& options) {   \
-    return run_out_of_place(op, tensor, indices, updates, options);                  \
+#define TENSORBUF_DEFINE_DIST_SCATTER(name, op, what)                                      \
+  void tensor_scatter_nd_##name##_in_place(ShardedTensor& tensor, const TensorBuffer& indices, \
+                                           const TensorBuffer& updates,                        \
+                                           const ScatterOptions& options) {                    \
+    run(ScatterOp::op, tensor, tensor, indices, updates, options);                             \
+  }                                                                                            \
+  ShardedTensor tensor_scatter_nd_##name(const ShardedTensor& tensor,                          \
+                                         const TensorBuffer& indices,                          \
+                                         const TensorBuffer& updates,                          \
+                                         const ScatterOptions& options) {                      \
+    return run_out_of_place(ScatterOp::op, tensor, indices, updates, options);                 \
   }
 
-TENSORBUF_DEFINE_DIST_SCATTER(tensor_scatter_nd_sub, ScatterOp::kSub)
-TENSORBUF_DEFINE_DIST_SCATTER(tensor_scatter_nd_add, ScatterOp::kAdd)
-TENSORBUF_DEFINE_DIST_SCATTER(tensor_scatter_nd_update, ScatterOp::kUpdate)
-TENSORBUF_DEFINE_DIST_SCATTER(tensor_scatter_nd_min, ScatterOp::kMin)
-TENSORBUF_DEFINE_DIST_SCATTER(tensor_scatter_nd_max, ScatterOp::kMax)
+TENSORBUF_SCATTER_COMBINES(TENSORBUF_DEFINE_DIST_SCATTER)
 
 #undef TENSORBUF_DEFINE_DIST_SCATTER
 

@@ -1,0 +1,67 @@
+// The op table (DESIGN.md, "The op table"): every op family declared once, here. Each surface
+// (the C ABI, Python, the CLI, the bench, the distributed layer, the backends' dispatch)
+// expands these lists instead of naming ops one by one; docs/internals.md says what an op
+// author adds. Public so that every surface, inside the library or built on its API, reads the
+// same table; plain macros and constexpr data (no CUDA, no backend).
+//
+// Adding a scatter combine = one TENSORBUF_SCATTER_COMBINES line, its functor in
+// src/kernels/scatter_nd_combine.hpp (and atomics), the public declarations (ops.hpp, c_api.h,
+// the Fortran module) and its tests.
+#pragma once
+
+#include <array>
+#include <string_view>
+
+// The combines of tensor_scatter_nd_<name>: X(name, ScatterOp enumerator, what a row does).
+// Order is the public order (docs, usage text), not an ABI.
+#define TENSORBUF_SCATTER_COMBINES(X)                                                            \
+  X(sub, kSub, "out[indices[r]] -= updates[r] (TensorFlow TensorScatterSub)")                    \
+  X(add, kAdd, "out[indices[r]] += updates[r] (TensorFlow TensorScatterAdd)")                    \
+  X(update, kUpdate,                                                                             \
+    "out[indices[r]] = updates[r] (TensorFlow TensorScatterUpdate; the last duplicate wins on "  \
+    "the CPU)")                                                                                  \
+  X(min, kMin,                                                                                   \
+    "out[indices[r]] = min(out[indices[r]], updates[r]) (TensorFlow TensorScatterMin; NaN "      \
+    "propagates)")                                                                               \
+  X(max, kMax,                                                                                   \
+    "out[indices[r]] = max(out[indices[r]], updates[r]) (TensorFlow TensorScatterMax; NaN "      \
+    "propagates)")
+
+namespace tensorbuf {
+
+// What every surface needs to know about one scatter combine.
+struct ScatterCombineInfo {
+  std::string_view suffix;  // "sub"
+  std::string_view name;    // "tensor_scatter_nd_sub": the public spelling everywhere
+  std::string_view what;    // one line for usage texts and docstrings
+};
+
+inline constexpr auto kScatterCombines = std::to_array<ScatterCombineInfo>({
+#define TENSORBUF_SCATTER_INFO(name, op, what) {#name, "tensor_scatter_nd_" #name, what},
+    TENSORBUF_SCATTER_COMBINES(TENSORBUF_SCATTER_INFO)
+#undef TENSORBUF_SCATTER_INFO
+});
+
+// The op families: what each surface offers for each. Which forms read a device value back on
+// the host, and so cannot be captured in a CUDA graph, is each op's rule (docs/capture.md).
+enum class OpFamily { kScatterNd, kBooleanMaskUpdate, kSubstr };
+
+struct OpFamilyInfo {
+  OpFamily family;
+  std::string_view name;     // the public spelling (scatter: the prefix of each combine's)
+  std::string_view inputs;   // in call order
+  std::string_view options;  // the option fields between `device` and `stream`, with defaults
+  bool in_place;             // has a `_in_place` form
+  bool distributed;          // has a row-sharded form (tensorbuf::mpi)
+};
+
+inline constexpr auto kOpFamilies = std::to_array<OpFamilyInfo>({
+    {OpFamily::kScatterNd, "tensor_scatter_nd", "tensor, indices, updates",
+     "out_of_bounds = device default, deterministic = false", true, true},
+    {OpFamily::kBooleanMaskUpdate, "boolean_mask_update", "tensor, mask, updates",
+     "axis = 0, broadcast = true", true, true},
+    {OpFamily::kSubstr, "substr", "input, pos, len",
+     "unit = byte, out_of_bounds = device default", false, true},
+});
+
+}  // namespace tensorbuf
