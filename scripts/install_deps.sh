@@ -8,8 +8,9 @@ set -euo pipefail
 # libdlpack-dev: the system DLPack header (tensorbuf's own declarations are used without it).
 # python3-dev pybind11-dev python3-numpy python3-pytest python3-torch: the Python package and its
 # tests (TENSORBUF_WITH_PYTHON off without the first two), and the benchmarks' NumPy / PyTorch peers.
+# mypy: the type stubs' checks (tests/python/test_stubs.py; they skip without it).
 packages=(cmake ninja-build g++ gfortran libgtest-dev libbenchmark-dev libdlpack-dev python3 clang
-          python3-dev pybind11-dev python3-numpy python3-pytest python3-torch
+          python3-dev pybind11-dev python3-numpy python3-pytest python3-torch mypy
           libclang-rt-14-dev libopenmpi-dev openmpi-bin "$@")
 missing=()
 for p in "${packages[@]}"; do
