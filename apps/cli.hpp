@@ -46,7 +46,7 @@ class Args {
 // InvalidArgument and OutOfRange (the inputs are invalid), 1 for everything else.
 int report_error(const std::exception& error);
 
-// The device of `--device cpu|cuda` (InvalidArgumentError for anything else).
+// The device of `--device cpu|cuda|cuda:N` (InvalidArgumentError for anything else).
 Device parse_device(const std::string& text);
 
 // The output of an op that can run in place: the --out path, or none for --in-place (exactly

@@ -1,8 +1,8 @@
 #include <iostream>
 #include <new>
-#include <string_view>
 
 #include "cli.hpp"
+#include "tensorbuf/spellings.hpp"
 
 namespace tensorbuf::cli {
 
@@ -82,10 +82,6 @@ int report_error(const std::exception& error) {
   return status;
 }
 
-Device parse_device(const std::string& text) {
-  if (text == "cpu") return Device::cpu();
-  if (text == "cuda") return Device::cuda(0);
-  throw InvalidArgumentError("--device must be cpu or cuda, not '" + text + "'");
-}
+Device parse_device(const std::string& text) { return tensorbuf::parse_device(text, "--device"); }
 
 }  // namespace tensorbuf::cli

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "cli.hpp"
+#include "tensorbuf/spellings.hpp"
 #include "tensorbuf/op_table.hpp"
 
 namespace tensorbuf::cli {
@@ -59,10 +60,8 @@ std::optional<std::string> output_path(const Args& flags) {
 }
 
 OutOfBoundsPolicy parse_policy(const std::optional<std::string>& text) {
-  if (!text || *text == "default") return OutOfBoundsPolicy::kDeviceDefault;
-  if (*text == "error") return OutOfBoundsPolicy::kError;
-  if (*text == "drop") return OutOfBoundsPolicy::kDrop;
-  throw InvalidArgumentError("--out-of-bounds must be default, error or drop, not '" + *text + "'");
+  if (!text) return OutOfBoundsPolicy::kDeviceDefault;
+  return parse_spelling<OutOfBoundsPolicy>(*text, "--out-of-bounds");
 }
 
 int parse_axis(const std::string& text) {
@@ -187,13 +186,8 @@ int run_substr(const std::vector<std::string>& args) {
   SubstrOptions options;
   options.device = device_of(flags);
   options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
-  const std::string unit = flags.optional("unit").value_or("byte");
-  if (unit == "byte") {
-    options.unit = SubstrUnit::kByte;
-  } else if (unit == "utf8_char") {
-    options.unit = SubstrUnit::kUtf8Char;
-  } else {
-    throw InvalidArgumentError("--unit must be byte or utf8_char, not '" + unit + "'");
+  if (auto unit = flags.optional("unit")) {
+    options.unit = parse_spelling<SubstrUnit>(*unit, "--unit");
   }
   const std::string& out = flags.required("out");
   const StringTensor input = load_npy_strings(flags.required("input"));

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "cli.hpp"
+#include "tensorbuf/spellings.hpp"
 
 #if TENSORBUF_CLI_WITH_MPI
 #include "tensorbuf/dist.hpp"
@@ -112,11 +113,9 @@ int run_substr(const std::vector<std::string>& args) {
   SubstrOptions options;
   options.device = parse_device(flags.optional("device").value_or("cpu"));
   options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
-  const std::string unit = flags.optional("unit").value_or("byte");
-  if (unit != "byte" && unit != "utf8_char") {
-    throw InvalidArgumentError("--unit must be byte or utf8_char, not '" + unit + "'");
+  if (auto unit = flags.optional("unit")) {
+    options.unit = parse_spelling<SubstrUnit>(*unit, "--unit");
   }
-  options.unit = unit == "byte" ? SubstrUnit::kByte : SubstrUnit::kUtf8Char;
   const std::string& out = flags.required("out");
   const dist::Comm comm(MPI_COMM_WORLD);
   const dist::ShardedStrings input = dist::load_npy_strings(comm, flags.required("input"));

@@ -16,6 +16,7 @@
 #include "tensorbuf/op_table.hpp"
 #include "tensorbuf/ops.hpp"
 #include "tensorbuf/runtime.hpp"
+#include "tensorbuf/spellings.hpp"
 #include "tensorbuf/stats.hpp"
 #include "tensorbuf/string_tensor.hpp"
 #include "tensorbuf/tensor_buffer.hpp"

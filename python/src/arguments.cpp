@@ -1,56 +1,23 @@
 #include "arguments.hpp"
 
-#include <array>
 #include <cstdint>
-#include <string_view>
 
+#include "tensorbuf/spellings.hpp"
 #include "tensorbuf/errors.hpp"
 
 namespace tensorbuf::python {
 
-namespace {
-
-// The dtype's name as tensorbuf spells it, or nullopt.
-std::optional<DataType> dtype_named(std::string_view name) {
-  static constexpr std::array<DataType, 10> kTypes = {
-      DataType::kBool,    DataType::kUInt8,    DataType::kInt8,    DataType::kInt16,
-      DataType::kInt32,   DataType::kInt64,    DataType::kFloat16, DataType::kBFloat16,
-      DataType::kFloat32, DataType::kFloat64};
-  for (DataType type : kTypes) {
-    if (to_string(type) == name) return type;
-  }
-  return std::nullopt;
-}
-
-}  // namespace
-
 std::optional<Device> parse_device(py::handle device) {
   if (device.is_none()) return std::nullopt;
-  const std::string text = text_of(device);
-  if (text == "cpu") return Device::cpu();
-  if (text == "cuda") return Device::cuda(0);
-  if (text.rfind("cuda:", 0) == 0 && text.size() > 5 && text.size() < 9 &&
-      text.find_first_not_of("0123456789", 5) == std::string::npos) {
-    return Device::cuda(std::stoi(text.substr(5)));
-  }
-  throw InvalidArgumentError("device must be None, 'cpu', 'cuda' or 'cuda:N', got '" + text +
-                             "'");
+  return tensorbuf::parse_device(text_of(device), "device");
 }
 
 OutOfBoundsPolicy parse_out_of_bounds(py::handle policy) {
-  const std::string text = text_of(policy);
-  if (text == "default") return OutOfBoundsPolicy::kDeviceDefault;
-  if (text == "error") return OutOfBoundsPolicy::kError;
-  if (text == "drop") return OutOfBoundsPolicy::kDrop;
-  throw InvalidArgumentError("out_of_bounds must be 'default', 'error' or 'drop', got '" + text +
-                             "'");
+  return parse_spelling<OutOfBoundsPolicy>(text_of(policy), "out_of_bounds");
 }
 
 SubstrUnit parse_unit(py::handle unit) {
-  const std::string text = text_of(unit);
-  if (text == "byte") return SubstrUnit::kByte;
-  if (text == "utf8_char") return SubstrUnit::kUtf8Char;
-  throw InvalidArgumentError("unit must be 'byte' or 'utf8_char', got '" + text + "'");
+  return parse_spelling<SubstrUnit>(text_of(unit), "unit");
 }
 
 Stream parse_stream(py::handle stream) {
@@ -78,18 +45,19 @@ DataType parse_dtype(py::handle dtype) {
     name = text_of(dtype);
     if (name.rfind("torch.", 0) == 0) name = name.substr(6);
   }
-  if (auto type = dtype_named(name)) return *type;
+  if (auto type = find_spelling<DataType>(name)) return *type;
   // NumPy's spellings: np.float32, np.dtype("f4"), "f4", "float", "bool_" ...
   try {
     py::object numpy_dtype = py::module_::import("numpy").attr("dtype")(
         py::isinstance<py::str>(dtype) ? py::str(name) : py::reinterpret_borrow<py::object>(dtype));
-    if (auto type = dtype_named(numpy_dtype.attr("name").cast<std::string>())) return *type;
+    if (auto type = find_spelling<DataType>(numpy_dtype.attr("name").cast<std::string>())) {
+      return *type;
+    }
     name = numpy_dtype.attr("name").cast<std::string>();
   } catch (const py::error_already_set&) {
   }
-  throw InvalidArgumentError("unsupported dtype '" + name +
-                             "' (tensorbuf has bool, uint8, int8, int16, int32, int64, float16, "
-                             "bfloat16, float32, float64)");
+  throw InvalidArgumentError("unsupported dtype '" + name + "' (tensorbuf has " +
+                             spelling_list<DataType>() + ")");
 }
 
 Shape parse_shape(py::handle shape) {

@@ -12,9 +12,10 @@ namespace tensorbuf::python {
 
 namespace py = pybind11;
 
+// The words are tensorbuf/spellings.hpp's, as on the command line.
 // None, "cpu", "cuda", "cuda:N", or anything whose str() is one (torch.device).
 std::optional<Device> parse_device(py::handle device);
-// "default" | "error" | "drop" (the command-line tool's words).
+// "default" | "error" | "drop".
 OutOfBoundsPolicy parse_out_of_bounds(py::handle policy);
 // "byte" | "utf8_char".
 SubstrUnit parse_unit(py::handle unit);

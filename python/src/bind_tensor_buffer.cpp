@@ -10,6 +10,7 @@
 
 #include "arguments.hpp"
 #include "bindings.hpp"
+#include "tensorbuf/spellings.hpp"
 #include "dlpack_bridge.hpp"
 #include "py_objects.hpp"
 #include "to_tensor.hpp"
@@ -103,7 +104,8 @@ void load_values(TensorBuffer& buffer, py::handle values, py::handle shape) {
 
 Device device_argument(py::handle device) {
   if (auto parsed = parse_device(device)) return *parsed;
-  throw InvalidArgumentError("device must be 'cpu', 'cuda' or 'cuda:N'");
+  throw InvalidArgumentError(std::string("device must be ") + std::string(kDeviceChoices) +
+                             ", not None");
 }
 
 std::string repr(PyTensorBuffer& self) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "arguments.hpp"
+#include "tensorbuf/spellings.hpp"
 #include "dlpack_bridge.hpp"
 #include "gil.hpp"
 #include "nested.hpp"
@@ -43,8 +44,7 @@ DataType type_of_format(const char* format, Py_ssize_t itemsize, const char* nam
     }
   }
   throw InvalidArgumentError(std::string(name) + ": unsupported element format '" + original +
-                             "' (tensorbuf has bool, uint8, int8, int16, int32, int64, float16, "
-                             "bfloat16, float32, float64)");
+                             "' (tensorbuf has " + spelling_list<DataType>() + ")");
 }
 
 // A Py_buffer held while a TensorBuffer borrows its memory; released with the GIL.

@@ -1,6 +1,7 @@
 #include <limits>
 
 #include "core/error_macros.hpp"
+#include "tensorbuf/spellings.hpp"
 #include "tensorbuf/errors.hpp"
 #include "tensorbuf/types.hpp"
 
@@ -33,21 +34,7 @@ std::size_t type_size(DataType type) {
   throw InvalidArgumentError("unknown DataType");
 }
 
-std::string_view to_string(DataType type) {
-  switch (type) {
-    case DataType::kBool: return "bool";
-    case DataType::kUInt8: return "uint8";
-    case DataType::kInt8: return "int8";
-    case DataType::kInt16: return "int16";
-    case DataType::kInt32: return "int32";
-    case DataType::kInt64: return "int64";
-    case DataType::kFloat16: return "float16";
-    case DataType::kBFloat16: return "bfloat16";
-    case DataType::kFloat32: return "float32";
-    case DataType::kFloat64: return "float64";
-  }
-  return "unknown";
-}
+std::string_view to_string(DataType type) { return spelling(type); }
 
 Shape::Shape(std::initializer_list<std::int64_t> dims) : Shape(std::vector<std::int64_t>(dims)) {}
 
@@ -80,8 +67,6 @@ std::string Shape::to_string() const {
   return out + "]";
 }
 
-std::string Device::to_string() const {
-  return kind == Kind::kCpu ? std::string("cpu") : "cuda:" + std::to_string(index);
-}
+std::string Device::to_string() const { return spelling(*this); }
 
 }  // namespace tensorbuf

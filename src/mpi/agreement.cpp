@@ -2,19 +2,18 @@
 
 #include "core/error_macros.hpp"
 #include "core/plan_scatter_nd.hpp"
+#include "tensorbuf/spellings.hpp"
 
 namespace tensorbuf::dist::detail {
 namespace {
 
-std::string device_text(std::int64_t kind) { return kind == 1 ? "cuda" : "cpu"; }
-std::string policy_text(std::int64_t policy) {
-  return policy == static_cast<std::int64_t>(OutOfBoundsPolicy::kDrop) ? "drop" : "error";
+// The settings' words are tensorbuf/spellings.hpp's, the ones the caller wrote them with.
+template <class Enum>
+std::string spelled(std::int64_t value) {
+  return std::string(spelling(static_cast<Enum>(value)));
 }
 std::string flag_text(std::int64_t flag) { return flag != 0 ? "true" : "false"; }
 std::string number_text(std::int64_t value) { return std::to_string(value); }
-std::string unit_text(std::int64_t unit) {
-  return unit == static_cast<std::int64_t>(SubstrUnit::kUtf8Char) ? "utf8_char" : "byte";
-}
 
 std::string_view op_name(OpId op) {
   switch (op) {
@@ -45,17 +44,17 @@ std::string op_text(std::int64_t op) {
 OpId scatter_op_id(core::ScatterOp op) { return static_cast<OpId>(op); }
 
 Setting device_setting(const Device& device) {
-  return {"device", device.is_cuda() ? 1 : 0, &device_text};
+  return {"device", static_cast<std::int64_t>(device.kind), &spelled<Device::Kind>};
 }
 Setting policy_setting(OutOfBoundsPolicy policy) {
-  return {"out-of-bounds policy", static_cast<std::int64_t>(policy), &policy_text};
+  return {"out-of-bounds policy", static_cast<std::int64_t>(policy), &spelled<OutOfBoundsPolicy>};
 }
 Setting flag_setting(std::string_view what, bool flag) { return {what, flag ? 1 : 0, &flag_text}; }
 Setting number_setting(std::string_view what, std::int64_t value) {
   return {what, value, &number_text};
 }
 Setting unit_setting(SubstrUnit unit) {
-  return {"unit", static_cast<std::int64_t>(unit), &unit_text};
+  return {"unit", static_cast<std::int64_t>(unit), &spelled<SubstrUnit>};
 }
 
 std::vector<std::vector<BufferDesc>> agree_call(const Comm& comm, const Call& call) {
