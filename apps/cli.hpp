@@ -43,7 +43,8 @@ class Args {
 };
 
 // One line on stderr, "<ErrorClass>: message", and the exit status for it: 2 for
-// InvalidArgument and OutOfRange (the inputs are invalid), 1 for everything else.
+// InvalidArgument and OutOfRange (the inputs are invalid), 1 for everything else (both from
+// tensorbuf/error_classes.hpp).
 int report_error(const std::exception& error);
 
 // The device of `--device cpu|cuda|cuda:N` (InvalidArgumentError for anything else).

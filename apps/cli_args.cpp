@@ -1,7 +1,7 @@
 #include <iostream>
-#include <new>
 
 #include "cli.hpp"
+#include "tensorbuf/error_classes.hpp"
 #include "tensorbuf/spellings.hpp"
 
 namespace tensorbuf::cli {
@@ -64,22 +64,13 @@ std::optional<std::string> Args::optional(const std::string& name) const {
 }
 
 int report_error(const std::exception& error) {
-  std::string kind = "Internal";
-  int status = kExitFailure;
-  if (const auto* e = dynamic_cast<const Error*>(&error)) {
-    kind = std::string(to_string(e->code()));
-    if (e->code() == ErrorCode::kInvalidArgument || e->code() == ErrorCode::kOutOfRange) {
-      status = kExitInvalid;
-    }
-  } else if (dynamic_cast<const std::bad_alloc*>(&error) != nullptr) {
-    kind = "ResourceExhausted";
-  }
+  const ErrorClass& kind = error_class(error_code_of(error));
   std::string message = error.what();
   for (char& c : message) {
     if (c == '\n' || c == '\r') c = ' ';  // errors are one line
   }
-  std::cerr << kind << ": " << message << "\n";
-  return status;
+  std::cerr << kind.name << ": " << message << "\n";
+  return kind.cli_exit;
 }
 
 Device parse_device(const std::string& text) { return tensorbuf::parse_device(text, "--device"); }

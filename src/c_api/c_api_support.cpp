@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "c_api/c_api_internal.hpp"
+#include "tensorbuf/error_classes.hpp"
 #include "core/error_macros.hpp"
 
 namespace tensorbuf::c_api {
@@ -20,21 +21,7 @@ tb_status fail(tb_status status, const char* function, const char* what) noexcep
   return status;
 }
 
-tb_status status_of(ErrorCode code) noexcept {
-  switch (code) {
-    case ErrorCode::kInvalidArgument:
-      return TB_INVALID_ARGUMENT;
-    case ErrorCode::kOutOfRange:
-      return TB_OUT_OF_RANGE;
-    case ErrorCode::kUnavailable:
-      return TB_UNAVAILABLE;
-    case ErrorCode::kResourceExhausted:
-      return TB_RESOURCE_EXHAUSTED;
-    case ErrorCode::kInternal:
-      return TB_INTERNAL;
-  }
-  return TB_INTERNAL;
-}
+tb_status status_of(ErrorCode code) noexcept { return error_class(code).c_status; }
 
 void throw_injected(InjectedFault fault) {
   switch (fault) {
@@ -69,11 +56,12 @@ tb_status guarded_call(const char* function, void (*body)(void*), void* context)
   } catch (const Error& e) {
     return fail(status_of(e.code()), function, e.what());
   } catch (const std::bad_alloc&) {
-    return fail(TB_RESOURCE_EXHAUSTED, function, "out of memory (std::bad_alloc)");
+    return fail(status_of(ErrorCode::kResourceExhausted), function,
+                "out of memory (std::bad_alloc)");
   } catch (const std::exception& e) {
-    return fail(TB_INTERNAL, function, e.what());
+    return fail(status_of(ErrorCode::kInternal), function, e.what());
   } catch (...) {
-    return fail(TB_INTERNAL, function, "unknown exception");
+    return fail(status_of(ErrorCode::kInternal), function, "unknown exception");
   }
 }
 

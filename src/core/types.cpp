@@ -1,5 +1,6 @@
 #include <limits>
 
+#include "tensorbuf/error_classes.hpp"
 #include "core/error_macros.hpp"
 #include "tensorbuf/spellings.hpp"
 #include "tensorbuf/errors.hpp"
@@ -8,14 +9,8 @@
 namespace tensorbuf {
 
 std::string_view to_string(ErrorCode code) {
-  switch (code) {
-    case ErrorCode::kInvalidArgument: return "InvalidArgument";
-    case ErrorCode::kOutOfRange: return "OutOfRange";
-    case ErrorCode::kUnavailable: return "Unavailable";
-    case ErrorCode::kResourceExhausted: return "ResourceExhausted";
-    case ErrorCode::kInternal: return "Internal";
-  }
-  return "Unknown";
+  const auto index = static_cast<std::size_t>(code);
+  return index < kErrorClasses.size() ? kErrorClasses[index].name : "Unknown";
 }
 
 std::size_t type_size(DataType type) {

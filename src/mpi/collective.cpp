@@ -3,23 +3,9 @@
 #include <climits>
 #include <cstdio>
 
-namespace tensorbuf::dist::detail {
+#include "tensorbuf/error_classes.hpp"
 
-[[noreturn]] void throw_error(ErrorCode code, const std::string& message) {
-  switch (code) {
-    case ErrorCode::kInvalidArgument:
-      throw InvalidArgumentError(message);
-    case ErrorCode::kOutOfRange:
-      throw OutOfRangeError(message);
-    case ErrorCode::kUnavailable:
-      throw UnavailableError(message);
-    case ErrorCode::kResourceExhausted:
-      throw ResourceExhaustedError(message);
-    case ErrorCode::kInternal:
-      break;
-  }
-  throw InternalError(message);
-}
+namespace tensorbuf::dist::detail {
 
 void raise_if_any(const Comm& comm, const std::optional<Failure>& failure) {
   // The lowest failing rank speaks; the others learn its class and message from it.
@@ -29,7 +15,7 @@ void raise_if_any(const Comm& comm, const std::optional<Failure>& failure) {
   if (first == INT_MAX) return;
   std::int64_t header[2] = {0, 0};
   if (comm.rank() == first) {
-    header[0] = static_cast<std::int64_t>(failure->code);
+    header[0] = error_class(failure->code).mpi_code;
     header[1] = static_cast<std::int64_t>(failure->message.size());
   }
   MPI_Bcast(header, 2, MPI_INT64_T, first, comm.get());
@@ -37,7 +23,7 @@ void raise_if_any(const Comm& comm, const std::optional<Failure>& failure) {
   message.resize(static_cast<std::size_t>(header[1]));
   // Messages are short (well under INT_MAX bytes).
   MPI_Bcast(message.data(), static_cast<int>(header[1]), MPI_CHAR, first, comm.get());
-  throw_error(static_cast<ErrorCode>(header[0]), message);
+  tensorbuf::throw_error(error_class_of_mpi_code(header[0]).code, message);
 }
 
 std::vector<std::vector<std::int64_t>> allgather(const Comm& comm,

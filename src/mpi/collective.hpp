@@ -49,9 +49,6 @@ void agree(const Comm& comm, Step&& step) {
   raise_if_any(comm, attempt(std::forward<Step>(step)));
 }
 
-// Throws the tensorbuf error of class `code` with `message`.
-[[noreturn]] void throw_error(ErrorCode code, const std::string& message);
-
 // Collective: every rank's `values`, in rank order.
 std::vector<std::vector<std::int64_t>> allgather(const Comm& comm,
                                                  const std::vector<std::int64_t>& values);
