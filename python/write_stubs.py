@@ -28,7 +28,8 @@ import textwrap
 MODULE = "tensorbuf._tensorbuf"
 
 # Arguments pybind11 leaves as `handle` / `object` / a protocol, by name. An argument whose
-# default is None also takes None (` | None` is added).
+# default is None also takes None (` | None` is added). The arguments that take one of a few
+# words (out_of_bounds, unit) are added by render() from the extension's _spellings.
 ARGUMENT_TYPES = {
     "tensor": "_ArrayLike",
     "indices": "_ArrayLike",
@@ -42,8 +43,6 @@ ARGUMENT_TYPES = {
     "values": "ArrayLike",  # load_array: anything numpy.asarray takes
     "bytes": "ReadableBuffer",
     "device": "str",  # 'cpu', 'cuda' or 'cuda:N' (python/src/arguments.cpp, parse_device)
-    "out_of_bounds": 'Literal["default", "error", "drop"]',
-    "unit": 'Literal["byte", "utf8_char"]',
     "stream": "_Stream",
     "dtype": "_DTypeLike",
     "shape": "_ShapeLike",
@@ -346,6 +345,9 @@ def class_lines(cls, module):
 
 def render(module):
     """The text of _tensorbuf.pyi for the imported extension module."""
+    # The words are the library's (tensorbuf/spellings.hpp), never restated here.
+    for argument, words in module._spellings.items():
+        ARGUMENT_TYPES[argument] = "Literal[" + ", ".join(f'"{word}"' for word in words) + "]"
     blocks = [HEADER.rstrip("\n").split("\n")]
     for name, value in vars(module).items():
         if name.startswith("_") and name != "__version__":

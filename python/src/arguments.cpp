@@ -20,6 +20,24 @@ SubstrUnit parse_unit(py::handle unit) {
   return parse_spelling<SubstrUnit>(text_of(unit), "unit");
 }
 
+namespace {
+template <class Enum>
+py::tuple words() {
+  py::list out;
+  for (const Spelling<Enum>& s : Spellings<Enum>::kWords) {
+    out.append(py::str(s.word.data(), s.word.size()));
+  }
+  return py::tuple(out);
+}
+}  // namespace
+
+void bind_spellings(py::module_& m) {
+  py::dict spellings;
+  spellings["out_of_bounds"] = words<OutOfBoundsPolicy>();
+  spellings["unit"] = words<SubstrUnit>();
+  m.attr("_spellings") = spellings;
+}
+
 Stream parse_stream(py::handle stream) {
   if (stream.is_none()) return Stream{};
   py::object handle = py::reinterpret_borrow<py::object>(stream);

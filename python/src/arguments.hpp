@@ -26,6 +26,9 @@ Stream parse_stream(py::handle stream);
 DataType parse_dtype(py::handle dtype);
 // A sequence of ints (or one int: a vector of that length).
 Shape parse_shape(py::handle shape);
+// m._spellings: {"out_of_bounds": ("default", "error", "drop"), "unit": (...)}, the words of the
+// arguments above that take one of a few, for python/write_stubs.py's Literal[...] types.
+void bind_spellings(py::module_& m);
 py::tuple shape_tuple(const Shape& shape);
 
 // str(value), and the name of value's type, for error messages.

@@ -53,6 +53,7 @@ PYBIND11_MODULE(_tensorbuf, m) {
             "on PyTorch, NumPy and Arrow data without copies.";
   m.attr("__version__") = std::string(kVersion);
   bind_errors(m);
+  bind_spellings(m);
   bind_tensor_buffer(m);
   bind_string_tensor(m);
   bind_ops(m);

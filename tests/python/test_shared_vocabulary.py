@@ -43,3 +43,11 @@ def test_the_words_parse():
     for unit, expected in (("byte", [b"\xc3"]), ("utf8_char", ["é".encode()])):
         out = tb.substr(np.array(["éa".encode()]), 0, 1, unit=unit)
         assert out.to_list() == expected
+
+
+def test_the_extension_lists_the_words_the_stubs_type():
+    # python/write_stubs.py writes Literal[...] from these: the library's words, not a copy.
+    assert tb._tensorbuf._spellings == {
+        "out_of_bounds": ("default", "error", "drop"),
+        "unit": ("byte", "utf8_char"),
+    }
