@@ -16,7 +16,13 @@
  *  - `void* stream` arguments are a cudaStream_t (NULL: the library's stream of the device).
  * ABI: tb_abi_version() is TB_ABI_VERSION of the header the library was built with. Within one
  * ABI version, functions, enumerator values and struct layouts only ever grow at the end;
- * option structs carry `struct_size` so older callers keep working. */
+ * option structs carry `struct_size` so older callers keep working.
+ *
+ * Option structs: set `struct_size` to sizeof the struct and zero what you do not set (C's
+ * `= {0}`, or designated initialisers); zero is every field's default. The library also takes
+ * the size of each older layout of the struct (its fields up to a field marked "added"), and
+ * then uses the default of every field the caller's size does not cover; any other size is
+ * TB_INVALID_ARGUMENT. */
 #ifndef TENSORBUF_C_API_H_
 #define TENSORBUF_C_API_H_
 
@@ -114,8 +120,13 @@ typedef struct {
   void* ready_stream;
   void (*release)(void* ctx, void* last_use_stream);
   void* release_ctx;
+  int cache_mirror; /**< added in ABI v1: nonzero keeps the mirror across calls (BorrowOptions) */
 } tb_borrow_desc;
 tb_status tb_buffer_borrow_ex(const tb_borrow_desc* desc, tb_buffer** out) TB_NOEXCEPT;
+/** The owner wrote its borrowed memory: a mirror kept by `cache_mirror` is dropped, so the next
+ * use on the other side copies from the home again (TensorBuffer::note_external_write). For
+ * any other buffer nothing changes. A write to the buffer (see the threads rule above). */
+tb_status tb_buffer_note_external_write(tb_buffer* buffer) TB_NOEXCEPT;
 
 /** Frees the handle (NULL: nothing). Borrowed memory is released as described above. A
  * destroyed or invalid handle: nothing happens and tb_last_error() says so ("tb_buffer_destroy:
@@ -140,44 +151,96 @@ tb_status tb_synchronize(tb_device device, void* stream) TB_NOEXCEPT;
 
 /* ---- tensor_scatter_nd_{sub,add,update,min,max} ----------------------------------------- */
 /* spec/tensor_scatter_nd.md. Out of place: *out is a new buffer. In place: `tensor` is
- * written (unchanged on failure). Ops run where `tensor` lives. */
+ * written (unchanged on failure). Ops run where `tensor` lives, or on options->device. */
 
-/** struct_size: sizeof(tb_scatter_options) (smaller: TB_INVALID_ARGUMENT). */
+/** struct_size: sizeof(tb_scatter_options), or the size of an older layout (see "Option
+ * structs" above). */
 typedef struct {
   size_t struct_size;
   tb_oob oob;
   int deterministic; /**< nonzero: CUDA results equal the CPU's bit for bit */
   void* stream;
+  const tb_device* device; /**< added in ABI v1: NULL is where `tensor` lives */
 } tb_scatter_options;
 
-#define TB_DECLARE_SCATTER_(op)                                                               \
-  tb_status tb_tensor_scatter_nd_##op##_in_place(tb_buffer* tensor, const tb_buffer* indices, \
-                                                 const tb_buffer* updates, tb_oob oob,        \
-                                                 void* stream) TB_NOEXCEPT;                   \
-  tb_status tb_tensor_scatter_nd_##op(const tb_buffer* tensor, const tb_buffer* indices,      \
-                                      const tb_buffer* updates, tb_oob oob, void* stream,     \
-                                      tb_buffer** out) TB_NOEXCEPT;                           \
-  tb_status tb_tensor_scatter_nd_##op##_in_place_ex(                                          \
-      tb_buffer* tensor, const tb_buffer* indices, const tb_buffer* updates,                  \
-      const tb_scatter_options* options) TB_NOEXCEPT;                                         \
-  tb_status tb_tensor_scatter_nd_##op##_ex(                                                   \
-      const tb_buffer* tensor, const tb_buffer* indices, const tb_buffer* updates,            \
-      const tb_scatter_options* options, tb_buffer** out) TB_NOEXCEPT;
-TB_DECLARE_SCATTER_(sub)
-TB_DECLARE_SCATTER_(add)
-TB_DECLARE_SCATTER_(update)
-TB_DECLARE_SCATTER_(min)
-TB_DECLARE_SCATTER_(max)
-#undef TB_DECLARE_SCATTER_
+/* Each combine has the same four functions (the library defines them from its op table, which
+ * checks at compile time that each is declared here). */
+tb_status tb_tensor_scatter_nd_sub_in_place(tb_buffer* tensor, const tb_buffer* indices,
+                                            const tb_buffer* updates, tb_oob oob,
+                                            void* stream) TB_NOEXCEPT;
+tb_status tb_tensor_scatter_nd_sub(const tb_buffer* tensor, const tb_buffer* indices,
+                                   const tb_buffer* updates, tb_oob oob, void* stream,
+                                   tb_buffer** out) TB_NOEXCEPT;
+tb_status tb_tensor_scatter_nd_sub_in_place_ex(tb_buffer* tensor, const tb_buffer* indices,
+                                               const tb_buffer* updates,
+                                               const tb_scatter_options* options) TB_NOEXCEPT;
+tb_status tb_tensor_scatter_nd_sub_ex(const tb_buffer* tensor, const tb_buffer* indices,
+                                      const tb_buffer* updates, const tb_scatter_options* options,
+                                      tb_buffer** out) TB_NOEXCEPT;
+
+tb_status tb_tensor_scatter_nd_add_in_place(tb_buffer* tensor, const tb_buffer* indices,
+                                            const tb_buffer* updates, tb_oob oob,
+                                            void* stream) TB_NOEXCEPT;
+tb_status tb_tensor_scatter_nd_add(const tb_buffer* tensor, const tb_buffer* indices,
+                                   const tb_buffer* updates, tb_oob oob, void* stream,
+                                   tb_buffer** out) TB_NOEXCEPT;
+tb_status tb_tensor_scatter_nd_add_in_place_ex(tb_buffer* tensor, const tb_buffer* indices,
+                                               const tb_buffer* updates,
+                                               const tb_scatter_options* options) TB_NOEXCEPT;
+tb_status tb_tensor_scatter_nd_add_ex(const tb_buffer* tensor, const tb_buffer* indices,
+                                      const tb_buffer* updates, const tb_scatter_options* options,
+                                      tb_buffer** out) TB_NOEXCEPT;
+
+tb_status tb_tensor_scatter_nd_update_in_place(tb_buffer* tensor, const tb_buffer* indices,
+                                               const tb_buffer* updates, tb_oob oob,
+                                               void* stream) TB_NOEXCEPT;
+tb_status tb_tensor_scatter_nd_update(const tb_buffer* tensor, const tb_buffer* indices,
+                                      const tb_buffer* updates, tb_oob oob, void* stream,
+                                      tb_buffer** out) TB_NOEXCEPT;
+tb_status tb_tensor_scatter_nd_update_in_place_ex(tb_buffer* tensor, const tb_buffer* indices,
+                                                  const tb_buffer* updates,
+                                                  const tb_scatter_options* options) TB_NOEXCEPT;
+tb_status tb_tensor_scatter_nd_update_ex(const tb_buffer* tensor, const tb_buffer* indices,
+                                         const tb_buffer* updates,
+                                         const tb_scatter_options* options,
+                                         tb_buffer** out) TB_NOEXCEPT;
+
+tb_status tb_tensor_scatter_nd_min_in_place(tb_buffer* tensor, const tb_buffer* indices,
+                                            const tb_buffer* updates, tb_oob oob,
+                                            void* stream) TB_NOEXCEPT;
+tb_status tb_tensor_scatter_nd_min(const tb_buffer* tensor, const tb_buffer* indices,
+                                   const tb_buffer* updates, tb_oob oob, void* stream,
+                                   tb_buffer** out) TB_NOEXCEPT;
+tb_status tb_tensor_scatter_nd_min_in_place_ex(tb_buffer* tensor, const tb_buffer* indices,
+                                               const tb_buffer* updates,
+                                               const tb_scatter_options* options) TB_NOEXCEPT;
+tb_status tb_tensor_scatter_nd_min_ex(const tb_buffer* tensor, const tb_buffer* indices,
+                                      const tb_buffer* updates, const tb_scatter_options* options,
+                                      tb_buffer** out) TB_NOEXCEPT;
+
+tb_status tb_tensor_scatter_nd_max_in_place(tb_buffer* tensor, const tb_buffer* indices,
+                                            const tb_buffer* updates, tb_oob oob,
+                                            void* stream) TB_NOEXCEPT;
+tb_status tb_tensor_scatter_nd_max(const tb_buffer* tensor, const tb_buffer* indices,
+                                   const tb_buffer* updates, tb_oob oob, void* stream,
+                                   tb_buffer** out) TB_NOEXCEPT;
+tb_status tb_tensor_scatter_nd_max_in_place_ex(tb_buffer* tensor, const tb_buffer* indices,
+                                               const tb_buffer* updates,
+                                               const tb_scatter_options* options) TB_NOEXCEPT;
+tb_status tb_tensor_scatter_nd_max_ex(const tb_buffer* tensor, const tb_buffer* indices,
+                                      const tb_buffer* updates, const tb_scatter_options* options,
+                                      tb_buffer** out) TB_NOEXCEPT;
 
 /* ---- boolean_mask_update (spec/boolean_mask_update.md) ----------------------------------- */
 
-/** The plain forms broadcast updates; _ex takes all options. struct_size as above. */
+/** The plain forms broadcast updates; _ex takes all options. struct_size as above. Ops run
+ * where `tensor` lives, or on options->device. */
 typedef struct {
   size_t struct_size;
   int axis;
   int broadcast; /**< nonzero: updates broadcast (the plain forms' behaviour) */
   void* stream;
+  const tb_device* device; /**< added in ABI v1: NULL is where `tensor` lives */
 } tb_mask_update_options;
 
 tb_status tb_boolean_mask_update_in_place(tb_buffer* tensor, const tb_buffer* mask,
@@ -195,12 +258,13 @@ tb_status tb_boolean_mask_update_ex(const tb_buffer* tensor, const tb_buffer* ma
 
 /* ---- substr (spec/substr.md) ------------------------------------------------------------- */
 
-/** struct_size: sizeof(tb_substr_options). */
+/** struct_size: sizeof(tb_substr_options), or an older layout's (see "Option structs"). */
 typedef struct {
   size_t struct_size;
   tb_substr_unit unit;
   tb_oob oob;
   void* stream;
+  const tb_device* device; /**< added in ABI v1: NULL is where `offsets` lives */
 } tb_substr_options;
 
 /** A string tensor is Apache Arrow's large_string layout: `offsets` (int64, n + 1 elements,

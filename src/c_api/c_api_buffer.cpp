@@ -37,6 +37,9 @@ tb_status borrow(const char* function, const tb_borrow_desc& desc, tb_buffer** o
     BorrowOptions options;
     options.read_only = desc.read_only != 0;
     options.ready_stream = Stream{desc.ready_stream};
+    if (TENSORBUF_C_HAS_FIELD(&desc, tb_borrow_desc, cache_mirror)) {
+      options.cache_mirror = desc.cache_mirror != 0;
+    }
     if (desc.release != nullptr) {
       options.release = [release = desc.release, ctx = desc.release_ctx](Stream last_use) {
         release(ctx, last_use.handle);
@@ -84,13 +87,17 @@ tb_status tb_buffer_borrow(void* data, tb_dtype dtype, int ndim, const int64_t* 
 }
 
 tb_status tb_buffer_borrow_ex(const tb_borrow_desc* desc, tb_buffer** out) noexcept {
-  if (desc == nullptr || desc->struct_size < sizeof(tb_borrow_desc)) {
-    return guarded(__func__, [&] {
-      require(desc, "desc");
-      require_struct_size(desc->struct_size, sizeof(tb_borrow_desc), "desc");
-    });
-  }
-  return borrow(__func__, *desc, out);
+  // Checked apart from borrow(), which may not fail once it took the memory.
+  const tb_status checked = guarded(__func__, [&] {
+    require(desc, "desc");
+    require_struct_size(desc->struct_size, {offsetof(tb_borrow_desc, cache_mirror)},
+                        sizeof(tb_borrow_desc), "desc");
+  });
+  return checked == TB_OK ? borrow(__func__, *desc, out) : checked;
+}
+
+tb_status tb_buffer_note_external_write(tb_buffer* buffer) noexcept {
+  return guarded(__func__, [&] { buffer_of(buffer, "buffer")->note_external_write(); });
 }
 
 // NULL: nothing, silently. A destroyed or invalid handle: nothing, and the error recorded for

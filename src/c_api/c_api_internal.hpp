@@ -4,8 +4,10 @@
 // raw copies) and what C++ never sees.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <type_traits>
@@ -99,7 +101,16 @@ OutOfBoundsPolicy to_policy(int oob);
 Shape to_shape(int ndim, const std::int64_t* dims);
 // Writes a shape of rank <= TB_MAX_NDIM (OutOfRangeError otherwise, nothing written).
 void write_shape(const Shape& shape, int* ndim, std::int64_t* dims);
-// An options struct's struct_size must cover the fields this library reads.
-void require_struct_size(std::size_t given, std::size_t needed, const char* name);
+// An options struct's struct_size: one of the older layouts' sizes (`older`: each the offset
+// of the first field added after it), or at least `current` (sizeof the struct). Otherwise
+// InvalidArgumentError; a size ending inside a field is no layout.
+void require_struct_size(std::size_t given, std::initializer_list<std::size_t> older,
+                         std::size_t current, const char* name);
+// Whether a caller's struct of `struct_size` bytes holds `member` (ABI v1 structs grow at the
+// end: a field the size does not cover takes its default).
+#define TENSORBUF_C_HAS_FIELD(c, Type, member) \
+  ((c)->struct_size >= offsetof(Type, member) + sizeof(Type::member))
+// The device of an op's options: unset (where its first input lives) for a NULL `device`.
+std::optional<Device> to_optional_device(const tb_device* device);
 
 }  // namespace tensorbuf::c_api

@@ -1,10 +1,13 @@
-// The C API's ops: the five scatters, boolean_mask_update and substr, each a thin call of the
-// C++ op inside `guarded` (the C++ op validates; on failure nothing is written).
+// The C API's ops: the scatters (one set of four functions per combine of the op table,
+// core/op_table.hpp), boolean_mask_update and substr, each a thin call of the C++ op inside
+// `guarded` (the C++ op validates; on failure nothing is written).
+#include <type_traits>
 #include <utility>
 
 #include "c_api/c_api_internal.hpp"
 #include "core/buffer_access.hpp"
 #include "core/error_macros.hpp"
+#include "core/op_table.hpp"
 #include "core/string_tensor_access.hpp"
 #include "tensorbuf/ops.hpp"
 
@@ -25,9 +28,13 @@ ScatterOptions scatter_options(const tb_oob& oob, void* stream) {  // by referen
 
 ScatterOptions scatter_options(const tb_scatter_options* c) {
   require(c, "options");
-  require_struct_size(c->struct_size, sizeof(tb_scatter_options), "options");
+  require_struct_size(c->struct_size, {offsetof(tb_scatter_options, device)},
+                      sizeof(tb_scatter_options), "options");
   ScatterOptions options = scatter_options(c->oob, c->stream);
   options.deterministic = c->deterministic != 0;
+  if (TENSORBUF_C_HAS_FIELD(c, tb_scatter_options, device)) {
+    options.device = to_optional_device(c->device);
+  }
   return options;
 }
 
@@ -40,16 +47,21 @@ BooleanMaskUpdateOptions mask_update_options(int axis, void* stream) {
 
 BooleanMaskUpdateOptions mask_update_options(const tb_mask_update_options* c) {
   require(c, "options");
-  require_struct_size(c->struct_size, sizeof(tb_mask_update_options), "options");
+  require_struct_size(c->struct_size, {offsetof(tb_mask_update_options, device)},
+                      sizeof(tb_mask_update_options), "options");
   BooleanMaskUpdateOptions options = mask_update_options(c->axis, c->stream);
   options.broadcast = c->broadcast != 0;
+  if (TENSORBUF_C_HAS_FIELD(c, tb_mask_update_options, device)) {
+    options.device = to_optional_device(c->device);
+  }
   return options;
 }
 
 SubstrOptions substr_options(const tb_substr_options* c) {
   SubstrOptions options;
   if (c == nullptr) return options;
-  require_struct_size(c->struct_size, sizeof(tb_substr_options), "options");
+  require_struct_size(c->struct_size, {offsetof(tb_substr_options, device)},
+                      sizeof(tb_substr_options), "options");
   switch (raw_value(c->unit)) {
     case TB_UNIT_BYTE:
       options.unit = SubstrUnit::kByte;
@@ -62,6 +74,9 @@ SubstrOptions substr_options(const tb_substr_options* c) {
   }
   options.out_of_bounds = to_policy(raw_value(c->oob));
   options.stream = Stream{c->stream};
+  if (TENSORBUF_C_HAS_FIELD(c, tb_substr_options, device)) {
+    options.device = to_optional_device(c->device);
+  }
   return options;
 }
 
@@ -100,43 +115,67 @@ tb_status out_of_place(const char* function, Op op, const tb_buffer* tensor,
 using namespace tensorbuf;
 using namespace tensorbuf::c_api;
 
-#define TB_DEFINE_SCATTER_(op)                                                                    \
-  tb_status tb_tensor_scatter_nd_##op##_in_place(tb_buffer* tensor, const tb_buffer* indices,     \
-                                                 const tb_buffer* updates, tb_oob oob,            \
-                                                 void* stream) noexcept {                         \
-    return in_place(__func__, static_cast<ScatterInPlace>(tensor_scatter_nd_##op##_in_place),     \
-                    tensor, indices, "indices", updates,                                          \
-                    [&] { return scatter_options(oob, stream); });                                \
-  }                                                                                               \
-  tb_status tb_tensor_scatter_nd_##op(const tb_buffer* tensor, const tb_buffer* indices,          \
-                                      const tb_buffer* updates, tb_oob oob, void* stream,         \
-                                      tb_buffer** out) noexcept {                                 \
-    return out_of_place(                                                                          \
-        __func__, static_cast<ScatterOutOfPlace>(tensor_scatter_nd_##op), tensor, indices,        \
-        "indices", updates, [&] { return scatter_options(oob, stream); }, out);                   \
-  }                                                                                               \
-  tb_status tb_tensor_scatter_nd_##op##_in_place_ex(tb_buffer* tensor, const tb_buffer* indices,  \
-                                                    const tb_buffer* updates,                     \
-                                                    const tb_scatter_options* options) noexcept { \
-    return in_place(__func__, static_cast<ScatterInPlace>(tensor_scatter_nd_##op##_in_place),     \
-                    tensor, indices, "indices", updates,                                          \
-                    [&] { return scatter_options(options); });                                    \
-  }                                                                                               \
-  tb_status tb_tensor_scatter_nd_##op##_ex(                                                       \
-      const tb_buffer* tensor, const tb_buffer* indices, const tb_buffer* updates,                \
-      const tb_scatter_options* options, tb_buffer** out) noexcept {                              \
-    return out_of_place(                                                                          \
-        __func__, static_cast<ScatterOutOfPlace>(tensor_scatter_nd_##op), tensor, indices,        \
-        "indices", updates, [&] { return scatter_options(options); }, out);                       \
+// Every combine of the op table has the four functions c_api.h declares: checked here, before
+// the definitions below could declare them, so a table line the header lacks (or declares with
+// another signature) stops the build.
+using ScatterInPlaceC = tb_status (*)(tb_buffer*, const tb_buffer*, const tb_buffer*, tb_oob,
+                                      void*) noexcept;
+using ScatterC = tb_status (*)(const tb_buffer*, const tb_buffer*, const tb_buffer*, tb_oob, void*,
+                               tb_buffer**) noexcept;
+using ScatterInPlaceExC = tb_status (*)(tb_buffer*, const tb_buffer*, const tb_buffer*,
+                                        const tb_scatter_options*) noexcept;
+using ScatterExC = tb_status (*)(const tb_buffer*, const tb_buffer*, const tb_buffer*,
+                                 const tb_scatter_options*, tb_buffer**) noexcept;
+#define TB_REQUIRE_DECLARED_(name, op, what)                                                   \
+  static_assert(                                                                               \
+      std::is_same_v<decltype(&tb_tensor_scatter_nd_##name##_in_place), ScatterInPlaceC>,      \
+      "c_api.h declares tb_tensor_scatter_nd_" #name "_in_place");                             \
+  static_assert(std::is_same_v<decltype(&tb_tensor_scatter_nd_##name), ScatterC>,              \
+                "c_api.h declares tb_tensor_scatter_nd_" #name);                               \
+  static_assert(                                                                               \
+      std::is_same_v<decltype(&tb_tensor_scatter_nd_##name##_in_place_ex), ScatterInPlaceExC>, \
+      "c_api.h declares tb_tensor_scatter_nd_" #name "_in_place_ex");                          \
+  static_assert(std::is_same_v<decltype(&tb_tensor_scatter_nd_##name##_ex), ScatterExC>,       \
+                "c_api.h declares tb_tensor_scatter_nd_" #name "_ex");
+TENSORBUF_SCATTER_COMBINES(TB_REQUIRE_DECLARED_)
+#undef TB_REQUIRE_DECLARED_
+
+// The four C functions of one combine: the plain forms take (oob, stream), the _ex forms the
+// options struct.
+#define TB_DEFINE_SCATTER_(name, op, what)                                                      \
+  tb_status tb_tensor_scatter_nd_##name##_in_place(tb_buffer* tensor, const tb_buffer* indices, \
+                                                   const tb_buffer* updates, tb_oob oob,        \
+                                                   void* stream) noexcept {                     \
+    return in_place(__func__, static_cast<ScatterInPlace>(tensor_scatter_nd_##name##_in_place), \
+                    tensor, indices, "indices", updates,                                        \
+                    [&] { return scatter_options(oob, stream); });                              \
+  }                                                                                             \
+  tb_status tb_tensor_scatter_nd_##name(const tb_buffer* tensor, const tb_buffer* indices,      \
+                                        const tb_buffer* updates, tb_oob oob, void* stream,     \
+                                        tb_buffer** out) noexcept {                             \
+    return out_of_place(                                                                        \
+        __func__, static_cast<ScatterOutOfPlace>(tensor_scatter_nd_##name), tensor, indices,    \
+        "indices", updates, [&] { return scatter_options(oob, stream); }, out);                 \
+  }                                                                                             \
+  tb_status tb_tensor_scatter_nd_##name##_in_place_ex(                                          \
+      tb_buffer* tensor, const tb_buffer* indices, const tb_buffer* updates,                    \
+      const tb_scatter_options* options) noexcept {                                             \
+    return in_place(__func__, static_cast<ScatterInPlace>(tensor_scatter_nd_##name##_in_place), \
+                    tensor, indices, "indices", updates,                                        \
+                    [&] { return scatter_options(options); });                                  \
+  }                                                                                             \
+  tb_status tb_tensor_scatter_nd_##name##_ex(                                                   \
+      const tb_buffer* tensor, const tb_buffer* indices, const tb_buffer* updates,              \
+      const tb_scatter_options* options, tb_buffer** out) noexcept {                            \
+    return out_of_place(                                                                        \
+        __func__, static_cast<ScatterOutOfPlace>(tensor_scatter_nd_##name), tensor, indices,    \
+        "indices", updates, [&] { return scatter_options(options); }, out);                     \
   }
 
 extern "C" {
 
-TB_DEFINE_SCATTER_(sub)
-TB_DEFINE_SCATTER_(add)
-TB_DEFINE_SCATTER_(update)
-TB_DEFINE_SCATTER_(min)
-TB_DEFINE_SCATTER_(max)
+TENSORBUF_SCATTER_COMBINES(TB_DEFINE_SCATTER_)
+#undef TB_DEFINE_SCATTER_
 
 tb_status tb_boolean_mask_update_in_place(tb_buffer* tensor, const tb_buffer* mask,
                                           const tb_buffer* updates, int axis,

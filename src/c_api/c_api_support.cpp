@@ -3,6 +3,7 @@
 #include <cstring>
 #include <new>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "c_api/c_api_internal.hpp"
@@ -112,10 +113,21 @@ void write_shape(const Shape& shape, int* ndim, std::int64_t* dims) {
   *ndim = shape.rank();
 }
 
-void require_struct_size(std::size_t given, std::size_t needed, const char* name) {
-  TENSORBUF_EXPECTS(
-      given >= needed, InvalidArgumentError,
-      core::str_cat(name, "->struct_size is ", given, ", expected at least ", needed));
+void require_struct_size(std::size_t given, std::initializer_list<std::size_t> older,
+                         std::size_t current, const char* name) {
+  if (given >= current) return;
+  for (const std::size_t size : older) {
+    if (given == size) return;
+  }
+  std::string sizes;
+  for (const std::size_t size : older) sizes += core::str_cat(size, " (an older layout) or ");
+  throw InvalidArgumentError(
+      core::str_cat(name, "->struct_size is ", given, ", expected ", sizes, "at least ", current));
+}
+
+std::optional<Device> to_optional_device(const tb_device* device) {
+  if (device == nullptr) return std::nullopt;
+  return to_device(*device);
 }
 
 }  // namespace tensorbuf::c_api

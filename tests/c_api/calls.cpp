@@ -1,6 +1,7 @@
 // The table of C API calls the error tests run: every function returning a status, with valid
 // arguments, any one of its pointer arguments replaceable by NULL.
 #include "c_api/fixture.hpp"
+#include "core/op_table.hpp"
 
 namespace tensorbuf::testing {
 namespace {
@@ -18,33 +19,33 @@ tb_buffer* handle_arg(CApiArguments& a, tb_buffer* p, int null_arg, int k) {
   return a.stand_in;
 }
 
-#define TB_SCATTER_CALLS_(op)                                                                  \
-  CApiCall{"tb_tensor_scatter_nd_" #op "_in_place", 3,                                         \
-           [](CApiArguments& a, int n) {                                                       \
-             return tb_tensor_scatter_nd_##op##_in_place(                                      \
-                 handle_arg(a, a.tensor.get, n, 0), handle_arg(a, a.indices.get, n, 1),        \
-                 handle_arg(a, a.updates.get, n, 2), TB_OOB_DEFAULT, nullptr);                 \
-           }},                                                                                 \
-      CApiCall{"tb_tensor_scatter_nd_" #op, 4,                                                 \
-               [](CApiArguments& a, int n) {                                                   \
-                 return tb_tensor_scatter_nd_##op(handle_arg(a, a.tensor.get, n, 0),           \
-                                                  handle_arg(a, a.indices.get, n, 1),          \
-                                                  handle_arg(a, a.updates.get, n, 2),          \
-                                                  TB_OOB_DEFAULT, nullptr, arg(&a.out, n, 3)); \
-               }},                                                                             \
-      CApiCall{"tb_tensor_scatter_nd_" #op "_in_place_ex", 4,                                  \
-               [](CApiArguments& a, int n) {                                                   \
-                 return tb_tensor_scatter_nd_##op##_in_place_ex(                               \
-                     handle_arg(a, a.tensor.get, n, 0), handle_arg(a, a.indices.get, n, 1),    \
-                     handle_arg(a, a.updates.get, n, 2), arg(&a.scatter, n, 3));               \
-               }},                                                                             \
-      CApiCall {                                                                               \
-    "tb_tensor_scatter_nd_" #op "_ex", 5, [](CApiArguments& a, int n) {                        \
-      return tb_tensor_scatter_nd_##op##_ex(                                                   \
-          handle_arg(a, a.tensor.get, n, 0), handle_arg(a, a.indices.get, n, 1),               \
-          handle_arg(a, a.updates.get, n, 2), arg(&a.scatter, n, 3), arg(&a.out, n, 4));       \
-    }                                                                                          \
-  }
+// The four calls of one combine of the op table, each followed by a comma.
+#define TB_SCATTER_CALLS_(op, enumerator, what)                                                   \
+  CApiCall{"tb_tensor_scatter_nd_" #op "_in_place", 3,                                            \
+           [](CApiArguments& a, int n) {                                                          \
+             return tb_tensor_scatter_nd_##op##_in_place(                                         \
+                 handle_arg(a, a.tensor.get, n, 0), handle_arg(a, a.indices.get, n, 1),           \
+                 handle_arg(a, a.updates.get, n, 2), TB_OOB_DEFAULT, nullptr);                    \
+           }},                                                                                    \
+      CApiCall{"tb_tensor_scatter_nd_" #op, 4,                                                    \
+               [](CApiArguments& a, int n) {                                                      \
+                 return tb_tensor_scatter_nd_##op(handle_arg(a, a.tensor.get, n, 0),              \
+                                                  handle_arg(a, a.indices.get, n, 1),             \
+                                                  handle_arg(a, a.updates.get, n, 2),             \
+                                                  TB_OOB_DEFAULT, nullptr, arg(&a.out, n, 3));    \
+               }},                                                                                \
+      CApiCall{"tb_tensor_scatter_nd_" #op "_in_place_ex", 4,                                     \
+               [](CApiArguments& a, int n) {                                                      \
+                 return tb_tensor_scatter_nd_##op##_in_place_ex(                                  \
+                     handle_arg(a, a.tensor.get, n, 0), handle_arg(a, a.indices.get, n, 1),       \
+                     handle_arg(a, a.updates.get, n, 2), arg(&a.scatter, n, 3));                  \
+               }},                                                                                \
+      CApiCall{"tb_tensor_scatter_nd_" #op "_ex", 5, [](CApiArguments& a, int n) {                \
+                 return tb_tensor_scatter_nd_##op##_ex(handle_arg(a, a.tensor.get, n, 0),         \
+                                                       handle_arg(a, a.indices.get, n, 1),        \
+                                                       handle_arg(a, a.updates.get, n, 2),        \
+                                                       arg(&a.scatter, n, 3), arg(&a.out, n, 4)); \
+               }},
 
 }  // namespace
 
@@ -62,6 +63,10 @@ std::vector<CApiCall> all_calls() {
       {"tb_buffer_borrow_ex", 2,
        [](CApiArguments& a, int n) {
          return tb_buffer_borrow_ex(arg(&a.borrow, n, 0), arg(&a.out, n, 1));
+       }},
+      {"tb_buffer_note_external_write", 1,
+       [](CApiArguments& a, int n) {
+         return tb_buffer_note_external_write(handle_arg(a, a.tensor.get, n, 0));
        }},
       {"tb_buffer_copy_to_host", 2,
        [](CApiArguments& a, int n) {
@@ -86,11 +91,7 @@ std::vector<CApiCall> all_calls() {
        [](CApiArguments&, int) {
          return tb_synchronize(tb_device{0, 0}, nullptr);
        }},
-      TB_SCATTER_CALLS_(sub),
-      TB_SCATTER_CALLS_(add),
-      TB_SCATTER_CALLS_(update),
-      TB_SCATTER_CALLS_(min),
-      TB_SCATTER_CALLS_(max),
+      TENSORBUF_SCATTER_COMBINES(TB_SCATTER_CALLS_)  // every combine of the op table
       {"tb_boolean_mask_update_in_place", 3,
        [](CApiArguments& a, int n) {
          return tb_boolean_mask_update_in_place(handle_arg(a, a.tensor.get, n, 0),
