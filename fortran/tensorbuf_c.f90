@@ -1,6 +1,8 @@
 ! tensorbuf_c: the bind(c) interfaces of the tensorbuf C API (<tensorbuf/c_api.h>,
 ! spec/interop.md I4): c_tb_<name> is the C function tb_<name>, with its constants and option
 ! structs. Use the module tensorbuf_f, which re-exports all of this with the array wrappers.
+! The constants and struct sizes are checked against the C header (ctest fortran.constants);
+! each scatter combine's interfaces come from the op table (scatter_c.f90.in, CMakeLists.txt).
 module tensorbuf_c
   use, intrinsic :: iso_c_binding
   implicit none
@@ -17,17 +19,21 @@ module tensorbuf_c
   type, bind(c), public :: tb_device
     integer(c_int) :: kind = 0, index = 0
   end type
+  ! Option structs: `device` is c_loc of a type(tb_device), target (c_null_ptr: where the
+  ! first input lives).
   type, bind(c), public :: tb_scatter_options
     integer(c_size_t) :: struct_size = 0
     integer(c_int) :: oob = 0
     integer(c_int) :: deterministic = 0
     type(c_ptr) :: stream = c_null_ptr
+    type(c_ptr) :: device = c_null_ptr
   end type
   type, bind(c), public :: tb_mask_update_options
     integer(c_size_t) :: struct_size = 0
     integer(c_int) :: axis = 0
     integer(c_int) :: broadcast = 1
     type(c_ptr) :: stream = c_null_ptr
+    type(c_ptr) :: device = c_null_ptr
   end type
   ! release: a bind(c) subroutine release(ctx, last_use_stream) with two type(c_ptr), value
   ! arguments (c_funloc of it), or c_null_funptr.
@@ -42,12 +48,14 @@ module tensorbuf_c
     type(c_ptr) :: ready_stream = c_null_ptr
     type(c_funptr) :: release = c_null_funptr
     type(c_ptr) :: release_ctx = c_null_ptr
+    integer(c_int) :: cache_mirror = 0
   end type
   type, bind(c), public :: tb_substr_options
     integer(c_size_t) :: struct_size = 0
     integer(c_int) :: unit = 0
     integer(c_int) :: oob = 0
     type(c_ptr) :: stream = c_null_ptr
+    type(c_ptr) :: device = c_null_ptr
   end type
 
 
@@ -84,6 +92,12 @@ module tensorbuf_c
       type(tb_borrow_desc), intent(in) :: desc
       type(c_ptr), intent(out) :: out
       integer(c_int) :: c_tb_buffer_borrow_ex
+    end function
+    function c_tb_buffer_note_external_write(buffer) &
+        bind(c, name="tb_buffer_note_external_write")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: buffer
+      integer(c_int) :: c_tb_buffer_note_external_write
     end function
     subroutine c_tb_buffer_destroy(buffer) bind(c, name="tb_buffer_destroy")
       import :: c_ptr
@@ -153,8 +167,9 @@ module tensorbuf_c
       integer(c_size_t) :: c_strlen
     end function
   end interface
-  ! The shapes of the op functions: one per form, shared by the five scatters and by
-  ! boolean_mask_update (whose second argument is the mask, the third int the axis).
+  ! The shapes of the plain op functions: one per form, shared by the scatters and by
+  ! boolean_mask_update (whose second argument is the mask, the third int the axis). The
+  ! wrappers call the _ex forms now; these stay for callers that name them.
   abstract interface
     function tb_op_in_place_c(tensor, second, updates, policy_or_axis, stream) result(status) &
         bind(c)
@@ -178,188 +193,11 @@ module tensorbuf_c
 
   ! One interface block per C function. Not procedure(<abstract interface>), bind(c) :: name:
   ! gfortran 12.2 passes the `value` arguments of such a declaration by address (issue #32;
-  ! ctest fortran.raw_calls calls them from several sites).
+  ! ctest fortran.raw_calls calls them from several sites). The scatter combines' (the public
+  ! statement and the interfaces of each), from the op table:
+  include 'tensorbuf_c_scatter.inc'
+
   interface
-    function c_tb_tensor_scatter_nd_sub_in_place( &
-        tensor, indices, updates, oob, stream) &
-        result(status) bind(c, name="tb_tensor_scatter_nd_sub_in_place")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: tensor, indices, updates
-      integer(c_int), value :: oob
-      type(c_ptr), value :: stream
-      integer(c_int) :: status
-    end function
-    function c_tb_tensor_scatter_nd_sub( &
-        tensor, indices, updates, oob, stream, out) &
-        result(status) bind(c, name="tb_tensor_scatter_nd_sub")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: tensor, indices, updates
-      integer(c_int), value :: oob
-      type(c_ptr), value :: stream
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: status
-    end function
-    function c_tb_tensor_scatter_nd_sub_in_place_ex( &
-        tensor, indices, updates, options) &
-        result(status) bind(c, name="tb_tensor_scatter_nd_sub_in_place_ex")
-      import :: c_int, c_ptr, tb_scatter_options
-      type(c_ptr), value :: tensor, indices, updates
-      type(tb_scatter_options), intent(in) :: options
-      integer(c_int) :: status
-    end function
-    function c_tb_tensor_scatter_nd_sub_ex( &
-        tensor, indices, updates, options, out) &
-        result(status) bind(c, name="tb_tensor_scatter_nd_sub_ex")
-      import :: c_int, c_ptr, tb_scatter_options
-      type(c_ptr), value :: tensor, indices, updates
-      type(tb_scatter_options), intent(in) :: options
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: status
-    end function
-    function c_tb_tensor_scatter_nd_add_in_place( &
-        tensor, indices, updates, oob, stream) &
-        result(status) bind(c, name="tb_tensor_scatter_nd_add_in_place")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: tensor, indices, updates
-      integer(c_int), value :: oob
-      type(c_ptr), value :: stream
-      integer(c_int) :: status
-    end function
-    function c_tb_tensor_scatter_nd_add( &
-        tensor, indices, updates, oob, stream, out) &
-        result(status) bind(c, name="tb_tensor_scatter_nd_add")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: tensor, indices, updates
-      integer(c_int), value :: oob
-      type(c_ptr), value :: stream
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: status
-    end function
-    function c_tb_tensor_scatter_nd_add_in_place_ex( &
-        tensor, indices, updates, options) &
-        result(status) bind(c, name="tb_tensor_scatter_nd_add_in_place_ex")
-      import :: c_int, c_ptr, tb_scatter_options
-      type(c_ptr), value :: tensor, indices, updates
-      type(tb_scatter_options), intent(in) :: options
-      integer(c_int) :: status
-    end function
-    function c_tb_tensor_scatter_nd_add_ex( &
-        tensor, indices, updates, options, out) &
-        result(status) bind(c, name="tb_tensor_scatter_nd_add_ex")
-      import :: c_int, c_ptr, tb_scatter_options
-      type(c_ptr), value :: tensor, indices, updates
-      type(tb_scatter_options), intent(in) :: options
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: status
-    end function
-    function c_tb_tensor_scatter_nd_update_in_place( &
-        tensor, indices, updates, oob, stream) &
-        result(status) bind(c, name="tb_tensor_scatter_nd_update_in_place")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: tensor, indices, updates
-      integer(c_int), value :: oob
-      type(c_ptr), value :: stream
-      integer(c_int) :: status
-    end function
-    function c_tb_tensor_scatter_nd_update( &
-        tensor, indices, updates, oob, stream, out) &
-        result(status) bind(c, name="tb_tensor_scatter_nd_update")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: tensor, indices, updates
-      integer(c_int), value :: oob
-      type(c_ptr), value :: stream
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: status
-    end function
-    function c_tb_tensor_scatter_nd_update_in_place_ex( &
-        tensor, indices, updates, options) &
-        result(status) bind(c, name="tb_tensor_scatter_nd_update_in_place_ex")
-      import :: c_int, c_ptr, tb_scatter_options
-      type(c_ptr), value :: tensor, indices, updates
-      type(tb_scatter_options), intent(in) :: options
-      integer(c_int) :: status
-    end function
-    function c_tb_tensor_scatter_nd_update_ex( &
-        tensor, indices, updates, options, out) &
-        result(status) bind(c, name="tb_tensor_scatter_nd_update_ex")
-      import :: c_int, c_ptr, tb_scatter_options
-      type(c_ptr), value :: tensor, indices, updates
-      type(tb_scatter_options), intent(in) :: options
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: status
-    end function
-    function c_tb_tensor_scatter_nd_min_in_place( &
-        tensor, indices, updates, oob, stream) &
-        result(status) bind(c, name="tb_tensor_scatter_nd_min_in_place")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: tensor, indices, updates
-      integer(c_int), value :: oob
-      type(c_ptr), value :: stream
-      integer(c_int) :: status
-    end function
-    function c_tb_tensor_scatter_nd_min( &
-        tensor, indices, updates, oob, stream, out) &
-        result(status) bind(c, name="tb_tensor_scatter_nd_min")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: tensor, indices, updates
-      integer(c_int), value :: oob
-      type(c_ptr), value :: stream
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: status
-    end function
-    function c_tb_tensor_scatter_nd_min_in_place_ex( &
-        tensor, indices, updates, options) &
-        result(status) bind(c, name="tb_tensor_scatter_nd_min_in_place_ex")
-      import :: c_int, c_ptr, tb_scatter_options
-      type(c_ptr), value :: tensor, indices, updates
-      type(tb_scatter_options), intent(in) :: options
-      integer(c_int) :: status
-    end function
-    function c_tb_tensor_scatter_nd_min_ex( &
-        tensor, indices, updates, options, out) &
-        result(status) bind(c, name="tb_tensor_scatter_nd_min_ex")
-      import :: c_int, c_ptr, tb_scatter_options
-      type(c_ptr), value :: tensor, indices, updates
-      type(tb_scatter_options), intent(in) :: options
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: status
-    end function
-    function c_tb_tensor_scatter_nd_max_in_place( &
-        tensor, indices, updates, oob, stream) &
-        result(status) bind(c, name="tb_tensor_scatter_nd_max_in_place")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: tensor, indices, updates
-      integer(c_int), value :: oob
-      type(c_ptr), value :: stream
-      integer(c_int) :: status
-    end function
-    function c_tb_tensor_scatter_nd_max( &
-        tensor, indices, updates, oob, stream, out) &
-        result(status) bind(c, name="tb_tensor_scatter_nd_max")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: tensor, indices, updates
-      integer(c_int), value :: oob
-      type(c_ptr), value :: stream
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: status
-    end function
-    function c_tb_tensor_scatter_nd_max_in_place_ex( &
-        tensor, indices, updates, options) &
-        result(status) bind(c, name="tb_tensor_scatter_nd_max_in_place_ex")
-      import :: c_int, c_ptr, tb_scatter_options
-      type(c_ptr), value :: tensor, indices, updates
-      type(tb_scatter_options), intent(in) :: options
-      integer(c_int) :: status
-    end function
-    function c_tb_tensor_scatter_nd_max_ex( &
-        tensor, indices, updates, options, out) &
-        result(status) bind(c, name="tb_tensor_scatter_nd_max_ex")
-      import :: c_int, c_ptr, tb_scatter_options
-      type(c_ptr), value :: tensor, indices, updates
-      type(tb_scatter_options), intent(in) :: options
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: status
-    end function
     function c_tb_boolean_mask_update_in_place( &
         tensor, mask, updates, axis, stream) &
         result(status) bind(c, name="tb_boolean_mask_update_in_place")
@@ -399,23 +237,12 @@ module tensorbuf_c
   end interface
 
   public :: c_tb_abi_version, c_tb_last_error, c_tb_buffer_create, c_tb_buffer_borrow, &
-      c_tb_buffer_borrow_ex, &
+      c_tb_buffer_borrow_ex, c_tb_buffer_note_external_write, &
       c_tb_buffer_destroy, c_tb_buffer_copy_to_host, c_tb_buffer_copy_from_host, &
       c_tb_buffer_dtype, c_tb_buffer_shape, c_tb_synchronize, &
       c_tb_boolean_mask_update_in_place, c_tb_boolean_mask_update, &
       c_tb_boolean_mask_update_in_place_ex, c_tb_boolean_mask_update_ex, c_tb_substr, &
       c_tb_buffer_to_dlpack_versioned, c_tb_buffer_from_dlpack_versioned
-  public :: c_tb_tensor_scatter_nd_sub_in_place, c_tb_tensor_scatter_nd_sub, &
-      c_tb_tensor_scatter_nd_sub_in_place_ex, c_tb_tensor_scatter_nd_sub_ex
-  public :: c_tb_tensor_scatter_nd_add_in_place, c_tb_tensor_scatter_nd_add, &
-      c_tb_tensor_scatter_nd_add_in_place_ex, c_tb_tensor_scatter_nd_add_ex
-  public :: c_tb_tensor_scatter_nd_update_in_place, c_tb_tensor_scatter_nd_update, &
-      c_tb_tensor_scatter_nd_update_in_place_ex, c_tb_tensor_scatter_nd_update_ex
-  public :: c_tb_tensor_scatter_nd_min_in_place, c_tb_tensor_scatter_nd_min, &
-      c_tb_tensor_scatter_nd_min_in_place_ex, c_tb_tensor_scatter_nd_min_ex
-  public :: c_tb_tensor_scatter_nd_max_in_place, c_tb_tensor_scatter_nd_max, &
-      c_tb_tensor_scatter_nd_max_in_place_ex, c_tb_tensor_scatter_nd_max_ex
-
   public :: c_string
 
 contains

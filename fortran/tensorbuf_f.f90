@@ -21,7 +21,8 @@ module tensorbuf_f
   implicit none
   private :: array_arg, describe, contiguous_layout, write_back, borrow, borrow3, destroy3, &
       check_arg, check_out, finish, set_message, fortran_message, add_int, add_shape, &
-      add_dtype, int_list, dtype_bytes, run_in_place, run_out_of_place, policy, axis_of
+      add_dtype, int_list, dtype_bytes, run_in_place, run_out_of_place, run_op, &
+      scatter_options, mask_options, device_address, flag, string_offsets, substr_result
 
   ! One array argument as the C API sees it: its address (the array's own memory, or staged:
   ! a contiguous copy of its elements in array element order), dtype (-1: not supported) and
@@ -34,6 +35,24 @@ module tensorbuf_f
     logical :: copied = .false.
     integer(c_int8_t), allocatable :: staged(:)
   end type
+
+  ! The _ex functions the wrappers call, as dummy procedures (the scatter combines share two).
+  abstract interface
+    function scatter_in_place_ex_c(tensor, indices, updates, options) result(status) bind(c)
+      import :: c_int, c_ptr, tb_scatter_options
+      type(c_ptr), value :: tensor, indices, updates
+      type(tb_scatter_options), intent(in) :: options
+      integer(c_int) :: status
+    end function
+    function scatter_ex_c(tensor, indices, updates, options, out) result(status) bind(c)
+      import :: c_int, c_ptr, tb_scatter_options
+      type(c_ptr), value :: tensor, indices, updates
+      type(tb_scatter_options), intent(in) :: options
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: status
+    end function
+  end interface
+  private :: scatter_in_place_ex_c, scatter_ex_c
 
 contains
 
@@ -251,32 +270,40 @@ contains
 
   ! A buffer over arg's memory, dims reversed. `as_bool`: a 1-byte integer array (a 0/1 mask)
   ! is read as bool.
-  integer(c_int) function borrow(arg, read_only, as_bool, handle) result(status)
+  integer(c_int) function borrow(arg, read_only, as_bool, handle, cache_mirror) result(status)
     type(array_arg), intent(in) :: arg
     logical, intent(in) :: read_only, as_bool
     type(c_ptr), intent(out) :: handle
-    integer(c_int64_t) :: dims(TB_MAX_NDIM)
-    integer(c_int) :: dtype
+    logical, intent(in), optional :: cache_mirror
+    integer(c_int64_t), target :: dims(TB_MAX_NDIM)
+    type(tb_borrow_desc) :: desc
     integer :: i
     handle = c_null_ptr
-    dtype = arg%dtype
-    if (as_bool .and. dtype == TB_INT8) dtype = TB_BOOL
+    desc%struct_size = c_sizeof(desc)
+    desc%data = arg%address
+    desc%dtype = arg%dtype
+    if (as_bool .and. arg%dtype == TB_INT8) desc%dtype = TB_BOOL
+    desc%ndim = int(arg%rank, c_int)
     dims = 0
     do i = 1, arg%rank
       dims(i) = arg%dims(arg%rank + 1 - i)
     end do
-    status = c_tb_buffer_borrow(arg%address, dtype, int(arg%rank, c_int), dims, &
-        tb_device(0, 0), merge(1_c_int, 0_c_int, read_only), c_null_ptr, handle)
+    desc%shape = c_loc(dims)
+    desc%read_only = merge(1_c_int, 0_c_int, read_only)
+    desc%cache_mirror = flag(cache_mirror, .false.)
+    status = c_tb_buffer_borrow_ex(desc, handle)
   end function
 
-  ! `handle` = a buffer over `x` in place (read_only: writes fail); free it with
+  ! `handle` = a buffer over `x` in place (read_only: writes fail; cache_mirror: a device copy
+  ! is kept across calls until c_tb_buffer_note_external_write); free it with
   ! c_tb_buffer_destroy. For the raw c_tb_* calls. The buffer is x's own memory, so x must be
   ! contiguous and not a default logical.
-  subroutine tb_borrow(x, handle, read_only, ierr)
+  subroutine tb_borrow(x, handle, read_only, ierr, cache_mirror)
     class(*), dimension(..), target, intent(in) :: x
     type(c_ptr), intent(out) :: handle
     logical, intent(in), optional :: read_only
     integer, intent(out), optional :: ierr
+    logical, intent(in), optional :: cache_mirror
     type(array_arg), target :: arg
     character(len=:), allocatable :: message
     integer(c_int) :: status
@@ -292,18 +319,25 @@ contains
           'default logical: a buffer is the array''s own memory; pass a contiguous array ' // &
           'of a C type (a copy of the section, logical(c_bool))'
     end if
-    if (status == TB_OK) status = borrow(arg, ro, .false., handle)
-    call finish(status, message, ierr)
+    if (status == TB_OK) status = borrow(arg, ro, .false., handle, cache_mirror)
+    call finish('tb_borrow', status, message, ierr)
   end subroutine
 
-  ! The end of every wrapper: a failure's message (the wrapper's own, or C's in Fortran terms)
-  ! becomes this thread's last message; then ierr, or error stop.
-  subroutine finish(status, message, ierr)
+  ! The end of every wrapper `name`: a failure's message (the wrapper's own, or C's in Fortran
+  ! terms, under the wrapper's name: C's names the C function, e.g. an _ex form) becomes this
+  ! thread's last message; then ierr, or error stop.
+  subroutine finish(name, status, message, ierr)
+    character(len=*), intent(in) :: name
     integer(c_int), intent(in) :: status
     character(len=:), allocatable, intent(inout) :: message
     integer, intent(out), optional :: ierr
+    integer :: colon
     if (status /= TB_OK) then
-      if (.not. allocated(message)) call fortran_message(c_string(c_tb_last_error()), message)
+      if (.not. allocated(message)) then
+        call fortran_message(c_string(c_tb_last_error()), message)
+        colon = index(message, ': ')
+        if (colon > 0) message = name // message(colon:)
+      end if
       call set_message(message)
     end if
     if (present(ierr)) then
@@ -426,40 +460,118 @@ contains
     call c_tb_buffer_destroy(hc)
   end subroutine
 
-  ! The in-place op `op` (a scatter: `option` is the policy; boolean_mask_update: the axis).
-  subroutine run_in_place(name, second_name, op, a, second, updates, option, second_as_bool, &
-      ierr)
+  ! c_loc(chosen) holding `device`, or c_null_ptr (the C default) when it is absent.
+  type(c_ptr) function device_address(device, chosen)
+    type(tb_device), intent(in), optional :: device
+    type(tb_device), target, intent(out) :: chosen
+    device_address = c_null_ptr
+    if (.not. present(device)) return
+    chosen = device
+    device_address = c_loc(chosen)
+  end function
+
+  ! 1 or 0 for an optional logical, `default` when absent.
+  integer(c_int) function flag(value, default)
+    logical, intent(in), optional :: value
+    logical, intent(in) :: default
+    flag = merge(1_c_int, 0_c_int, default)
+    if (present(value)) flag = merge(1_c_int, 0_c_int, value)
+  end function
+
+  type(tb_scatter_options) function scatter_options(oob, deterministic, stream) result(o)
+    integer(c_int), intent(in), optional :: oob
+    logical, intent(in), optional :: deterministic
+    type(c_ptr), intent(in), optional :: stream
+    o%struct_size = c_sizeof(o)
+    if (present(oob)) o%oob = oob
+    o%deterministic = flag(deterministic, .false.)
+    if (present(stream)) o%stream = stream
+  end function
+
+  type(tb_mask_update_options) function mask_options(axis, broadcast, stream) result(o)
+    integer, intent(in), optional :: axis
+    logical, intent(in), optional :: broadcast
+    type(c_ptr), intent(in), optional :: stream
+    o%struct_size = c_sizeof(o)
+    if (present(axis)) o%axis = int(axis, c_int)
+    o%broadcast = flag(broadcast, .true.)
+    if (present(stream)) o%stream = stream
+  end function
+
+  ! The C call of a wrapper on borrowed handles: the scatter or the mask update given, its
+  ! options with `device`; `result` is used by the out-of-place forms.
+  integer(c_int) function run_op(ha, hs, hu, device, in_place, result, scatter, scatter_ex, &
+      scatter_opts, mask_opts) result(status)
+    type(c_ptr), intent(in) :: ha, hs, hu
+    type(tb_device), intent(in), optional :: device
+    logical, intent(in) :: in_place
+    type(c_ptr), intent(out) :: result
+    procedure(scatter_in_place_ex_c), optional :: scatter
+    procedure(scatter_ex_c), optional :: scatter_ex
+    type(tb_scatter_options), intent(in), optional :: scatter_opts
+    type(tb_mask_update_options), intent(in), optional :: mask_opts
+    type(tb_device), target :: chosen
+    type(tb_scatter_options) :: so
+    type(tb_mask_update_options) :: mo
+    result = c_null_ptr
+    if (present(scatter_opts)) then
+      so = scatter_opts
+      so%device = device_address(device, chosen)
+      if (in_place) then
+        status = scatter(ha, hs, hu, so)
+      else
+        status = scatter_ex(ha, hs, hu, so, result)
+      end if
+    else
+      mo = mask_opts
+      mo%device = device_address(device, chosen)
+      if (in_place) then
+        status = c_tb_boolean_mask_update_in_place_ex(ha, hs, hu, mo)
+      else
+        status = c_tb_boolean_mask_update_ex(ha, hs, hu, mo, result)
+      end if
+    end if
+  end function
+
+  ! An in-place op on Fortran arrays: a scatter (`scatter`, `scatter_opts`) or, without them,
+  ! boolean_mask_update (`mask_opts`; `second` is the mask, read as bool).
+  subroutine run_in_place(name, second_name, a, second, updates, ierr, device, scatter, &
+      scatter_opts, mask_opts)
     character(len=*), intent(in) :: name, second_name
-    procedure(tb_op_in_place_c) :: op
     class(*), dimension(..), target, intent(inout) :: a
     class(*), dimension(..), target, intent(in) :: second, updates
-    integer(c_int), intent(in) :: option
-    logical, intent(in) :: second_as_bool
     integer, intent(out), optional :: ierr
+    type(tb_device), intent(in), optional :: device
+    procedure(scatter_in_place_ex_c), optional :: scatter
+    type(tb_scatter_options), intent(in), optional :: scatter_opts
+    type(tb_mask_update_options), intent(in), optional :: mask_opts
     type(array_arg), target :: aa, sa, ua
-    type(c_ptr) :: ha, hs, hu
+    type(c_ptr) :: ha, hs, hu, unused
     character(len=:), allocatable :: message
     integer(c_int) :: status
     call describe(a, aa)
     call describe(second, sa)
     call describe(updates, ua)
-    status = borrow3(name, second_name, aa, sa, ua, .true., second_as_bool, ha, hs, hu, message)
-    if (status == TB_OK) status = op(ha, hs, hu, option, c_null_ptr)
+    status = borrow3(name, second_name, aa, sa, ua, .true., present(mask_opts), ha, hs, hu, &
+        message)
+    if (status == TB_OK) status = run_op(ha, hs, hu, device, .true., unused, scatter=scatter, &
+        scatter_opts=scatter_opts, mask_opts=mask_opts)
     call destroy3(ha, hs, hu)
     if (status == TB_OK) call write_back(a, aa)
-    call finish(status, message, ierr)
+    call finish(name, status, message, ierr)
   end subroutine
 
-  ! The out-of-place op `op`, its result copied into `out` (a's shape and type).
-  subroutine run_out_of_place(name, second_name, op, a, second, updates, out, option, &
-      second_as_bool, ierr)
+  ! The out-of-place op, its result copied into `out` (a's shape and type); as run_in_place.
+  subroutine run_out_of_place(name, second_name, a, second, updates, out, ierr, device, &
+      scatter, scatter_opts, mask_opts)
     character(len=*), intent(in) :: name, second_name
-    procedure(tb_op_c) :: op
     class(*), dimension(..), target, intent(in) :: a, second, updates
     class(*), dimension(..), target, intent(inout) :: out
-    integer(c_int), intent(in) :: option
-    logical, intent(in) :: second_as_bool
     integer, intent(out), optional :: ierr
+    type(tb_device), intent(in), optional :: device
+    procedure(scatter_ex_c), optional :: scatter
+    type(tb_scatter_options), intent(in), optional :: scatter_opts
+    type(tb_mask_update_options), intent(in), optional :: mask_opts
     type(array_arg), target :: aa, sa, ua, oa
     type(c_ptr) :: ha, hs, hu, result
     character(len=:), allocatable :: message
@@ -468,10 +580,12 @@ contains
     call describe(second, sa)
     call describe(updates, ua)
     call describe(out, oa)
-    status = borrow3(name, second_name, aa, sa, ua, .false., second_as_bool, ha, hs, hu, message)
+    status = borrow3(name, second_name, aa, sa, ua, .false., present(mask_opts), ha, hs, hu, &
+        message)
     if (status == TB_OK) status = check_arg(name, 'out', oa, message)
     if (status == TB_OK) status = check_out(name, aa, oa, message)
-    if (status == TB_OK) status = op(ha, hs, hu, option, c_null_ptr, result)
+    if (status == TB_OK) status = run_op(ha, hs, hu, device, .false., result, &
+        scatter_ex=scatter, scatter_opts=scatter_opts, mask_opts=mask_opts)
     if (status == TB_OK) then
       status = c_tb_buffer_copy_to_host(result, oa%address, &
           int(dtype_bytes(oa%dtype), c_size_t) * int(product(oa%dims(1:oa%rank)), c_size_t))
@@ -479,126 +593,212 @@ contains
     end if
     call destroy3(ha, hs, hu)
     if (status == TB_OK) call write_back(out, oa)
-    call finish(status, message, ierr)
+    call finish(name, status, message, ierr)
   end subroutine
 
-  integer(c_int) function policy(oob)
-    integer(c_int), intent(in), optional :: oob
-    policy = TB_OOB_DEFAULT
-    if (present(oob)) policy = oob
-  end function
-
-  integer(c_int) function axis_of(axis)
-    integer, intent(in), optional :: axis
-    axis_of = 0
-    if (present(axis)) axis_of = int(axis, c_int)
-  end function
-
-  subroutine tb_tensor_scatter_nd_sub_in_place(a, indices, updates, ierr, oob)
-    class(*), dimension(..), target, intent(inout) :: a
-    class(*), dimension(..), target, intent(in) :: indices, updates
-    integer, intent(out), optional :: ierr
-    integer(c_int), intent(in), optional :: oob
-    call run_in_place('tb_tensor_scatter_nd_sub_in_place', 'indices', &
-        c_tb_tensor_scatter_nd_sub_in_place, a, indices, updates, policy(oob), .false., ierr)
-  end subroutine
-  subroutine tb_tensor_scatter_nd_sub(a, indices, updates, out, ierr, oob)
-    class(*), dimension(..), target, intent(in) :: a, indices, updates
-    class(*), dimension(..), target, intent(inout) :: out
-    integer, intent(out), optional :: ierr
-    integer(c_int), intent(in), optional :: oob
-    call run_out_of_place('tb_tensor_scatter_nd_sub', 'indices', &
-        c_tb_tensor_scatter_nd_sub, a, indices, updates, out, policy(oob), .false., ierr)
-  end subroutine
-
-  subroutine tb_tensor_scatter_nd_add_in_place(a, indices, updates, ierr, oob)
-    class(*), dimension(..), target, intent(inout) :: a
-    class(*), dimension(..), target, intent(in) :: indices, updates
-    integer, intent(out), optional :: ierr
-    integer(c_int), intent(in), optional :: oob
-    call run_in_place('tb_tensor_scatter_nd_add_in_place', 'indices', &
-        c_tb_tensor_scatter_nd_add_in_place, a, indices, updates, policy(oob), .false., ierr)
-  end subroutine
-  subroutine tb_tensor_scatter_nd_add(a, indices, updates, out, ierr, oob)
-    class(*), dimension(..), target, intent(in) :: a, indices, updates
-    class(*), dimension(..), target, intent(inout) :: out
-    integer, intent(out), optional :: ierr
-    integer(c_int), intent(in), optional :: oob
-    call run_out_of_place('tb_tensor_scatter_nd_add', 'indices', &
-        c_tb_tensor_scatter_nd_add, a, indices, updates, out, policy(oob), .false., ierr)
-  end subroutine
-
-  subroutine tb_tensor_scatter_nd_update_in_place(a, indices, updates, ierr, oob)
-    class(*), dimension(..), target, intent(inout) :: a
-    class(*), dimension(..), target, intent(in) :: indices, updates
-    integer, intent(out), optional :: ierr
-    integer(c_int), intent(in), optional :: oob
-    call run_in_place('tb_tensor_scatter_nd_update_in_place', 'indices', &
-        c_tb_tensor_scatter_nd_update_in_place, a, indices, updates, policy(oob), .false., ierr)
-  end subroutine
-  subroutine tb_tensor_scatter_nd_update(a, indices, updates, out, ierr, oob)
-    class(*), dimension(..), target, intent(in) :: a, indices, updates
-    class(*), dimension(..), target, intent(inout) :: out
-    integer, intent(out), optional :: ierr
-    integer(c_int), intent(in), optional :: oob
-    call run_out_of_place('tb_tensor_scatter_nd_update', 'indices', &
-        c_tb_tensor_scatter_nd_update, a, indices, updates, out, policy(oob), .false., ierr)
-  end subroutine
-
-  subroutine tb_tensor_scatter_nd_min_in_place(a, indices, updates, ierr, oob)
-    class(*), dimension(..), target, intent(inout) :: a
-    class(*), dimension(..), target, intent(in) :: indices, updates
-    integer, intent(out), optional :: ierr
-    integer(c_int), intent(in), optional :: oob
-    call run_in_place('tb_tensor_scatter_nd_min_in_place', 'indices', &
-        c_tb_tensor_scatter_nd_min_in_place, a, indices, updates, policy(oob), .false., ierr)
-  end subroutine
-  subroutine tb_tensor_scatter_nd_min(a, indices, updates, out, ierr, oob)
-    class(*), dimension(..), target, intent(in) :: a, indices, updates
-    class(*), dimension(..), target, intent(inout) :: out
-    integer, intent(out), optional :: ierr
-    integer(c_int), intent(in), optional :: oob
-    call run_out_of_place('tb_tensor_scatter_nd_min', 'indices', &
-        c_tb_tensor_scatter_nd_min, a, indices, updates, out, policy(oob), .false., ierr)
-  end subroutine
-
-  subroutine tb_tensor_scatter_nd_max_in_place(a, indices, updates, ierr, oob)
-    class(*), dimension(..), target, intent(inout) :: a
-    class(*), dimension(..), target, intent(in) :: indices, updates
-    integer, intent(out), optional :: ierr
-    integer(c_int), intent(in), optional :: oob
-    call run_in_place('tb_tensor_scatter_nd_max_in_place', 'indices', &
-        c_tb_tensor_scatter_nd_max_in_place, a, indices, updates, policy(oob), .false., ierr)
-  end subroutine
-  subroutine tb_tensor_scatter_nd_max(a, indices, updates, out, ierr, oob)
-    class(*), dimension(..), target, intent(in) :: a, indices, updates
-    class(*), dimension(..), target, intent(inout) :: out
-    integer, intent(out), optional :: ierr
-    integer(c_int), intent(in), optional :: oob
-    call run_out_of_place('tb_tensor_scatter_nd_max', 'indices', &
-        c_tb_tensor_scatter_nd_max, a, indices, updates, out, policy(oob), .false., ierr)
-  end subroutine
+  ! The scatters, one pair of wrappers per combine of the op table (scatter_f.f90.in):
+  ! tb_tensor_scatter_nd_<name>_in_place(a, indices, updates [, ierr] [, oob]
+  ! [, deterministic] [, device] [, stream]) and tb_tensor_scatter_nd_<name>(a, indices,
+  ! updates, out [, ierr] ...): oob a TB_OOB_* (default TB_OOB_DEFAULT), deterministic a
+  ! logical (default .false.), device a type(tb_device) (default: where a lives, the host),
+  ! stream a cudaStream_t as type(c_ptr).
+  include 'tensorbuf_f_scatter.inc'
 
   ! a[mask] = updates (spec/boolean_mask_update.md), in place or into `out`; `axis` (default 0)
   ! in tensor coordinates, i.e. counted from the last Fortran dimension. `mask`: a logical (of
-  ! any kind: `a > 0` will do) or integer(c_int8_t) 0/1 array, read as bool.
-  subroutine tb_boolean_mask_update_in_place(a, mask, updates, ierr, axis)
+  ! any kind: `a > 0` will do) or integer(c_int8_t) 0/1 array, read as bool. `broadcast`
+  ! (default .true.): updates broadcast to the masked shape; device and stream as the scatters'.
+  subroutine tb_boolean_mask_update_in_place(a, mask, updates, ierr, axis, broadcast, device, &
+      stream)
     class(*), dimension(..), target, intent(inout) :: a
     class(*), dimension(..), target, intent(in) :: mask, updates
     integer, intent(out), optional :: ierr
     integer, intent(in), optional :: axis
-    call run_in_place('tb_boolean_mask_update_in_place', 'mask', &
-        c_tb_boolean_mask_update_in_place, a, mask, updates, axis_of(axis), &
-        .true., ierr)
+    logical, intent(in), optional :: broadcast
+    type(tb_device), intent(in), optional :: device
+    type(c_ptr), intent(in), optional :: stream
+    call run_in_place('tb_boolean_mask_update_in_place', 'mask', a, mask, updates, ierr, device, &
+        mask_opts=mask_options(axis, broadcast, stream))
   end subroutine
-  subroutine tb_boolean_mask_update(a, mask, updates, out, ierr, axis)
+  subroutine tb_boolean_mask_update(a, mask, updates, out, ierr, axis, broadcast, device, stream)
     class(*), dimension(..), target, intent(in) :: a, mask, updates
     class(*), dimension(..), target, intent(inout) :: out
     integer, intent(out), optional :: ierr
     integer, intent(in), optional :: axis
-    call run_out_of_place('tb_boolean_mask_update', 'mask', &
-        c_tb_boolean_mask_update, a, mask, updates, out, axis_of(axis), &
-        .true., ierr)
+    logical, intent(in), optional :: broadcast
+    type(tb_device), intent(in), optional :: device
+    type(c_ptr), intent(in), optional :: stream
+    call run_out_of_place('tb_boolean_mask_update', 'mask', a, mask, updates, out, ierr, device, &
+        mask_opts=mask_options(axis, broadcast, stream))
+  end subroutine
+
+  ! substr (spec/substr.md) of Fortran strings: out(i) is the substring of strings at pos of
+  ! at most len units (TB_UNIT_BYTE or TB_UNIT_UTF8_CHAR), blank-padded, for each element i of
+  ! the broadcast of strings and pos (their tensor shapes: a rank-2 pos(k, n) is [n, k]), in
+  ! array element order. pos and len are the C API's: 0-based, negative from the end (not a
+  ! Fortran substring's 1-based start). A string is its first len_trim characters (trailing
+  ! blanks are padding), or its first lengths(j) with `lengths`; out_lengths receives each
+  ! result's length. `out` must have the result's size and room for each substring, else
+  ! TB_INVALID_ARGUMENT before anything is written. oob, device and stream as the scatters'.
+  subroutine tb_substr(strings, pos, len, out, ierr, unit, oob, device, stream, lengths, &
+      out_lengths)
+    character(len=*), intent(in) :: strings(:)
+    class(*), dimension(..), target, intent(in) :: pos, len
+    character(len=*), intent(inout) :: out(:)
+    integer, intent(out), optional :: ierr
+    integer(c_int), intent(in), optional :: unit, oob
+    type(tb_device), intent(in), optional :: device
+    type(c_ptr), intent(in), optional :: stream
+    integer, intent(in), optional :: lengths(:)
+    integer, intent(inout), optional :: out_lengths(:)
+    type(array_arg), target :: pa, la
+    type(tb_substr_options), target :: o
+    type(tb_device), target :: chosen
+    integer(c_int64_t), allocatable, target :: offsets(:)
+    character(kind=c_char), allocatable, target :: chars(:)
+    type(c_ptr) :: ho, hc, hp, hl, result_offsets, result_chars
+    integer(c_int64_t) :: dims(TB_MAX_NDIM)
+    integer(c_int) :: status, rank
+    character(len=:), allocatable :: message
+    ho = c_null_ptr
+    hc = c_null_ptr
+    hp = c_null_ptr
+    hl = c_null_ptr
+    call describe(pos, pa)
+    call describe(len, la)
+    call string_offsets(strings, lengths, offsets, chars, status, message)
+    if (status == TB_OK) status = check_arg('tb_substr', 'pos', pa, message)
+    if (status == TB_OK) status = check_arg('tb_substr', 'len', la, message)
+    if (status == TB_OK) status = c_tb_buffer_borrow(c_loc(offsets), TB_INT64, 1_c_int, &
+        [size(offsets, kind=c_int64_t)], tb_device(0, 0), 1_c_int, c_null_ptr, ho)
+    if (status == TB_OK) status = c_tb_buffer_borrow(c_loc(chars), TB_UINT8, 1_c_int, &
+        [offsets(ubound(offsets, 1))], tb_device(0, 0), 1_c_int, c_null_ptr, hc)
+    if (status == TB_OK) status = borrow(pa, .true., .false., hp)
+    if (status == TB_OK) status = borrow(la, .true., .false., hl)
+    o%struct_size = c_sizeof(o)
+    if (present(unit)) o%unit = unit
+    if (present(oob)) o%oob = oob
+    if (present(stream)) o%stream = stream
+    o%device = device_address(device, chosen)
+    if (status == TB_OK) then
+      status = c_tb_substr(ho, hc, 1_c_int, [size(strings, kind=c_int64_t)], hp, hl, c_loc(o), &
+          result_offsets, result_chars, rank, dims)
+      if (status == TB_OK) then
+        call substr_result(result_offsets, result_chars, product(dims(1:rank)), out, &
+            out_lengths, status, message)
+        call c_tb_buffer_destroy(result_offsets)
+        call c_tb_buffer_destroy(result_chars)
+      end if
+    end if
+    call c_tb_buffer_destroy(ho)
+    call c_tb_buffer_destroy(hc)
+    call destroy3(hp, hl, c_null_ptr)
+    call finish('tb_substr', status, message, ierr)
+  end subroutine
+
+  ! The Arrow large_string layout of `strings` (each its first lengths(i) characters, else its
+  ! len_trim): offsets(0:n), and chars (one element at least: c_loc of an empty array is not
+  ! portable).
+  subroutine string_offsets(strings, lengths, offsets, chars, status, message)
+    character(len=*), intent(in) :: strings(:)
+    integer, intent(in), optional :: lengths(:)
+    integer(c_int64_t), allocatable, intent(out) :: offsets(:)
+    character(kind=c_char), allocatable, intent(out) :: chars(:)
+    integer(c_int), intent(out) :: status
+    character(len=:), allocatable, intent(inout) :: message
+    integer :: i, j, n
+    n = size(strings)
+    allocate(offsets(0:n))
+    offsets(0) = 0
+    status = TB_OK
+    if (present(lengths)) then
+      if (size(lengths) /= n) then
+        status = TB_INVALID_ARGUMENT
+        message = 'tb_substr: lengths has '
+        call add_int(message, size(lengths, kind=c_int64_t))
+        message = message // ' elements but strings has '
+        call add_int(message, int(n, c_int64_t))
+      else if (any(lengths < 0 .or. lengths > len(strings))) then
+        status = TB_INVALID_ARGUMENT
+        i = findloc(lengths < 0 .or. lengths > len(strings), .true., 1)
+        message = 'tb_substr: lengths('
+        call add_int(message, int(i, c_int64_t))
+        message = message // ') is '
+        call add_int(message, int(lengths(i), c_int64_t))
+        message = message // ', outside 0 to len(strings) = '
+        call add_int(message, int(len(strings), c_int64_t))
+      end if
+    end if
+    do i = 1, n
+      if (present(lengths) .and. status == TB_OK) then
+        offsets(i) = offsets(i - 1) + lengths(i)
+      else
+        offsets(i) = offsets(i - 1) + len_trim(strings(i))
+      end if
+    end do
+    allocate(chars(max(1_c_int64_t, offsets(n))))
+    do i = 1, n
+      do j = 1, int(offsets(i) - offsets(i - 1))
+        chars(offsets(i - 1) + j) = strings(i)(j:j)
+      end do
+    end do
+  end subroutine
+
+  ! Reads substr's result (`count` strings as offsets + chars) into out and out_lengths, after
+  ! checking that they can hold it (else TB_INVALID_ARGUMENT, nothing written).
+  subroutine substr_result(result_offsets, result_chars, count, out, out_lengths, status, &
+      message)
+    type(c_ptr), intent(in) :: result_offsets, result_chars
+    integer(c_int64_t), intent(in) :: count
+    character(len=*), intent(inout) :: out(:)
+    integer, intent(inout), optional :: out_lengths(:)
+    integer(c_int), intent(out) :: status
+    character(len=:), allocatable, intent(inout) :: message
+    integer(c_int64_t), allocatable, target :: offsets(:)
+    character(kind=c_char), allocatable, target :: chars(:)
+    integer(c_int64_t) :: i, j, too_long
+    status = TB_OK
+    if (size(out, kind=c_int64_t) /= count .or. present(out_lengths) .and. &
+        size(out_lengths, kind=c_int64_t) /= count) then
+      status = TB_INVALID_ARGUMENT
+      message = 'tb_substr: the result has '
+      call add_int(message, count)
+      message = message // ' strings (the broadcast of strings and pos) but out has '
+      call add_int(message, size(out, kind=c_int64_t))
+      if (present(out_lengths)) then
+        message = message // ' and out_lengths '
+        call add_int(message, size(out_lengths, kind=c_int64_t))
+      end if
+      return
+    end if
+    allocate(offsets(0:count))
+    status = c_tb_buffer_copy_to_host(result_offsets, c_loc(offsets), &
+        int(8 * (count + 1), c_size_t))
+    if (status /= TB_OK) return
+    allocate(chars(max(1_c_int64_t, offsets(count))))
+    status = c_tb_buffer_copy_to_host(result_chars, c_loc(chars), int(offsets(count), c_size_t))
+    if (status /= TB_OK) return
+    too_long = 0
+    do i = count, 1, -1
+      if (offsets(i) - offsets(i - 1) > len(out)) too_long = i
+    end do
+    if (too_long > 0) then
+      status = TB_INVALID_ARGUMENT
+      message = 'tb_substr: out('
+      call add_int(message, too_long)
+      message = message // ') would hold '
+      call add_int(message, offsets(too_long) - offsets(too_long - 1))
+      message = message // ' characters but out has len '
+      call add_int(message, int(len(out), c_int64_t))
+      return
+    end if
+    do i = 1, count
+      out(i) = ''
+      do j = 1, offsets(i) - offsets(i - 1)
+        out(i)(j:j) = chars(offsets(i - 1) + j)
+      end do
+      if (present(out_lengths)) out_lengths(i) = int(offsets(i) - offsets(i - 1))
+    end do
   end subroutine
 
 end module tensorbuf_f

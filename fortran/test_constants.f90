@@ -1,0 +1,87 @@
+! The module's constants and option structs against <tensorbuf/c_api.h> (each value and layout
+! from C, c_constants.cpp), and its scatter combines against the op table (ctest
+! fortran.constants). tensorbuf_c declares the constants by hand: this is what keeps them true.
+program test_constants
+  use, intrinsic :: iso_c_binding
+  use tensorbuf_f
+  use tensorbuf_test_support
+  implicit none
+  interface
+    integer(c_int) function c_constant(name, length, value) &
+        bind(c, name="tensorbuf_test_c_constant")
+      import :: c_char, c_int, c_int64_t, c_size_t
+      character(kind=c_char), intent(in) :: name(*)
+      integer(c_size_t), intent(in) :: length
+      integer(c_int64_t), intent(out) :: value
+    end function
+    integer(c_int) function unasked_constants() bind(c, name="tensorbuf_test_unasked_constants")
+      import :: c_int
+    end function
+    integer(c_int) function combines_match() bind(c, name="tensorbuf_test_fortran_combines_match")
+      import :: c_int
+    end function
+  end interface
+  type(tb_device) :: device
+  type(tb_scatter_options), target :: scatter
+  type(tb_mask_update_options), target :: mask
+  type(tb_substr_options), target :: substr
+  type(tb_borrow_desc), target :: desc
+
+  call expect('TB_OK', int(TB_OK, c_int64_t))
+  call expect('TB_INVALID_ARGUMENT', int(TB_INVALID_ARGUMENT, c_int64_t))
+  call expect('TB_OUT_OF_RANGE', int(TB_OUT_OF_RANGE, c_int64_t))
+  call expect('TB_UNAVAILABLE', int(TB_UNAVAILABLE, c_int64_t))
+  call expect('TB_RESOURCE_EXHAUSTED', int(TB_RESOURCE_EXHAUSTED, c_int64_t))
+  call expect('TB_INTERNAL', int(TB_INTERNAL, c_int64_t))
+  call expect('TB_BOOL', int(TB_BOOL, c_int64_t))
+  call expect('TB_UINT8', int(TB_UINT8, c_int64_t))
+  call expect('TB_INT8', int(TB_INT8, c_int64_t))
+  call expect('TB_INT16', int(TB_INT16, c_int64_t))
+  call expect('TB_INT32', int(TB_INT32, c_int64_t))
+  call expect('TB_INT64', int(TB_INT64, c_int64_t))
+  call expect('TB_FLOAT16', int(TB_FLOAT16, c_int64_t))
+  call expect('TB_BFLOAT16', int(TB_BFLOAT16, c_int64_t))
+  call expect('TB_FLOAT32', int(TB_FLOAT32, c_int64_t))
+  call expect('TB_FLOAT64', int(TB_FLOAT64, c_int64_t))
+  call expect('TB_OOB_DEFAULT', int(TB_OOB_DEFAULT, c_int64_t))
+  call expect('TB_OOB_ERROR', int(TB_OOB_ERROR, c_int64_t))
+  call expect('TB_OOB_DROP', int(TB_OOB_DROP, c_int64_t))
+  call expect('TB_UNIT_BYTE', int(TB_UNIT_BYTE, c_int64_t))
+  call expect('TB_UNIT_UTF8_CHAR', int(TB_UNIT_UTF8_CHAR, c_int64_t))
+  call expect('TB_MAX_NDIM', int(TB_MAX_NDIM, c_int64_t))
+  call expect('sizeof(tb_device)', int(c_sizeof(device), c_int64_t))
+  call expect('sizeof(tb_scatter_options)', int(c_sizeof(scatter), c_int64_t))
+  call expect('sizeof(tb_mask_update_options)', int(c_sizeof(mask), c_int64_t))
+  call expect('sizeof(tb_substr_options)', int(c_sizeof(substr), c_int64_t))
+  call expect('sizeof(tb_borrow_desc)', int(c_sizeof(desc), c_int64_t))
+  call expect('offsetof(tb_scatter_options, device)', offset(c_loc(scatter), c_loc(scatter%device)))
+  call expect('offsetof(tb_mask_update_options, device)', offset(c_loc(mask), c_loc(mask%device)))
+  call expect('offsetof(tb_substr_options, device)', offset(c_loc(substr), c_loc(substr%device)))
+  call expect('offsetof(tb_borrow_desc, release_ctx)', offset(c_loc(desc), c_loc(desc%release_ctx)))
+  call expect('offsetof(tb_borrow_desc, cache_mirror)', &
+      offset(c_loc(desc), c_loc(desc%cache_mirror)))
+  call check(unasked_constants() == 0, 'every C constant has its Fortran check')
+  call check(combines_match() == 1, 'the module was generated for the op table''s combines')
+  call finish('constants')
+
+contains
+
+  subroutine expect(name, fortran_value)
+    character(len=*), intent(in) :: name
+    integer(c_int64_t), intent(in) :: fortran_value
+    integer(c_int64_t) :: c_value
+    character(len=24) :: text
+    if (c_constant(name, int(len(name), c_size_t), c_value) == 0) then
+      call check(.false., name // ' is not among the C constants of c_constants.cpp')
+      return
+    end if
+    write(text, '(i0, " /= ", i0)') fortran_value, c_value
+    call check(fortran_value == c_value, name // ': Fortran /= C: ' // trim(text))
+  end subroutine
+
+  integer(c_int64_t) function offset(base, field)
+    type(c_ptr), intent(in) :: base, field
+    offset = transfer(field, 0_c_intptr_t) - transfer(base, 0_c_intptr_t)
+  end function
+
+end program
