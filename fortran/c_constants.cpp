@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "core/op_table.hpp"
 #include "tensorbuf/c_api.h"
+#include "tensorbuf/op_table.hpp"
 
 namespace {
 
@@ -91,7 +91,7 @@ int tensorbuf_test_unasked_constants() {
 // 1 when the combines the Fortran module was generated for are the op table's, in its order.
 int tensorbuf_test_fortran_combines_match() {
   std::string table;
-  for (const auto& combine : tensorbuf::core::kScatterCombines) {
+  for (const auto& combine : tensorbuf::kScatterCombines) {
     if (!table.empty()) table += ",";
     table += combine.suffix;
   }

@@ -5,8 +5,9 @@
 // same table; plain macros and constexpr data (no CUDA, no backend).
 //
 // Adding a scatter combine = one TENSORBUF_SCATTER_COMBINES line, its functor in
-// src/kernels/scatter_nd_combine.hpp (and atomics), the public declarations (ops.hpp, c_api.h,
-// the Fortran module) and its tests.
+// src/kernels/scatter_nd_combine.hpp (and atomics), the public declarations (ops.hpp, and
+// c_api.h's four, without which src/c_api does not compile; the Fortran module is generated
+// from this list) and its tests.
 #pragma once
 
 #include <array>

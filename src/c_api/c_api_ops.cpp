@@ -1,5 +1,5 @@
 // The C API's ops: the scatters (one set of four functions per combine of the op table,
-// core/op_table.hpp), boolean_mask_update and substr, each a thin call of the C++ op inside
+// tensorbuf/op_table.hpp), boolean_mask_update and substr, each a thin call of the C++ op inside
 // `guarded` (the C++ op validates; on failure nothing is written).
 #include <type_traits>
 #include <utility>
@@ -7,8 +7,8 @@
 #include "c_api/c_api_internal.hpp"
 #include "core/buffer_access.hpp"
 #include "core/error_macros.hpp"
-#include "core/op_table.hpp"
 #include "core/string_tensor_access.hpp"
+#include "tensorbuf/op_table.hpp"
 #include "tensorbuf/ops.hpp"
 
 namespace tensorbuf::c_api {

@@ -1,7 +1,7 @@
 // The table of C API calls the error tests run: every function returning a status, with valid
 // arguments, any one of its pointer arguments replaceable by NULL.
 #include "c_api/fixture.hpp"
-#include "core/op_table.hpp"
+#include "tensorbuf/op_table.hpp"
 
 namespace tensorbuf::testing {
 namespace {

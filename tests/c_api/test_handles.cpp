@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "c_api/fixture.hpp"
-#include "core/op_table.hpp"
+#include "tensorbuf/op_table.hpp"
 
 namespace tensorbuf::testing {
 namespace {
@@ -18,7 +18,7 @@ using F = std::vector<float>;
 
 // The handle arguments of calls.cpp's table, all told: 22, and 12 for each scatter combine's
 // four functions.
-constexpr int kHandleArguments = 22 + 12 * static_cast<int>(core::kScatterCombines.size());
+constexpr int kHandleArguments = 22 + 12 * static_cast<int>(kScatterCombines.size());
 
 bool starts_with(const std::string& s, const std::string& prefix) {
   return s.compare(0, prefix.size(), prefix) == 0;
