@@ -18,9 +18,12 @@ struct Constant {
   bool asked = false;
 };
 
-#define TB_CONSTANT_(name) {#name, name}
-#define TB_SIZE_(type) {"sizeof(" #type ")", sizeof(type)}
-#define TB_OFFSET_(type, member) {"offsetof(" #type ", " #member ")", offsetof(type, member)}
+#define TB_CONSTANT_(name) \
+  { #name, name }
+#define TB_SIZE_(type) \
+  { "sizeof(" #type ")", sizeof(type) }
+#define TB_OFFSET_(type, member) \
+  { "offsetof(" #type ", " #member ")", offsetof(type, member) }
 Constant constants[] = {
     TB_CONSTANT_(TB_OK),
     TB_CONSTANT_(TB_INVALID_ARGUMENT),

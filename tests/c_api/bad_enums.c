@@ -22,8 +22,8 @@ int tb_test_out_of_range_enums(tb_buffer* tensor, const tb_buffer* indices,
     tb_scatter_options scatter = {sizeof(tb_scatter_options), TB_OOB_DEFAULT, 0, NULL, NULL};
     tb_substr_options substr = {sizeof(tb_substr_options), TB_UNIT_BYTE, TB_OOB_DEFAULT, NULL,
                                 NULL};
-    tb_borrow_desc desc = {sizeof(tb_borrow_desc), data, TB_FLOAT32, 1, shape, {0, 0}, 0, NULL,
-                           NULL, NULL, 0};
+    tb_borrow_desc desc = {
+        sizeof(tb_borrow_desc), data, TB_FLOAT32, 1, shape, {0, 0}, 0, NULL, NULL, NULL, 0};
     scatter.oob = (tb_oob)bad[i];
     substr.unit = (tb_substr_unit)bad[i];
     desc.dtype = (tb_dtype)bad[i];

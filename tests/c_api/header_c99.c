@@ -10,8 +10,8 @@ int main(void) {
   /* As docs/c_api.md recommends: designated initialisers, every other field zero (its
    * default), so the code compiles unchanged when a later header appends fields. */
   tb_device cpu = {0, 0};
-  tb_scatter_options options = {.struct_size = sizeof(tb_scatter_options),
-                                .oob = TB_OOB_DEFAULT, .device = &cpu};
+  tb_scatter_options options = {
+      .struct_size = sizeof(tb_scatter_options), .oob = TB_OOB_DEFAULT, .device = &cpu};
   tb_substr_options substr = {0};
   substr.struct_size = sizeof substr;
   return options.oob == TB_OOB_DEFAULT && substr.device == NULL ? 0 : 1;
