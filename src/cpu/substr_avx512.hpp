@@ -53,7 +53,7 @@ TENSORBUF_SUBSTR_SIMD_TARGET inline std::uint64_t block_starts(const std::uint8_
   return lo == 0 ? starts | 1 : starts;
 }
 
-// Start number k (0-based) among the starts in [from, size), 64 bytes per step; when there are
+// Start number k among the starts in [from, size), 64 bytes per step; when there are
 // only m <= k of them, size, with *missing = k - m (0: k is the count, "one past the last").
 TENSORBUF_SUBSTR_SIMD_TARGET inline std::int64_t kth_start(const std::uint8_t* s, std::int64_t size,
                                                            std::int64_t from, std::uint64_t k,
@@ -70,8 +70,8 @@ TENSORBUF_SUBSTR_SIMD_TARGET inline std::int64_t kth_start(const std::uint8_t* s
   return size;
 }
 
-// Start number k (k >= 1) counted back from the end of s (1: the last start), scanning 64 bytes
-// per step from the end; -1 when s has fewer than k starts.
+// Start number k counted back from the end of s (0: the last start), scanning 64 bytes per
+// step from the end; -1 when s has k or fewer starts.
 TENSORBUF_SUBSTR_SIMD_TARGET inline std::int64_t kth_start_from_end(const std::uint8_t* s,
                                                                     std::int64_t size,
                                                                     std::uint64_t k) {
@@ -79,9 +79,9 @@ TENSORBUF_SUBSTR_SIMD_TARGET inline std::int64_t kth_start_from_end(const std::u
     const std::int64_t lo = std::max<std::int64_t>(hi - 64, 0);
     const std::uint64_t starts = block_starts(s, lo, hi);
     const auto c = static_cast<std::uint64_t>(_mm_popcnt_u64(starts));
-    if (k <= c) {
-      return lo +
-             static_cast<std::int64_t>(_tzcnt_u64(_pdep_u64(std::uint64_t{1} << (c - k), starts)));
+    if (k < c) {  // number k from the block's top is number c - 1 - k from its bottom
+      return lo + static_cast<std::int64_t>(
+                      _tzcnt_u64(_pdep_u64(std::uint64_t{1} << (c - 1 - k), starts)));
     }
     k -= c;
     hi = lo;

@@ -34,7 +34,7 @@ inline std::uint64_t gather_top_bits(std::uint64_t top_bits) {
   return ((top_bits >> 7) * 0x0102040810204080ull) >> 56;
 }
 
-// kSelectInByte[b][r]: the bit of the r-th (0-based) set bit of byte b; 8 when there is none.
+// kSelectInByte[b][r]: the bit of set bit number r (0-based) of byte b; 8 when there is none.
 constexpr auto kSelectInByte = [] {
   std::array<std::array<std::uint8_t, 8>, 256> table{};
   for (int b = 0; b < 256; ++b) {
@@ -47,10 +47,10 @@ constexpr auto kSelectInByte = [] {
   return table;
 }();
 
-// The bit of the k-th (0-based, k < 64) set bit of x, given prefix = the byte-wise prefix
+// The bit of set bit number k (0-based, k < 64) of x, given prefix = the byte-wise prefix
 // counts of x (byte j: set bits in bytes 0..j, at most 64); meaningless (but defined) when x
 // has k or fewer. The byte comes from comparing all prefix counts at once (the select_top_bit
-// trick of kernels/substr.hpp), the bit from a table.
+// trick of kernels/substr_scan.hpp), the bit from a table.
 inline std::int64_t select_bit(std::uint64_t x, std::uint64_t prefix, std::uint64_t k) {
   const std::uint64_t reached =
       (prefix + (0x80 - (k + 1)) * kernels::kOnesPerByte) & kernels::kTopBits;
@@ -75,7 +75,7 @@ inline std::uint64_t start_bits(const std::uint8_t* s) {
 // without branches on the data, as utf8_slice_avx512 does with masked loads: word loads (four
 // below 32 bytes, else eight; the bytes past the string are masked off, so they never affect
 // the result), the character starts as a bitmask plus a sentinel bit at `size`, and the count
-// and the k-th start from its byte-wise prefix counts. Little-endian only (the bit order).
+// and start number k from its byte-wise prefix counts. Little-endian only (the bit order).
 inline Slice utf8_slice_short_swar(const std::uint8_t* s, std::int64_t size, std::int64_t pos,
                                    std::int64_t len) {
   const std::uint64_t bit_size = std::uint64_t{1} << size;  // size < 64

@@ -142,7 +142,7 @@ struct LaneSizesFunctor {
     // The byte of character c when this lane's run holds it; -1 otherwise.
     auto byte_of = [&](std::int64_t c) -> std::int64_t {
       if (c >= before && c < before + mine) {
-        return lane_nth_start(view.in_chars, first, end, lane, c - before + 1);
+        return lane_start_byte(view.in_chars, first, end, lane, c - before);
       }
       return (c == nchars && last) ? end : -1;
     };

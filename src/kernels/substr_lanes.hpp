@@ -82,17 +82,17 @@ TENSORBUF_HD inline std::int64_t lane_count_starts(const std::uint8_t* chars, st
   return count;
 }
 
-// The byte (in chars) of the k-th (1 <= k <= lane_count_starts) character start in lane
-// `lane`'s run of the string at [first, end).
-TENSORBUF_HD inline std::int64_t lane_nth_start(const std::uint8_t* chars, std::int64_t first,
-                                                std::int64_t end, int lane, std::int64_t k) {
+// The byte (in chars) of start number k (0-based, k < lane_count_starts) in lane `lane`'s run
+// of the string at [first, end).
+TENSORBUF_HD inline std::int64_t lane_start_byte(const std::uint8_t* chars, std::int64_t first,
+                                                 std::int64_t end, int lane, std::int64_t k) {
   std::int64_t w_lo = 0;
   std::int64_t w_hi = 0;
   lane_words(first, end, lane, &w_lo, &w_hi);
   for (std::int64_t w = w_lo; w < w_hi; ++w) {
     const std::uint64_t starts = starts_in_word(chars, w, first, end);
     const std::int64_t c = count_top_bits(starts);
-    if (k <= c) return 8 * w + select_top_bit(starts, k);
+    if (k < c) return 8 * w + select_top_bit(starts, k);
     k -= c;
   }
   return end;  // not reached for a valid k

@@ -57,12 +57,13 @@ TENSORBUF_HD inline bool byte_range(std::int64_t size, std::int64_t pos, std::in
 
 // Rule 4 for the forms that scan a string instead of counting its characters first (long
 // strings: the count would cost a pass over every byte). `starts` locates character starts
-// (byte 0 of the string, and every byte outside 0x80..0xBF):
-//   starts.from_front(from, k, &missing): start number k (0-based) among the starts at or after
-//     byte `from` (0, or a start, which is number 0); when only m <= k exist: size, with
+// (byte 0 of the string, and every byte outside 0x80..0xBF), by 0-based start numbers in both
+// directions (kernels/substr_scan.hpp):
+//   starts.from_front(from, k, &missing): start number k among the starts at or after byte
+//     `from` (0, or a start, which is number 0); when only m <= k exist: size, with
 //     *missing = k - m (so k == m, one past the last start, gives size and 0);
-//   starts.from_back(k): start number k (k >= 1) counted back from the end (1: the last), or -1
-//     when there are fewer.
+//   starts.from_back(k): start number k counted back from the end (0: the last), or -1 when
+//     there are k or fewer.
 // The forms differ only in how they find a start (ScanStarts below; the CPU's AVX-512 scan).
 
 // The len half: the end of `len` characters from `begin` (a start, or size).
@@ -80,11 +81,11 @@ TENSORBUF_HD inline bool char_window(const Starts& starts, std::int64_t size, st
                                      std::int64_t len, ByteRange* out) {
   std::int64_t begin = 0;
   if (pos < 0) {
-    // The (-pos)-th start from the end, read back from the end rather than counted from the
+    // Start number -pos - 1 from the back, read back from the end rather than counted from the
     // front (-pos as unsigned: no overflow for INT64_MIN).
     const std::uint64_t back = std::uint64_t{0} - static_cast<std::uint64_t>(pos);
     if (back > static_cast<std::uint64_t>(size)) return false;  // never more chars than bytes
-    begin = starts.from_back(static_cast<std::int64_t>(back));
+    begin = starts.from_back(static_cast<std::int64_t>(back - 1));
     if (begin < 0) return false;
   } else {
     if (pos > size) return false;
@@ -107,16 +108,18 @@ struct ScanStarts {
       *missing = from >= size ? k : 0;
       return from >= size ? size : from;
     }
-    // Starts after `from` are bytes outside 0x80..0xBF (from + 1 >= 1: no byte-0 rule); with
-    // `from` itself, m = found + 1 starts when fewer than k follow it.
-    std::int64_t found = 0;
-    const std::int64_t at = nth_start(s, from + 1, size, static_cast<std::int64_t>(k), &found);
-    const auto after = static_cast<std::uint64_t>(found);
+    // Starts after `from` are bytes outside 0x80..0xBF (from + 1 >= 1: no byte-0 rule), where
+    // number k at or after `from` is number k - 1; with `from` itself, m = seen + 1 starts when
+    // fewer follow it.
+    std::int64_t seen = 0;
+    const std::int64_t at =
+        start_byte(s, from + 1, size, static_cast<std::int64_t>(k - 1), &seen);
+    const auto after = static_cast<std::uint64_t>(seen);
     *missing = after == k ? 0 : k - (after + 1);
     return after == k ? at : size;
   }
   TENSORBUF_HD std::int64_t from_back(std::int64_t k) const {
-    return nth_start_from_end(s, size, k);
+    return start_byte_from_end(s, size, k);
   }
 };
 

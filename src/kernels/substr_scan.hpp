@@ -2,6 +2,11 @@
 // 32 per step on long runs: the portable scans behind substr's rule 4 (kernels/substr_rules.hpp),
 // on the host and the device. A character start is byte 0 of the string or any byte outside
 // 0x80..0xBF; UTF-8 is never decoded. Nothing outside [0, hi) of a string is read.
+//
+// Start numbers are 0-based in both directions, in every scan of substr (these, the lanes, the
+// CPU's AVX-512 and SWAR paths): start number 0 from the front is the first start, from the
+// back the last one. pos >= 0 is start number pos from the front, pos < 0 start number
+// -pos - 1 from the back (kernels::char_window).
 #pragma once
 
 #include <cstdint>
@@ -80,38 +85,40 @@ TENSORBUF_HD inline std::int64_t count_starts(const std::uint8_t* s, std::int64_
   return count;
 }
 
-// The byte (0..7) of the r-th (1 <= r <= set bits) top bit set in `bits` (only top bits set),
-// little-endian, without a loop: byte j of `prefix` counts the set bits in bytes 0..j (at most
-// 8), and adding 0x80 - r sets its top bit exactly where that count >= r.
+// The byte (0..7) of set top bit number r (0-based from the lowest byte, r < set bits) in
+// `bits` (only top bits set), little-endian, without a loop: byte j of `prefix` counts the set
+// bits in bytes 0..j (at most 8), and adding 0x7f - r sets its top bit exactly where that count
+// is > r.
 TENSORBUF_HD inline int select_top_bit(std::uint64_t bits, std::int64_t r) {
   const std::uint64_t prefix = byte_prefix_sums(bits >> 7);
   const std::uint64_t reached =
-      (prefix + (0x80 - static_cast<std::uint64_t>(r)) * kOnesPerByte) & kTopBits;
+      (prefix + (0x7f - static_cast<std::uint64_t>(r)) * kOnesPerByte) & kTopBits;
   return lowest_set_bit(reached) / 8;
 }
 
-// The byte position of the k-th (k >= 1) character start among bytes [lo, hi) of s. When
-// there are fewer, returns hi; *found is the number of starts seen (k when found).
-TENSORBUF_HD inline std::int64_t nth_start(const std::uint8_t* s, std::int64_t lo, std::int64_t hi,
-                                           std::int64_t k, std::int64_t* found) {
-  std::int64_t count = 0;
+// The byte position of start number k (0-based) among the character starts in bytes [lo, hi)
+// of s. When there are only m <= k of them, returns hi; *seen is the number of starts seen
+// (k + 1 when found, else m).
+TENSORBUF_HD inline std::int64_t start_byte(const std::uint8_t* s, std::int64_t lo,
+                                            std::int64_t hi, std::int64_t k, std::int64_t* seen) {
+  std::int64_t count = 0;  // starts before byte i
   if (lo < hi && lo == 0) {
-    count = 1;
-    if (k == 1) {
-      *found = 1;
+    if (k == 0) {
+      *seen = 1;
       return 0;
     }
+    count = 1;
     lo = 1;
   }
   std::int64_t i = lo;
-  // Whole 32-byte blocks while the k-th start cannot be in them, then words.
-  while (hi - i >= 32 && count + 32 < k) {
+  // Whole 32-byte blocks while start number k cannot be in them, then words.
+  while (hi - i >= 32 && count + 32 <= k) {
     const std::uint64_t sum = (continuation_bits(load_u64(s + i)) >> 7) +
                               (continuation_bits(load_u64(s + i + 8)) >> 7) +
                               (continuation_bits(load_u64(s + i + 16)) >> 7) +
                               (continuation_bits(load_u64(s + i + 24)) >> 7);
     const std::int64_t c = 32 - sum_bytes(sum);
-    if (count + c >= k) break;  // the start is in this block: go on by words
+    if (count + c > k) break;  // the start is in this block: go on by words
     count += c;
     i += 32;
   }
@@ -124,33 +131,33 @@ TENSORBUF_HD inline std::int64_t nth_start(const std::uint8_t* s, std::int64_t l
     const std::uint64_t valid_top = kTopBits >> (8 * (8 - valid));
     const std::uint64_t starts = ~continuation_bits(word) & valid_top;  // top bit of each start
     const std::int64_t c = count_top_bits(starts);
-    if (count + c >= k) {
-      *found = k;
+    if (count + c > k) {
+      *seen = k + 1;
       return i + select_top_bit(starts, k - count);
     }
     count += c;
     i += valid;
   }
   for (; i < hi; ++i) {
-    if (!is_continuation(s[i]) && ++count == k) {
-      *found = k;
+    if (!is_continuation(s[i]) && count++ == k) {
+      *seen = k + 1;
       return i;
     }
   }
-  *found = count;
+  *seen = count;
   return hi;
 }
 
-// The byte position of the k-th (k >= 1) character start counted back from the end of s (1:
-// the last start), or -1 when s has fewer than k. Reads only the bytes from that start to the
-// end: 32 bytes per step while a block cannot hold it, then words, then (for the first bytes
-// of s) single bytes.
-TENSORBUF_HD inline std::int64_t nth_start_from_end(const std::uint8_t* s, std::int64_t size,
-                                                    std::int64_t k) {
-  std::int64_t count = 0;
+// The byte position of start number k (0-based) counted back from the end of s (0: the last
+// start), or -1 when s has k or fewer starts. Reads only the bytes from that start to the end:
+// 32 bytes per step while a block cannot hold it, then words, then (for the first bytes of s)
+// single bytes.
+TENSORBUF_HD inline std::int64_t start_byte_from_end(const std::uint8_t* s, std::int64_t size,
+                                                     std::int64_t k) {
+  std::int64_t count = 0;  // starts at or after byte hi
   std::int64_t hi = size;
   // Blocks and words that end at hi and do not reach byte 0 (always a start, counted below).
-  while (hi - 32 >= 1 && count + 32 < k) {
+  while (hi - 32 >= 1 && count + 32 <= k) {
     const std::uint64_t sum = (continuation_bits(load_u64(s + hi - 32)) >> 7) +
                               (continuation_bits(load_u64(s + hi - 24)) >> 7) +
                               (continuation_bits(load_u64(s + hi - 16)) >> 7) +
@@ -161,14 +168,14 @@ TENSORBUF_HD inline std::int64_t nth_start_from_end(const std::uint8_t* s, std::
   while (kLittleEndian && hi - 8 >= 1) {
     const std::uint64_t starts = ~continuation_bits(load_u64(s + hi - 8)) & kTopBits;
     const std::int64_t c = count_top_bits(starts);
-    if (count + c >= k) {  // the (k - count)-th from the word's top = this one from its bottom
-      return hi - 8 + select_top_bit(starts, c - (k - count) + 1);
+    if (count + c > k) {  // number k - count from the word's top is this one from its bottom
+      return hi - 8 + select_top_bit(starts, c - 1 - (k - count));
     }
     count += c;
     hi -= 8;
   }
   for (std::int64_t i = hi - 1; i >= 0; --i) {
-    if ((i == 0 || !is_continuation(s[i])) && ++count == k) return i;
+    if ((i == 0 || !is_continuation(s[i])) && count++ == k) return i;
   }
   return -1;
 }

@@ -221,7 +221,7 @@ std::vector<std::int64_t> start_positions(const std::string& s, std::size_t size
   return starts;
 }
 
-TEST(SubstrKernels, NthStartFindsEachStart) {
+TEST(SubstrKernels, StartByteFindsEachStart) {
   const std::string piece =
       "\x80\xbf"
       "ab\xc3\xa9\xe2\x82\xac"
@@ -231,33 +231,33 @@ TEST(SubstrKernels, NthStartFindsEachStart) {
   for (const std::string& s : {piece, repeated}) {
     const std::vector<std::int64_t> starts = start_positions(s, s.size());
     const auto size = static_cast<std::int64_t>(s.size());
-    for (std::size_t k = 1; k <= starts.size() + 2; ++k) {
-      std::int64_t found = -1;
+    for (std::size_t k = 0; k <= starts.size() + 1; ++k) {
+      std::int64_t seen = -1;
       const std::int64_t at =
-          kernels::nth_start(bytes(s), 0, size, static_cast<std::int64_t>(k), &found);
-      if (k <= starts.size()) {
-        EXPECT_EQ(at, starts[k - 1]);
-        EXPECT_EQ(found, static_cast<std::int64_t>(k));
+          kernels::start_byte(bytes(s), 0, size, static_cast<std::int64_t>(k), &seen);
+      if (k < starts.size()) {
+        EXPECT_EQ(at, starts[k]);
+        EXPECT_EQ(seen, static_cast<std::int64_t>(k + 1));
       } else {
         EXPECT_EQ(at, size);
-        EXPECT_EQ(found, static_cast<std::int64_t>(starts.size()));
+        EXPECT_EQ(seen, static_cast<std::int64_t>(starts.size()));
       }
     }
     // From every start position on, too (the blocks begin unaligned).
     for (std::size_t from = 1; from < starts.size(); ++from) {
       const std::int64_t lo = starts[from - 1] + 1;
-      for (std::size_t k = 1; from + k - 1 < starts.size(); k += 3) {
-        std::int64_t found = -1;
-        EXPECT_EQ(kernels::nth_start(bytes(s), lo, size, static_cast<std::int64_t>(k), &found),
-                  starts[from + k - 1]);
+      for (std::size_t k = 0; from + k < starts.size(); k += 3) {
+        std::int64_t seen = -1;
+        EXPECT_EQ(kernels::start_byte(bytes(s), lo, size, static_cast<std::int64_t>(k), &seen),
+                  starts[from + k]);
       }
     }
   }
 }
 
-TEST(SubstrKernels, NthStartFromEndFindsEachStartOfEveryPrefix) {
+TEST(SubstrKernels, StartByteFromEndFindsEachStartOfEveryPrefix) {
   // Every prefix of a mixed string (lengths across the word and 32-byte block steps), every k
-  // from 1 to two past the start count, against a byte loop.
+  // from 0 (the last start) to two past the last start number, against a byte loop.
   const std::string piece =
       "\x80\xbf"
       "ab\xc3\xa9\xe2\x82\xac"
@@ -266,10 +266,10 @@ TEST(SubstrKernels, NthStartFromEndFindsEachStartOfEveryPrefix) {
   for (int r = 0; r < 6; ++r) s += piece + std::string(static_cast<std::size_t>(r * 7), 'q');
   for (std::size_t size = 0; size <= s.size(); ++size) {
     const std::vector<std::int64_t> starts = start_positions(s, size);
-    for (std::size_t k = 1; k <= starts.size() + 2; ++k) {
-      const std::int64_t want = k <= starts.size() ? starts[starts.size() - k] : -1;
-      ASSERT_EQ(kernels::nth_start_from_end(bytes(s), static_cast<std::int64_t>(size),
-                                            static_cast<std::int64_t>(k)),
+    for (std::size_t k = 0; k <= starts.size() + 1; ++k) {
+      const std::int64_t want = k < starts.size() ? starts[starts.size() - 1 - k] : -1;
+      ASSERT_EQ(kernels::start_byte_from_end(bytes(s), static_cast<std::int64_t>(size),
+                                             static_cast<std::int64_t>(k)),
                 want)
           << "size " << size << ", k " << k;
     }
@@ -327,11 +327,11 @@ TEST(SubstrKernels, LaneRunsAgreeWithScanningCount) {
       std::int64_t before = 0;
       for (int lane = 0; lane < kernels::kLanes; ++lane) {
         const std::int64_t mine = kernels::lane_count_starts(chars, first, end, lane);
-        for (std::int64_t k = 1; k <= mine; ++k) {
-          std::int64_t found = 0;
-          const std::int64_t expected = kernels::nth_start(bytes(s), 0, size, before + k, &found);
-          ASSERT_EQ(found, before + k);
-          EXPECT_EQ(kernels::lane_nth_start(chars, first, end, lane, k), first + expected)
+        for (std::int64_t k = 0; k < mine; ++k) {
+          std::int64_t seen = 0;
+          const std::int64_t expected = kernels::start_byte(bytes(s), 0, size, before + k, &seen);
+          ASSERT_EQ(seen, before + k + 1);
+          EXPECT_EQ(kernels::lane_start_byte(chars, first, end, lane, k), first + expected)
               << size << " " << first << " " << lane << " " << k;
         }
         before += mine;
