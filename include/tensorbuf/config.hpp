@@ -1,8 +1,9 @@
 // Build-wide macros of the public headers.
 #pragma once
 
-// Marks functions that are callable from host code and, under nvcc, from device code.
-// Only the scalar types in half.hpp use it; no CUDA header is ever included here.
+// Marks functions that are callable from host code and, under nvcc, from device code: the
+// scalar types in half.hpp, and inside the library every kernel function and functor. No CUDA
+// header is ever included here.
 #if defined(__CUDACC__)
 #define TENSORBUF_HOST_DEVICE __host__ __device__
 #else

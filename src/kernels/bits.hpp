@@ -10,15 +10,17 @@ namespace tensorbuf::kernels {
 inline constexpr std::uint64_t kOnesPerByte = 0x0101010101010101ull;
 
 // Byte j of the result: bytes 0..j of x added (little-endian), when every sum fits in a byte.
-TENSORBUF_HD inline std::uint64_t byte_prefix_sums(std::uint64_t x) { return x * kOnesPerByte; }
+TENSORBUF_HOST_DEVICE inline std::uint64_t byte_prefix_sums(std::uint64_t x) {
+  return x * kOnesPerByte;
+}
 
 // The bytes of x added, when the sum fits in a byte.
-TENSORBUF_HD inline int sum_bytes(std::uint64_t x) {
+TENSORBUF_HOST_DEVICE inline int sum_bytes(std::uint64_t x) {
   return static_cast<int>(byte_prefix_sums(x) >> 56);
 }
 
 // Each byte of x replaced by its count of set bits (0..8).
-TENSORBUF_HD inline std::uint64_t byte_popcounts(std::uint64_t x) {
+TENSORBUF_HOST_DEVICE inline std::uint64_t byte_popcounts(std::uint64_t x) {
   x -= (x >> 1) & 0x5555555555555555ull;
   x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
   return (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
@@ -26,7 +28,7 @@ TENSORBUF_HD inline std::uint64_t byte_popcounts(std::uint64_t x) {
 
 // Set bits of x. The device has the instruction; on the host std::popcount is a libgcc call
 // without -mpopcnt (baseline x86-64), and this is a handful of instructions inline.
-TENSORBUF_HD inline int popcount64(std::uint64_t x) {
+TENSORBUF_HOST_DEVICE inline int popcount64(std::uint64_t x) {
 #if defined(__CUDA_ARCH__)
   return __popcll(x);
 #else
@@ -35,7 +37,7 @@ TENSORBUF_HD inline int popcount64(std::uint64_t x) {
 }
 
 // Set bits of a word whose only set bits are byte top bits (0x80): one shift and one multiply.
-TENSORBUF_HD inline int count_top_bits(std::uint64_t bits) {
+TENSORBUF_HOST_DEVICE inline int count_top_bits(std::uint64_t bits) {
 #if defined(__CUDA_ARCH__)
   return __popcll(bits);
 #else

@@ -19,9 +19,9 @@
 namespace tensorbuf::kernels {
 
 // Offset of a row-major index over (dims, strides) of `rank` dims; strides may be 0.
-TENSORBUF_HD inline std::int64_t unravel_offset(std::int64_t index, int rank,
-                                                const std::int64_t* dims,
-                                                const std::int64_t* strides) {
+TENSORBUF_HOST_DEVICE inline std::int64_t unravel_offset(std::int64_t index, int rank,
+                                                         const std::int64_t* dims,
+                                                         const std::int64_t* strides) {
   std::int64_t offset = 0;
   for (int d = rank - 1; d >= 0; --d) {
     const std::int64_t q = index / dims[d];
@@ -32,8 +32,8 @@ TENSORBUF_HD inline std::int64_t unravel_offset(std::int64_t index, int rank,
 }
 
 // Offset in `updates` of the first element of target row (o, j): lead part + j * row_stride.
-TENSORBUF_HD inline std::int64_t mask_update_row_offset(const core::MaskUpdateLayout& layout,
-                                                        std::int64_t o, std::int64_t j) {
+TENSORBUF_HOST_DEVICE inline std::int64_t mask_update_row_offset(
+    const core::MaskUpdateLayout& layout, std::int64_t o, std::int64_t j) {
   const std::int64_t lead =
       layout.lead_rank == 0
           ? 0
@@ -42,8 +42,8 @@ TENSORBUF_HD inline std::int64_t mask_update_row_offset(const core::MaskUpdateLa
 }
 
 // Offset in `updates` of trailing element t within a row.
-TENSORBUF_HD inline std::int64_t mask_update_trail_offset(const core::MaskUpdateLayout& layout,
-                                                          std::int64_t t) {
+TENSORBUF_HOST_DEVICE inline std::int64_t mask_update_trail_offset(
+    const core::MaskUpdateLayout& layout, std::int64_t t) {
   if (layout.trail_contiguous) return t;
   if (layout.trail_broadcast) return 0;
   return unravel_offset(t, layout.trail_rank, layout.trail_dims, layout.trail_strides);
@@ -62,7 +62,7 @@ inline bool mask_update_needs_scan(const core::MaskUpdateLayout& layout) {
 inline constexpr std::int64_t kMaskTile = 8;
 
 // How many of the 8 bytes of `word` are nonzero (whatever their values).
-TENSORBUF_HD inline std::int64_t nonzero_bytes(std::uint64_t word) {
+TENSORBUF_HOST_DEVICE inline std::int64_t nonzero_bytes(std::uint64_t word) {
   word |= word >> 4;
   word |= word >> 2;
   word |= word >> 1;
@@ -73,8 +73,9 @@ TENSORBUF_HD inline std::int64_t nonzero_bytes(std::uint64_t word) {
 // The mask tile holding m: its bytes as one little-endian word (tiles wholly inside the mask;
 // the mask 8-byte aligned on the device, as device allocations are) or, for the last partial
 // tile, assembled byte by byte so that nothing past the mask is read.
-TENSORBUF_HD inline std::uint64_t mask_tile_word(const std::uint8_t* mask, std::int64_t mask_size,
-                                                 std::int64_t tile) {
+TENSORBUF_HOST_DEVICE inline std::uint64_t mask_tile_word(const std::uint8_t* mask,
+                                                          std::int64_t mask_size,
+                                                          std::int64_t tile) {
   const std::int64_t lo = tile * kMaskTile;
   if (lo + kMaskTile <= mask_size) {
 #if defined(__CUDA_ARCH__)
@@ -99,7 +100,7 @@ struct MaskTileCountOf {
   const std::uint8_t* mask;
   std::int64_t mask_size;
   std::int64_t tiles;
-  TENSORBUF_HD Index operator()(std::int64_t tile) const {
+  TENSORBUF_HOST_DEVICE Index operator()(std::int64_t tile) const {
     if (tile == tiles) return Index{0};
     return static_cast<Index>(nonzero_bytes(mask_tile_word(mask, mask_size, tile)));
   }
@@ -110,12 +111,13 @@ template <class Index>
 struct MaskTileCountFunctor {
   MaskTileCountOf<Index> count_of;
   Index* counts;
-  TENSORBUF_HD void operator()(std::int64_t tile) const { counts[tile] = count_of(tile); }
+  TENSORBUF_HOST_DEVICE void operator()(std::int64_t tile) const { counts[tile] = count_of(tile); }
 };
 
 // Splits element e of the tensor into (o, m, t); the divisions are skipped where a side is 1.
-TENSORBUF_HD inline void mask_update_split(const core::MaskUpdateLayout& layout, std::int64_t e,
-                                           std::int64_t& o, std::int64_t& m, std::int64_t& t) {
+TENSORBUF_HOST_DEVICE inline void mask_update_split(const core::MaskUpdateLayout& layout,
+                                                    std::int64_t e, std::int64_t& o,
+                                                    std::int64_t& m, std::int64_t& t) {
   std::int64_t row = e;
   t = 0;
   if (layout.inner != 1) divide(e, layout.inner, row, t);
@@ -169,7 +171,7 @@ struct MaskUpdateFusedFunctor {
   // mismatch nothing is written (the host learns it after the pass, from the same n).
   const Index* count = nullptr;
   std::int64_t required_count = -1;
-  TENSORBUF_HD Item load(std::int64_t e) const {
+  TENSORBUF_HOST_DEVICE Item load(std::int64_t e) const {
     if (count != nullptr && static_cast<std::int64_t>(*count) != required_count) {
       return {Carrier{}, false};
     }
@@ -190,7 +192,7 @@ struct MaskUpdateFusedFunctor {
     if (tensor != nullptr) return {tensor[e], true};
     return {Carrier{}, false};
   }
-  TENSORBUF_HD void store(std::int64_t e, const Item& item) const {
+  TENSORBUF_HOST_DEVICE void store(std::int64_t e, const Item& item) const {
     if (item.write) out[e] = item.value;
   }
 };
@@ -199,7 +201,7 @@ struct MaskUpdateFusedFunctor {
 // both addresses allow it (a tile of 8 carriers of 2 bytes or more is a whole number of 16-byte
 // chunks); otherwise, and on the host, carrier by carrier.
 template <class Carrier>
-TENSORBUF_HD inline void copy_tile_block(Carrier* dst, const Carrier* src) {
+TENSORBUF_HOST_DEVICE inline void copy_tile_block(Carrier* dst, const Carrier* src) {
 #if defined(__CUDA_ARCH__)
   constexpr std::size_t kBytes = sizeof(Carrier) * kMaskTile;
   if constexpr (kBytes % 16 == 0) {
@@ -231,7 +233,7 @@ struct MaskUpdateTileFunctor {
   std::int64_t tiles;
   const Index* count = nullptr;
   std::int64_t required_count = -1;
-  TENSORBUF_HD void operator()(std::int64_t e) const {
+  TENSORBUF_HOST_DEVICE void operator()(std::int64_t e) const {
     if (count != nullptr && static_cast<std::int64_t>(*count) != required_count) return;
     std::int64_t rest = e;
     std::int64_t t = 0;

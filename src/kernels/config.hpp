@@ -1,20 +1,17 @@
-// Macros and helpers shared by host and device code of the kernels.
+// Helpers shared by host and device code of the kernels. Kernel functions and functors are
+// marked TENSORBUF_HOST_DEVICE, the public headers' macro (one for the whole library).
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define TENSORBUF_HD __host__ __device__
-#else
-#define TENSORBUF_HD
-#endif
+#include "tensorbuf/config.hpp"
 
 namespace tensorbuf::kernels {
 
 // Atomic helpers usable from both executors: device atomics under nvcc's device pass, and
 // std::atomic_ref on the host (the host executor may run functors on several threads).
-TENSORBUF_HD inline void atomic_add_i64(std::int64_t* target, std::int64_t value) {
+TENSORBUF_HOST_DEVICE inline void atomic_add_i64(std::int64_t* target, std::int64_t value) {
 #if defined(__CUDA_ARCH__)
   atomicAdd(reinterpret_cast<unsigned long long*>(target), static_cast<unsigned long long>(value));
 #else
@@ -22,7 +19,7 @@ TENSORBUF_HD inline void atomic_add_i64(std::int64_t* target, std::int64_t value
 #endif
 }
 
-TENSORBUF_HD inline void atomic_min_i64(std::int64_t* target, std::int64_t value) {
+TENSORBUF_HOST_DEVICE inline void atomic_min_i64(std::int64_t* target, std::int64_t value) {
 #if defined(__CUDA_ARCH__)
   atomicMin(reinterpret_cast<long long*>(target), static_cast<long long>(value));
 #else
@@ -35,7 +32,8 @@ TENSORBUF_HD inline void atomic_min_i64(std::int64_t* target, std::int64_t value
 
 // q = a / b and r = a - q * b for a >= 0, b > 0, in 32-bit arithmetic when both fit (64-bit
 // division is several times slower on a GPU).
-TENSORBUF_HD inline void divide(std::int64_t a, std::int64_t b, std::int64_t& q, std::int64_t& r) {
+TENSORBUF_HOST_DEVICE inline void divide(std::int64_t a, std::int64_t b, std::int64_t& q,
+                                         std::int64_t& r) {
   if (a <= 0xffffffffll && b <= 0xffffffffll) {
     q = static_cast<std::uint32_t>(a) / static_cast<std::uint32_t>(b);
   } else {

@@ -4,8 +4,8 @@
 //
 //   template <class F> void for_each_index(std::int64_t n, F f);
 //       Calls f(i) for every i in [0, n), in any order and possibly concurrently. F is a
-//       copyable functor with a TENSORBUF_HD `void operator()(std::int64_t) const`; it gets
-//       only plain views (pointers + extents), never a TensorBuffer.
+//       copyable functor with a TENSORBUF_HOST_DEVICE `void operator()(std::int64_t) const`; it
+//       gets only plain views (pointers + extents), never a TensorBuffer.
 //   template <int K, class F> void for_each_index_staged(std::int64_t n, F f);
 //       for_each_index for a functor in two steps: `auto item = f.load(i)` (reads only), then
 //       `f.store(i, item)`. A CUDA thread loads K items before it stores any, so K independent
@@ -19,13 +19,14 @@
 //   template <class T, class F> void exclusive_scan_of(F f, T* out, std::int64_t n);
 //       out[i] = f(0) + ... + f(i-1) (out[0] = 0): the scan of values a functor computes as
 //       the scan reads them, with no array of them in between. F is a copyable functor with a
-//       TENSORBUF_HD `T operator()(std::int64_t) const` (reads only).
+//       TENSORBUF_HOST_DEVICE `T operator()(std::int64_t) const` (reads only).
 //   template <class T, class In, class Op, class Out>
 //   void exclusive_scan_by(In in, T init, Op op, Out out, std::int64_t n);
 //       out(i, init op in(0) op ... op in(i-1)) for every i in [0, n) (out(0, init)), in any
-//       order: a scan under an associative `op` (TENSORBUF_HD `T operator()(const T&, const T&)
-//       const`) of values `in` computes (as exclusive_scan_of), each result handed to the
-//       functor `out` (TENSORBUF_HD `void operator()(std::int64_t, const T&) const`) to store.
+//       order: a scan under an associative `op` (TENSORBUF_HOST_DEVICE `T operator()(const T&,
+//       const T&) const`) of values `in` computes (as exclusive_scan_of), each result handed to the
+//       functor `out` (TENSORBUF_HOST_DEVICE `void operator()(std::int64_t, const T&) const`) to
+//       store.
 //   template <class K, class V> void sort_by_key(K* keys, V* values, std::int64_t n);
 //       Stable ascending sort of (key, value) pairs by key; K is an unsigned integer type.
 //   template <class T> T read_value(const T* data);

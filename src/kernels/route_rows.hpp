@@ -32,7 +32,7 @@ struct OwnerKeyFunctor {
   int ranks;
   std::uint32_t* keys;
   std::int64_t* rows;
-  TENSORBUF_HD void operator()(std::int64_t r) const {
+  TENSORBUF_HOST_DEVICE void operator()(std::int64_t r) const {
     rows[r] = r;
     std::int64_t slice = 0;
     const Index* index = indices + r * geometry.depth;
@@ -63,7 +63,7 @@ struct KeyStartsFunctor {
   std::int64_t n;
   int ranks;
   std::int64_t* starts;
-  TENSORBUF_HD void operator()(std::int64_t i) const {
+  TENSORBUF_HOST_DEVICE void operator()(std::int64_t i) const {
     const std::int64_t before = i == 0 ? -1 : static_cast<std::int64_t>(keys[i - 1]);
     const std::int64_t at = i == n ? ranks + 1 : static_cast<std::int64_t>(keys[i]);
     for (std::int64_t k = before + 1; k <= at; ++k) starts[k] = i;
@@ -82,7 +82,7 @@ struct GatherRoutedFunctor {
   std::int64_t slice_words;
   std::int64_t* send_index;
   Word* send_slices;
-  TENSORBUF_HD void operator()(std::int64_t j) const {
+  TENSORBUF_HOST_DEVICE void operator()(std::int64_t j) const {
     const std::int64_t r = rows[j];
     const std::int64_t first_row = offsets[keys[j]];
     for (int d = 0; d < depth; ++d) {

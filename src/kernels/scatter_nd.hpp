@@ -30,7 +30,7 @@ inline constexpr std::int64_t kNoBadRow = std::numeric_limits<std::int64_t>::max
 struct StoreValues {
   std::int64_t* target;
   std::int64_t values[16];
-  TENSORBUF_HD void operator()(std::int64_t i) const { target[i] = values[i]; }
+  TENSORBUF_HOST_DEVICE void operator()(std::int64_t i) const { target[i] = values[i]; }
 };
 
 // target[k] = value(k) for k in [0, count), host values into executor memory, 16 per launch.
@@ -50,7 +50,7 @@ struct ValidateRowsFunctor {
   const Index* indices;
   ScatterGeometry geometry;
   std::int64_t* first_bad;
-  TENSORBUF_HD void operator()(std::int64_t row) const {
+  TENSORBUF_HOST_DEVICE void operator()(std::int64_t row) const {
     std::int64_t slice = 0;
     if (!geometry.slice_of(indices + row * geometry.depth, &slice)) atomic_min_i64(first_bad, row);
   }
@@ -66,7 +66,7 @@ struct ScatterAtomicFunctor {
   const T* updates;
   ScatterGeometry geometry;
   std::int64_t* first_bad;
-  TENSORBUF_HD void operator()(std::int64_t i) const {
+  TENSORBUF_HOST_DEVICE void operator()(std::int64_t i) const {
     std::int64_t row = 0;
     std::int64_t chunk = 0;
     split_position(i, geometry.slice_size / W, &row, &chunk);
@@ -111,7 +111,7 @@ struct SliceKeysFunctor {
   ScatterGeometry geometry;
   Key* keys;
   std::int64_t* rows;
-  TENSORBUF_HD void operator()(std::int64_t row) const {
+  TENSORBUF_HOST_DEVICE void operator()(std::int64_t row) const {
     std::int64_t slice = 0;
     const bool good = geometry.slice_of(indices + row * geometry.depth, &slice);
     keys[row] = good ? static_cast<Key>(slice) : std::numeric_limits<Key>::max();
@@ -129,7 +129,7 @@ struct OrderedReduceFunctor {
   const std::int64_t* rows;
   std::int64_t num_rows;
   std::int64_t slice_size;
-  TENSORBUF_HD void operator()(std::int64_t i) const {
+  TENSORBUF_HOST_DEVICE void operator()(std::int64_t i) const {
     std::int64_t p = 0;
     std::int64_t element = 0;
     split_position(i, slice_size, &p, &element);

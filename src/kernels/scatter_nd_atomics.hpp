@@ -23,7 +23,7 @@ namespace tensorbuf::kernels {
 
 // Same-size reinterpretation of the bits of a trivially copyable value.
 template <class To, class From>
-TENSORBUF_HD inline To bits_as(From from) {
+TENSORBUF_HOST_DEVICE inline To bits_as(From from) {
   static_assert(sizeof(To) == sizeof(From));
   To to;
   std::memcpy(&to, &from, sizeof(To));
@@ -126,7 +126,7 @@ __device__ inline void atomic_combine_device(T* target, T value) {
 
 // *target = Combine<Op>(*target, value), atomically with respect to other calls.
 template <core::ScatterOp Op, class T>
-TENSORBUF_HD inline void atomic_combine(T* target, T value) {
+TENSORBUF_HOST_DEVICE inline void atomic_combine(T* target, T value) {
 #if defined(__CUDA_ARCH__)
   atomic_combine_device<Op>(target, value);
 #else
@@ -151,7 +151,7 @@ inline constexpr int kPackedLanes =
 // target[k] = Combine<Op>(target[k], values[k]) for k < W, each lane atomically; both pointers
 // aligned to W elements. One packed atomic on the device where kPackedLanes says so.
 template <core::ScatterOp Op, class T, int W>
-TENSORBUF_HD inline void atomic_combine_packed(T* target, const T* values) {
+TENSORBUF_HOST_DEVICE inline void atomic_combine_packed(T* target, const T* values) {
 #if defined(__CUDA_ARCH__)
   constexpr bool kSub = Op == core::ScatterOp::kSub;
   constexpr bool kFloat4 = W == 4 && std::is_same_v<T, float> && __CUDA_ARCH__ >= 900;

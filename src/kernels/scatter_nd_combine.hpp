@@ -16,7 +16,7 @@ template <class T>
 inline constexpr bool kIsHalfType = std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>;
 
 template <class T>
-TENSORBUF_HD inline bool is_nan_value(T v) {
+TENSORBUF_HOST_DEVICE inline bool is_nan_value(T v) {
   if constexpr (kIsHalfType<T>) {
     const float f = static_cast<float>(v);
     return f != f;
@@ -33,7 +33,7 @@ TENSORBUF_HD inline bool is_nan_value(T v) {
 template <core::ScatterOp Op>
 struct Combine {
   template <class T>
-  TENSORBUF_HD static T apply(T current, T value) {
+  TENSORBUF_HOST_DEVICE static T apply(T current, T value) {
     using core::ScatterOp;
     if constexpr (Op == ScatterOp::kUpdate) {
       return value;
@@ -75,7 +75,7 @@ struct ScatterGeometry {
   const std::int64_t* external = nullptr;  // depth > kInlineDepth: dims[D], then strides[D]
 
   template <class Index>
-  TENSORBUF_HD bool slice_of(const Index* index, std::int64_t* slice) const {
+  TENSORBUF_HOST_DEVICE bool slice_of(const Index* index, std::int64_t* slice) const {
     if (depth == 1) {
       const auto v = static_cast<std::uint64_t>(static_cast<std::int64_t>(index[0]));
       if (v >= static_cast<std::uint64_t>(dims[0])) return false;
@@ -111,8 +111,8 @@ inline ScatterGeometry make_geometry(const core::ScatterNdPlan& plan) {
 }
 
 // Splits a flat (row, element-of-slice) position; 32-bit division when it fits.
-TENSORBUF_HD inline void split_position(std::int64_t i, std::int64_t slice_size, std::int64_t* row,
-                                        std::int64_t* element) {
+TENSORBUF_HOST_DEVICE inline void split_position(std::int64_t i, std::int64_t slice_size,
+                                                 std::int64_t* row, std::int64_t* element) {
   if (slice_size == 1) {
     *row = i;
     *element = 0;

@@ -33,7 +33,7 @@ struct LaneCountFunctor {
   SubstrView<Index> view;
   std::int64_t* counts;  // in_size * kLanes (+ 1)
   std::int64_t end = -1;  // in_size * kLanes
-  TENSORBUF_HD void operator()(std::int64_t t) const {
+  TENSORBUF_HOST_DEVICE void operator()(std::int64_t t) const {
     if (t == end) {
       counts[t] = 0;
       return;
@@ -55,7 +55,7 @@ struct SizesFunctor {
   std::int64_t* sizes;
   std::int64_t* first_bad;
   std::int64_t n;
-  TENSORBUF_HD void operator()(std::int64_t i) const {
+  TENSORBUF_HOST_DEVICE void operator()(std::int64_t i) const {
     if (i == n) {
       sizes[n] = 0;
       return;
@@ -102,7 +102,7 @@ struct LaneSizesFunctor {
   std::int64_t* sizes;
   std::int64_t* first_bad;
   bool scanned = false;
-  TENSORBUF_HD void operator()(std::int64_t t) const {
+  TENSORBUF_HOST_DEVICE void operator()(std::int64_t t) const {
     const std::int64_t i = t / kLanes;
     const int lane = static_cast<int>(t - i * kLanes);
     std::int64_t in_i = 0;
@@ -160,7 +160,7 @@ struct LaneSizesFunctor {
 struct TailFunctor {
   const std::int64_t* total;
   std::int64_t* tail;  // [total, first_bad]
-  TENSORBUF_HD void operator()(std::int64_t) const { tail[0] = *total; }
+  TENSORBUF_HOST_DEVICE void operator()(std::int64_t) const { tail[0] = *total; }
 };
 
 // One thread copies one substring.
@@ -169,7 +169,7 @@ struct CopyFunctor {
   const std::int64_t* begins;
   const std::int64_t* out_offsets;
   std::uint8_t* out_chars;
-  TENSORBUF_HD void operator()(std::int64_t i) const {
+  TENSORBUF_HOST_DEVICE void operator()(std::int64_t i) const {
     const std::int64_t start = out_offsets[i];
     const std::int64_t count = out_offsets[i + 1] - start;
     const std::uint8_t* src = in_chars + begins[i];
@@ -181,7 +181,7 @@ struct CopyFunctor {
 // 16 bytes from any address `src` to a 16-byte aligned `dst`. On the device: the aligned words
 // holding src[0..15] (never beyond them; device allocations are padded to whole words), joined
 // by funnel shifts, and one 16-byte store. On the host: a plain copy.
-TENSORBUF_HD inline void copy16_to_aligned(std::uint8_t* dst, const std::uint8_t* src) {
+TENSORBUF_HOST_DEVICE inline void copy16_to_aligned(std::uint8_t* dst, const std::uint8_t* src) {
 #if defined(__CUDA_ARCH__)
   const auto address = reinterpret_cast<std::uintptr_t>(src);
   const auto* base = reinterpret_cast<const std::uint32_t*>(address & ~std::uintptr_t{3});
@@ -203,8 +203,8 @@ TENSORBUF_HD inline void copy16_to_aligned(std::uint8_t* dst, const std::uint8_t
 // The 16 bytes from byte `shift` (0..15) of the 32 held by 8 little-endian 32-bit words, as 4
 // such words: the funnel shifts of copy16_from_vectors, in portable code (shared by host and
 // device, so the host tests check the device's arithmetic).
-TENSORBUF_HD inline void join16(const std::uint32_t (&w)[8], unsigned int shift,
-                                std::uint32_t (&out)[4]) {
+TENSORBUF_HOST_DEVICE inline void join16(const std::uint32_t (&w)[8], unsigned int shift,
+                                         std::uint32_t (&out)[4]) {
   const unsigned int q = shift / 4;
   const unsigned int r = (shift % 4) * 8;
   std::uint32_t x[5];
@@ -220,7 +220,7 @@ TENSORBUF_HD inline void join16(const std::uint32_t (&w)[8], unsigned int shift,
 // the last 16-byte boundary at or before src (one word on the device when src is on it): the
 // caller guarantees those 32 bytes are readable (LaneCopyFunctor: they start inside a 16-byte
 // aligned chars buffer and end at most at src + 31, inside the substring).
-TENSORBUF_HD inline void copy16_from_vectors(std::uint8_t* dst, const std::uint8_t* src) {
+TENSORBUF_HOST_DEVICE inline void copy16_from_vectors(std::uint8_t* dst, const std::uint8_t* src) {
   const auto shift = static_cast<unsigned int>(reinterpret_cast<std::uintptr_t>(src) & 15u);
   const std::uint8_t* base = src - shift;
   std::uint32_t w[8];
@@ -262,7 +262,7 @@ struct LaneCopyFunctor {
   const std::int64_t* out_offsets;
   std::uint8_t* out_chars;
   bool vectors = false;
-  TENSORBUF_HD void operator()(std::int64_t t) const {
+  TENSORBUF_HOST_DEVICE void operator()(std::int64_t t) const {
     const std::int64_t i = t / kLanes;
     const std::int64_t lane = t - i * kLanes;
     const std::int64_t start = out_offsets[i];

@@ -24,15 +24,15 @@ inline constexpr std::int64_t kNoBadIndex = INT64_MAX;
 // The scan's operator: sizes add, bad indices take the smallest (associative, with identity
 // {0, kNoBadIndex}).
 struct AddSizesMinBad {
-  TENSORBUF_HD SizeAndBad operator()(const SizeAndBad& a, const SizeAndBad& b) const {
+  TENSORBUF_HOST_DEVICE SizeAndBad operator()(const SizeAndBad& a, const SizeAndBad& b) const {
     return {a.size + b.size, a.first_bad < b.first_bad ? a.first_bad : b.first_bad};
   }
 };
 
 // Element i's byte range (byte_range, spec rules 3-4); false when pos is out of range.
 template <class Index>
-TENSORBUF_HD inline bool element_byte_range(const SubstrView<Index>& view, std::int64_t i,
-                                            std::int64_t* first, ByteRange* r) {
+TENSORBUF_HOST_DEVICE inline bool element_byte_range(const SubstrView<Index>& view, std::int64_t i,
+                                                     std::int64_t* first, ByteRange* r) {
   std::int64_t in_i = 0;
   std::int64_t pos_i = 0;
   map_element(view.map, i, &in_i, &pos_i);
@@ -48,7 +48,7 @@ struct ByteSizeOf {
   SubstrView<Index> view;
   std::int64_t n;
   bool report;
-  TENSORBUF_HD SizeAndBad operator()(std::int64_t i) const {
+  TENSORBUF_HOST_DEVICE SizeAndBad operator()(std::int64_t i) const {
     if (i == n) return {0, kNoBadIndex};
     std::int64_t first = 0;
     ByteRange r;
@@ -66,7 +66,7 @@ struct ByteOffsetsStore {
   std::int64_t* out_offsets;
   std::int64_t* begins;
   std::int64_t* tail;
-  TENSORBUF_HD void operator()(std::int64_t i, const SizeAndBad& before) const {
+  TENSORBUF_HOST_DEVICE void operator()(std::int64_t i, const SizeAndBad& before) const {
     out_offsets[i] = before.size;
     if (i == n) {
       tail[0] = before.size;

@@ -21,8 +21,9 @@ inline constexpr int kLanes = 32;
 // are padded to whole 8-byte words (cuda/device_memory.cpp), so the word of any byte of the
 // buffer lies inside the allocation. The host reads only the bytes inside [lo, hi) (a host
 // buffer has no padding) and leaves the others 0.
-TENSORBUF_HD inline std::uint64_t load_chars_word(const std::uint8_t* chars, std::int64_t w,
-                                                  std::int64_t lo, std::int64_t hi) {
+TENSORBUF_HOST_DEVICE inline std::uint64_t load_chars_word(const std::uint8_t* chars,
+                                                           std::int64_t w, std::int64_t lo,
+                                                           std::int64_t hi) {
 #if defined(__CUDA_ARCH__)
   (void)lo;
   (void)hi;
@@ -41,8 +42,8 @@ TENSORBUF_HD inline std::uint64_t load_chars_word(const std::uint8_t* chars, std
 // The top bit of each byte of word w that starts a character of the string at bytes
 // [first, end) of chars: its bytes outside 0x80..0xBF, and its byte 0 whatever it is (rule 4).
 // The word holds at least one byte of the string.
-TENSORBUF_HD inline std::uint64_t starts_in_word(const std::uint8_t* chars, std::int64_t w,
-                                                 std::int64_t first, std::int64_t end) {
+TENSORBUF_HOST_DEVICE inline std::uint64_t starts_in_word(const std::uint8_t* chars, std::int64_t w,
+                                                          std::int64_t first, std::int64_t end) {
   const std::int64_t base = 8 * w;
   std::uint64_t valid = kTopBits;
   if (first > base) valid &= kTopBits << (8 * (first - base));      // first - base: 1..7
@@ -54,8 +55,8 @@ TENSORBUF_HD inline std::uint64_t starts_in_word(const std::uint8_t* chars, std:
 
 // The words [*w_lo, *w_hi) of lane `lane`'s run for the string at [first, end) (empty runs for
 // an empty string, and for the last lanes of a short one).
-TENSORBUF_HD inline void lane_words(std::int64_t first, std::int64_t end, int lane,
-                                    std::int64_t* w_lo, std::int64_t* w_hi) {
+TENSORBUF_HOST_DEVICE inline void lane_words(std::int64_t first, std::int64_t end, int lane,
+                                             std::int64_t* w_lo, std::int64_t* w_hi) {
   if (first >= end) {
     *w_lo = 0;
     *w_hi = 0;
@@ -70,8 +71,9 @@ TENSORBUF_HD inline void lane_words(std::int64_t first, std::int64_t end, int la
 }
 
 // The character starts in lane `lane`'s run of the string at [first, end) of chars.
-TENSORBUF_HD inline std::int64_t lane_count_starts(const std::uint8_t* chars, std::int64_t first,
-                                                   std::int64_t end, int lane) {
+TENSORBUF_HOST_DEVICE inline std::int64_t lane_count_starts(const std::uint8_t* chars,
+                                                            std::int64_t first, std::int64_t end,
+                                                            int lane) {
   std::int64_t w_lo = 0;
   std::int64_t w_hi = 0;
   lane_words(first, end, lane, &w_lo, &w_hi);
@@ -84,8 +86,9 @@ TENSORBUF_HD inline std::int64_t lane_count_starts(const std::uint8_t* chars, st
 
 // The byte (in chars) of start number k (0-based, k < lane_count_starts) in lane `lane`'s run
 // of the string at [first, end).
-TENSORBUF_HD inline std::int64_t lane_start_byte(const std::uint8_t* chars, std::int64_t first,
-                                                 std::int64_t end, int lane, std::int64_t k) {
+TENSORBUF_HOST_DEVICE inline std::int64_t lane_start_byte(const std::uint8_t* chars,
+                                                          std::int64_t first, std::int64_t end,
+                                                          int lane, std::int64_t k) {
   std::int64_t w_lo = 0;
   std::int64_t w_hi = 0;
   lane_words(first, end, lane, &w_lo, &w_hi);

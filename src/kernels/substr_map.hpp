@@ -19,8 +19,8 @@ struct SubstrView {
   core::SubstrMap map;
 };
 
-TENSORBUF_HD inline void map_element(const core::SubstrMap& map, std::int64_t flat,
-                                     std::int64_t* input_index, std::int64_t* pos_index) {
+TENSORBUF_HOST_DEVICE inline void map_element(const core::SubstrMap& map, std::int64_t flat,
+                                              std::int64_t* input_index, std::int64_t* pos_index) {
   if (map.rank == 1) {
     *input_index = flat * map.input_strides[0];
     *pos_index = flat * map.pos_strides[0];

@@ -17,7 +17,7 @@ struct ByteRange {
 };
 
 // a if c, else b, without a branch.
-TENSORBUF_HD inline std::uint64_t pick(bool c, std::uint64_t a, std::uint64_t b) {
+TENSORBUF_HOST_DEVICE inline std::uint64_t pick(bool c, std::uint64_t a, std::uint64_t b) {
   const std::uint64_t m = std::uint64_t{0} - static_cast<std::uint64_t>(c);
   return (a & m) | (b & ~m);
 }
@@ -36,8 +36,8 @@ struct UnitWindow {
 // same window without counting. Branch-free, in unsigned arithmetic: it wraps instead of
 // overflowing for any pos and len (INT64_MIN included), and a negative len, as unsigned, is
 // above any remaining count.
-TENSORBUF_HD inline UnitWindow unit_window(std::uint64_t count, std::int64_t pos,
-                                           std::int64_t len) {
+TENSORBUF_HOST_DEVICE inline UnitWindow unit_window(std::uint64_t count, std::int64_t pos,
+                                                    std::int64_t len) {
   const std::uint64_t p =
       static_cast<std::uint64_t>(pos) + (count & static_cast<std::uint64_t>(pos >> 63));
   const std::uint64_t rem = count - p;
@@ -46,8 +46,8 @@ TENSORBUF_HD inline UnitWindow unit_window(std::uint64_t count, std::int64_t pos
 }
 
 // Rule 3 (BYTE). False when pos is out of range.
-TENSORBUF_HD inline bool byte_range(std::int64_t size, std::int64_t pos, std::int64_t len,
-                                    ByteRange* out) {
+TENSORBUF_HOST_DEVICE inline bool byte_range(std::int64_t size, std::int64_t pos, std::int64_t len,
+                                             ByteRange* out) {
   const UnitWindow w = unit_window(static_cast<std::uint64_t>(size), pos, len);
   if (!w.valid) return false;
   out->begin = static_cast<std::int64_t>(w.first);
@@ -68,8 +68,8 @@ TENSORBUF_HD inline bool byte_range(std::int64_t size, std::int64_t pos, std::in
 
 // The len half: the end of `len` characters from `begin` (a start, or size).
 template <class Starts>
-TENSORBUF_HD inline std::int64_t char_end(const Starts& starts, std::int64_t size,
-                                          std::int64_t begin, std::int64_t len) {
+TENSORBUF_HOST_DEVICE inline std::int64_t char_end(const Starts& starts, std::int64_t size,
+                                                   std::int64_t begin, std::int64_t len) {
   if (len < 0 || len >= size - begin) return size;  // never more characters than bytes
   std::uint64_t missing = 0;
   return starts.from_front(begin, static_cast<std::uint64_t>(len), &missing);  // size if fewer
@@ -77,8 +77,8 @@ TENSORBUF_HD inline std::int64_t char_end(const Starts& starts, std::int64_t siz
 
 // The whole window. False when pos is out of range.
 template <class Starts>
-TENSORBUF_HD inline bool char_window(const Starts& starts, std::int64_t size, std::int64_t pos,
-                                     std::int64_t len, ByteRange* out) {
+TENSORBUF_HOST_DEVICE inline bool char_window(const Starts& starts, std::int64_t size,
+                                              std::int64_t pos, std::int64_t len, ByteRange* out) {
   std::int64_t begin = 0;
   if (pos < 0) {
     // Start number -pos - 1 from the back, read back from the end rather than counted from the
@@ -102,8 +102,8 @@ TENSORBUF_HD inline bool char_window(const Starts& starts, std::int64_t size, st
 struct ScanStarts {
   const std::uint8_t* s;
   std::int64_t size;
-  TENSORBUF_HD std::int64_t from_front(std::int64_t from, std::uint64_t k,
-                                       std::uint64_t* missing) const {
+  TENSORBUF_HOST_DEVICE std::int64_t from_front(std::int64_t from, std::uint64_t k,
+                                                std::uint64_t* missing) const {
     if (k == 0 || from >= size) {
       *missing = from >= size ? k : 0;
       return from >= size ? size : from;
@@ -118,7 +118,7 @@ struct ScanStarts {
     *missing = after == k ? 0 : k - (after + 1);
     return after == k ? at : size;
   }
-  TENSORBUF_HD std::int64_t from_back(std::int64_t k) const {
+  TENSORBUF_HOST_DEVICE std::int64_t from_back(std::int64_t k) const {
     return start_byte_from_end(s, size, k);
   }
 };
@@ -126,7 +126,7 @@ struct ScanStarts {
 // Whether a string of at most kShortAscii bytes is all ASCII (then characters are bytes):
 // a few word loads, all inside the string.
 inline constexpr std::int64_t kShortAscii = 32;
-TENSORBUF_HD inline bool is_short_ascii(const std::uint8_t* s, std::int64_t size) {
+TENSORBUF_HOST_DEVICE inline bool is_short_ascii(const std::uint8_t* s, std::int64_t size) {
   if (size > kShortAscii) return false;
   if (size < 8) {
     std::uint8_t any = 0;
@@ -139,8 +139,8 @@ TENSORBUF_HD inline bool is_short_ascii(const std::uint8_t* s, std::int64_t size
 }
 
 // Rule 4 (UTF8_CHAR), one thread scanning the string. False when pos is out of range.
-TENSORBUF_HD inline bool utf8_range(const std::uint8_t* s, std::int64_t size, std::int64_t pos,
-                                    std::int64_t len, ByteRange* out) {
+TENSORBUF_HOST_DEVICE inline bool utf8_range(const std::uint8_t* s, std::int64_t size,
+                                             std::int64_t pos, std::int64_t len, ByteRange* out) {
   if (is_short_ascii(s, size)) return byte_range(size, pos, len, out);
   return char_window(ScanStarts{s, size}, size, pos, len, out);
 }

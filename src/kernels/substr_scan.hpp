@@ -17,7 +17,7 @@
 
 namespace tensorbuf::kernels {
 
-TENSORBUF_HD inline std::uint64_t load_u64(const std::uint8_t* p) {
+TENSORBUF_HOST_DEVICE inline std::uint64_t load_u64(const std::uint8_t* p) {
   std::uint64_t v;
   memcpy(&v, p, sizeof v);
   return v;
@@ -25,13 +25,13 @@ TENSORBUF_HD inline std::uint64_t load_u64(const std::uint8_t* p) {
 
 // The top bit of every byte that is a UTF-8 continuation byte (0x80..0xBF: top bits 10). Byte
 // order does not matter: only the count of set bits is used.
-TENSORBUF_HD inline std::uint64_t continuation_bits(std::uint64_t x) {
+TENSORBUF_HOST_DEVICE inline std::uint64_t continuation_bits(std::uint64_t x) {
   return x & ~(x << 1) & 0x8080808080808080ull;
 }
 
-TENSORBUF_HD inline bool is_continuation(std::uint8_t b) { return (b & 0xC0u) == 0x80u; }
+TENSORBUF_HOST_DEVICE inline bool is_continuation(std::uint8_t b) { return (b & 0xC0u) == 0x80u; }
 
-TENSORBUF_HD inline int lowest_set_bit(std::uint64_t x) {  // x != 0
+TENSORBUF_HOST_DEVICE inline int lowest_set_bit(std::uint64_t x) {  // x != 0
 #if defined(__CUDA_ARCH__)
   return __ffsll(static_cast<long long>(x)) - 1;
 #else
@@ -48,15 +48,16 @@ inline constexpr bool kLittleEndian = false;
 
 // The last `valid` (1..7) bytes before s + hi as the low bytes of a word, read as the 8 bytes
 // [hi - 8, hi) (hi >= 8: still inside the string) and shifted; the high bytes are 0.
-TENSORBUF_HD inline std::uint64_t load_tail(const std::uint8_t* s, std::int64_t hi, int valid) {
+TENSORBUF_HOST_DEVICE inline std::uint64_t load_tail(const std::uint8_t* s, std::int64_t hi,
+                                                     int valid) {
   return load_u64(s + hi - 8) >> (8 * (8 - valid));
 }
 
 // Character starts among bytes [lo, hi) of s: byte 0, and every byte outside 0x80..0xBF.
 // Eight bytes at a time (SWAR), 32 per step on long runs, and the last 1..7 bytes in one
 // word too when the string has 8 bytes before hi; nothing outside [0, hi) is ever read.
-TENSORBUF_HD inline std::int64_t count_starts(const std::uint8_t* s, std::int64_t lo,
-                                              std::int64_t hi) {
+TENSORBUF_HOST_DEVICE inline std::int64_t count_starts(const std::uint8_t* s, std::int64_t lo,
+                                                       std::int64_t hi) {
   if (lo >= hi) return 0;
   std::int64_t count = 0;
   if (lo == 0) {
@@ -89,7 +90,7 @@ TENSORBUF_HD inline std::int64_t count_starts(const std::uint8_t* s, std::int64_
 // `bits` (only top bits set), little-endian, without a loop: byte j of `prefix` counts the set
 // bits in bytes 0..j (at most 8), and adding 0x7f - r sets its top bit exactly where that count
 // is > r.
-TENSORBUF_HD inline int select_top_bit(std::uint64_t bits, std::int64_t r) {
+TENSORBUF_HOST_DEVICE inline int select_top_bit(std::uint64_t bits, std::int64_t r) {
   const std::uint64_t prefix = byte_prefix_sums(bits >> 7);
   const std::uint64_t reached =
       (prefix + (0x7f - static_cast<std::uint64_t>(r)) * kOnesPerByte) & kTopBits;
@@ -99,8 +100,9 @@ TENSORBUF_HD inline int select_top_bit(std::uint64_t bits, std::int64_t r) {
 // The byte position of start number k (0-based) among the character starts in bytes [lo, hi)
 // of s. When there are only m <= k of them, returns hi; *seen is the number of starts seen
 // (k + 1 when found, else m).
-TENSORBUF_HD inline std::int64_t start_byte(const std::uint8_t* s, std::int64_t lo,
-                                            std::int64_t hi, std::int64_t k, std::int64_t* seen) {
+TENSORBUF_HOST_DEVICE inline std::int64_t start_byte(const std::uint8_t* s, std::int64_t lo,
+                                                     std::int64_t hi, std::int64_t k,
+                                                     std::int64_t* seen) {
   std::int64_t count = 0;  // starts before byte i
   if (lo < hi && lo == 0) {
     if (k == 0) {
@@ -152,8 +154,8 @@ TENSORBUF_HD inline std::int64_t start_byte(const std::uint8_t* s, std::int64_t 
 // start), or -1 when s has k or fewer starts. Reads only the bytes from that start to the end:
 // 32 bytes per step while a block cannot hold it, then words, then (for the first bytes of s)
 // single bytes.
-TENSORBUF_HD inline std::int64_t start_byte_from_end(const std::uint8_t* s, std::int64_t size,
-                                                     std::int64_t k) {
+TENSORBUF_HOST_DEVICE inline std::int64_t start_byte_from_end(const std::uint8_t* s,
+                                                              std::int64_t size, std::int64_t k) {
   std::int64_t count = 0;  // starts at or after byte hi
   std::int64_t hi = size;
   // Blocks and words that end at hi and do not reach byte 0 (always a start, counted below).
