@@ -2,6 +2,7 @@
 #include <iostream>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "cli.hpp"
 #include "tensorbuf/runtime.hpp"
@@ -17,12 +18,19 @@ namespace {
 // without TENSORBUF_PORTABLE; elsewhere the portable twins run (docs/substr.md).
 std::string cpu_paths() {
   const CpuCodePaths paths = cpu_code_paths();
-  const bool substr_simd = paths.substr_avx512;
-  const bool mask_simd = paths.mask_update_avx512;
-  if (substr_simd && mask_simd) return "AVX-512 (substr UTF-8 scans, boolean_mask_update)";
-  if (substr_simd) return "AVX-512 (substr UTF-8 scans), portable boolean_mask_update";
-  if (mask_simd) return "AVX-512 (boolean_mask_update), portable substr UTF-8 scans";
-  return "portable (no AVX-512BW/BMI2 here, or a TENSORBUF_PORTABLE build)";
+  const std::pair<bool, const char*> ops[] = {
+      {paths.substr_avx512, "substr UTF-8 scans"},
+      {paths.mask_update_avx512, "boolean_mask_update"},
+      {paths.scatter_avx512, "tensor_scatter_nd float rows and index check"}};
+  std::string simd;
+  std::string portable;
+  for (const auto& [fast, name] : ops) {
+    std::string& list = fast ? simd : portable;
+    list += list.empty() ? "" : ", ";
+    list += name;
+  }
+  if (simd.empty()) return "portable (no AVX-512BW/BMI2 here, or a TENSORBUF_PORTABLE build)";
+  return "AVX-512 (" + simd + ")" + (portable.empty() ? "" : ", portable " + portable);
 }
 
 // Whether `run ... --distributed` is built in, and against which MPI (both callable before

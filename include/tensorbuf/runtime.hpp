@@ -15,6 +15,9 @@ int cpu_thread_count();
 struct CpuCodePaths {
   bool substr_avx512 = false;       ///< substr's UTF-8 scans (AVX-512BW + BMI2)
   bool mask_update_avx512 = false;  ///< boolean_mask_update's expand-load path (AVX-512BW)
+  /// tensor_scatter_nd_*: the rows of float and double tensors, and kError's check of depth-1
+  /// indices before an in-place write (AVX-512F; taken on the CPUs that have AVX-512BW)
+  bool scatter_avx512 = false;
 };
 /// Detected once; never throws.
 CpuCodePaths cpu_code_paths();

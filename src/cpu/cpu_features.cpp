@@ -49,6 +49,7 @@ CpuCodePaths cpu_code_paths() {
   CpuCodePaths paths;
   paths.substr_avx512 = f.avx512bw && f.bmi2;
   paths.mask_update_avx512 = f.avx512bw;
+  paths.scatter_avx512 = f.avx512bw;
   return paths;
 }
 

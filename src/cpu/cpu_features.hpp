@@ -6,7 +6,8 @@ namespace tensorbuf::cpu {
 
 struct CpuFeatures {
   bool avx512bw = false;  // AVX-512F + AVX-512BW + POPCNT: boolean_mask_update's expand-load
-                          // path, load_array's float -> bfloat16, scatter's min / max rows
+                          // path, load_array's float -> bfloat16, scatter's float / double
+                          // rows and its kError index check (cpu/scatter_nd_check.hpp)
   bool bmi2 = false;      // BMI2 as well: substr's short UTF-8 scans need both
   bool f16c = false;      // AVX + F16C: load_array's float -> float16 conversion
 };

@@ -26,6 +26,11 @@ TEST(RuntimeTest, TheSubstrPathNeedsWhatTheMaskPathNeeds) {
   }
 }
 
+TEST(RuntimeTest, ScatterAndMaskUpdateTakeAvx512OnTheSameCpus) {
+  const CpuCodePaths paths = cpu_code_paths();
+  EXPECT_EQ(paths.scatter_avx512, paths.mask_update_avx512);
+}
+
 TEST(RuntimeTest, SynchronizeOnTheCpuReturnsAtOnce) {
   EXPECT_NO_THROW(synchronize(Device::cpu()));
   EXPECT_NO_THROW(synchronize(Device::cpu(), Stream{}));

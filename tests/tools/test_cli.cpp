@@ -27,10 +27,12 @@ TEST_F(Cli, InfoPrintsVersionBuildAndWhyCudaIsOrIsNotUsable) {
   // Which CPU code runs: the AVX-512 paths where this CPU and build have them, else portable.
   const cpu::CpuFeatures& features = cpu::detected_cpu_features();
   const bool substr_simd = features.avx512bw && features.bmi2;
-  const bool mask_simd = features.avx512bw;
-  std::string paths = "  cpu paths: AVX-512 (";  // one fast path only: which one is named
+  const bool mask_simd = features.avx512bw;      // scatter's paths too
+  std::string paths = "  cpu paths: AVX-512 (";  // some fast paths only: which ones are named
   if (substr_simd && mask_simd) {
-    paths = "  cpu paths: AVX-512 (substr UTF-8 scans, boolean_mask_update)\n";
+    paths =
+        "  cpu paths: AVX-512 (substr UTF-8 scans, boolean_mask_update, tensor_scatter_nd float "
+        "rows and index check)\n";
   } else if (!substr_simd && !mask_simd) {
     paths = "  cpu paths: portable (no AVX-512BW/BMI2 here, or a TENSORBUF_PORTABLE build)\n";
   }
