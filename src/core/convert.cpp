@@ -9,9 +9,9 @@
 #include <emmintrin.h>
 #endif
 
+#include "core/convert_backends.hpp"
 #include "core/dtype_dispatch.hpp"
 #include "core/parallel.hpp"
-#include "cpu/convert_half.hpp"
 
 namespace tensorbuf::core {
 namespace {

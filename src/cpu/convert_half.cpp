@@ -1,4 +1,4 @@
-#include "cpu/convert_half.hpp"
+#include "core/convert_backends.hpp"
 
 #include <bit>
 

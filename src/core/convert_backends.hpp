@@ -1,6 +1,8 @@
-// float -> float16 / bfloat16 over a range, the storage types of inference models: the rule of
-// float16(float) / bfloat16(float) (round to nearest even, overflow to inf, NaN stays a quiet NaN
-// with its payload's top bits), bit for bit, at memory speed. core/convert.cpp calls these.
+// The CPU's float -> float16 / bfloat16 over a range, the storage types of inference models: the
+// rule of float16(float) / bfloat16(float) (round to nearest even, overflow to inf, NaN stays a
+// quiet NaN with its payload's top bits), bit for bit, at memory speed. Declared here and defined
+// by src/cpu/convert_half.cpp (its F16C / AVX-512 paths stay in the backend), the way every
+// backend entry point is: core/convert.cpp calls these and includes no backend header.
 #pragma once
 
 #include <cstdint>
