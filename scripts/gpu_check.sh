@@ -9,7 +9,7 @@
 #      RESULTS.md, the variants' table: each beside the default case it competes with), and the
 #      GPU peers (PyTorch CUDA, CuPy, JAX, pyarrow);
 #   2b. the size sweep on the GPU (`tensorbuf bench --sweep --device cuda`, 2^10..2^20: every
-#      op and form per call, beside a device copy of the same traffic; issue 24 items 1 and 6);
+#      op and form per call, beside a device copy of the same traffic);
 #   3. the CUDA tests under compute-sanitizer memcheck, all executables at once (the capture
 #      replays of test_capture among them; with the
 #      interop stream contract of tests/interop/test_interop_cuda.cpp: the race detector, the
@@ -109,7 +109,7 @@ pack
 # 2b. The size sweep on the GPU, one process (SKIP_SWEEP=1 skips it). Its lines print as the
 #     points finish, so a run cut short keeps them; the JSON renders into bench/RESULTS.md with
 #     `bench/sweep.py --from DIR` (its own CUDA section). The summary counts the forms whose
-#     median call at 2^16 is within issue 24's 15 us.
+#     median call at 2^16 is within 15 us (the latency target for a 2^16 call).
 if [ "${SKIP_SWEEP:-0}" != 1 ]; then
   mkdir -p "$LOGS/sweep_cuda"
   timeout 90 "$BUILD/apps/tensorbuf" bench --sweep --device cuda --sizes 10:20:2 \

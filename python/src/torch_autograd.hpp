@@ -1,4 +1,4 @@
-// torch tensors and autograd (issue #32, item 12). tensorbuf writes a torch tensor's memory
+// torch tensors and autograd. tensorbuf writes a torch tensor's memory
 // through DLPack, which autograd cannot see: the write must bump the tensor's version counter,
 // as torch's own in-place ops do, so that a backward that saved the tensor raises instead of
 // computing a wrong gradient. Nothing here links libtorch.

@@ -44,7 +44,8 @@ inline void cpu_relax() {
 // Polls `done` for up to spin_before_sleep(); true when it held. Every 64 polls it also yields
 // the core: when the thread it waits for shares this core (the scheduler put both on one vCPU,
 // or the other core is busy), polling without yielding would keep that thread from running
-// for the whole polling time -- the 430 us "slow mode" of issue 24.
+// for the whole polling time: every call of such a process took ~430 us instead of ~10 us
+// (docs/internals.md, "The 430 us mode").
 template <class Done>
 bool spin_until(Done&& done) {
   if (spin_before_sleep().count() == 0) return done();
@@ -74,8 +75,8 @@ struct Job {
 };
 
 // A worker that claimed a chunk and then lost its core to another process makes the caller wait
-// a scheduler time slice, ~3.5 ms here, for work of maybe 0.1 ms: the 2^18 scatter calls of
-// issue 24 took 3.4-3.7 ms for whole processes while other builds ran. The caller measures its
+// a scheduler time slice, ~3.5 ms here, for work of maybe 0.1 ms: 2^18-row scatter calls took
+// 3.4-3.7 ms for whole processes while other builds ran. The caller measures its
 // wait for the workers' chunks; a wait of over kStallWait and twice its own chunks' time means a
 // worker was not running (a stall), and StallBackoff decides when the next jobs run inline.
 // Results never depend on the thread count, only the time does.
@@ -127,7 +128,7 @@ class ThreadPool {
     if (!spin_until([this] { return pending_.load(std::memory_order_acquire) == 0; })) {
       // Acquire, not relaxed: the last worker counts its chunk before it takes mutex_ to
       // notify, so a 0 seen here may come before that lock; only the acquire load orders the
-      // workers' reads of job_ before the next job's write (a TSan report in CI, 2026-12-03).
+      // workers' reads of job_ before the next job's write (relaxed: a ThreadSanitizer race).
       std::unique_lock lock(mutex_);
       done_.wait(lock, [this] { return pending_.load(std::memory_order_acquire) == 0; });
     }

@@ -1,6 +1,6 @@
 // A short run of int64 values (dims, strides) held inline up to kInline values and on the heap
 // beyond: a plan is built on every call, and each std::vector or Shape copy in it was one
-// allocation and one free (about a tenth of a 1024-element scatter call, 2026-12-03).
+// allocation and one free (about a tenth of a 1024-element scatter call).
 #pragma once
 
 #include <algorithm>

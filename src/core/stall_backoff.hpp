@@ -3,7 +3,7 @@
 // slice for work of maybe 0.1 ms. After such a stall the pool runs the next jobs inline on their
 // callers for a while -- but only when stalls repeat: an isolated one (a quiet virtual machine
 // takes a vCPU away for a few ms now and then) costs one slow call, while 20 ms of inline jobs
-// would make every call in them up to twice as slow (the op's p99 at 2^18-2^20, issue 24).
+// would make every call in them up to twice as slow (the op's p99 at 2^18-2^20).
 #pragma once
 
 #include <algorithm>

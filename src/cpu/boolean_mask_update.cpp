@@ -34,9 +34,9 @@ using namespace mask_update_detail;  // NOLINT(google-build-using-namespace): th
 #endif
 
 constexpr std::int64_t kCountBlock = std::int64_t{1} << 14;  // mask entries per count block
-// Costs on one core for the pool's policy (core::min_chunk_for; this VM, 2026-12-02, `tensorbuf
-// bench --sweep` with one thread): counting a mask entry, and writing a row: per row and per
-// output byte.
+// Costs on one core for the pool's policy (core::min_chunk_for; measured on the 2-vCPU dev VM by
+// `tensorbuf bench --sweep` with one thread): counting a mask entry, and writing a row: per row
+// and per output byte.
 constexpr double kCountNsPerEntry = 0.05;
 constexpr double kWriteNsPerRow = 0.3;
 constexpr double kWriteNsPerByte = 0.05;

@@ -11,7 +11,7 @@
 namespace tensorbuf::cuda {
 
 struct CudaTuning {
-  // Defaults from the H200 run of 2026-12-04 (bench/RESULTS.md, "First H200 run"): the tile
+  // Defaults measured on an H200 (bench/RESULTS.md, "First H200 run"): the tile
   // pass in place (1.2-1.8x the element pass), and out of place on a flat mask (inner == 1:
   // 2.5x); out of place with trailing elements the element pass (the tile pass 11% slower).
   kernels::MaskUpdatePass mask_update_in_place = kernels::MaskUpdatePass::kTiles;

@@ -1,4 +1,4 @@
-// Capture on a GPU (issue 23, docs/capture.md): every capturable op form, called with a caller
+// Capture on a GPU (docs/capture.md): every capturable op form, called with a caller
 // stream inside cudaStreamBeginCapture (global mode), becomes a graph that is replayed 100 times
 // with new input contents written to the same device memory; each replay must equal the CPU
 // backend on those contents (substr: its bounded form, and a substr of its output in the same

@@ -191,10 +191,10 @@ TEST(ConcurrencyTest, OpsOnSharedConstInputsFromManyThreads) {
   EXPECT_EQ(wrong, 0);
 }
 
-// Concurrent callers on their own tensors (issue 24, item 5: an inference server's request
-// threads): mask updates and in-place scatter adds large enough for the pool (several chunks,
-// several scatter owners), from 4 threads at once. Each thread checks exact values against
-// its own serial loop, so a chunk run twice, skipped, or run on another caller's job shows.
+// Concurrent callers on their own tensors (an inference server's request threads): mask
+// updates and in-place scatter adds large enough for the pool (several chunks, several scatter
+// owners), from 4 threads at once. Each thread checks exact values against its own serial
+// loop, so a chunk run twice, skipped, or run on another caller's job shows.
 TEST(ConcurrencyTest, CallPairsFromConcurrentCallersOnTheirOwnTensors) {
   constexpr std::int64_t kTable = std::int64_t{1} << 22;  // beyond the cache: several owners
   constexpr std::int64_t kRows = std::int64_t{1} << 17;

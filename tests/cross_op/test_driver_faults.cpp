@@ -1,4 +1,4 @@
-// Fault injection inside the CUDA backend's drivers, run on the host executor (issue 7): the
+// Fault injection inside the CUDA backend's drivers, run on the host executor: the
 // k-th scratch allocation fails (HostExecutor::fail_scratch), for every k of a workload until
 // it succeeds. Each failure must surface as ResourceExhaustedError and leave the inputs and the
 // buffer being written exactly as they were; the run that succeeds must give exact values.

@@ -1,4 +1,4 @@
-// Fault injection (issue 7): fail the N-th allocation or copy of each op's workload, for every N
+// Fault injection: fail the N-th allocation or copy of each op's workload, for every N
 // until the workload succeeds. Each failure must surface as a typed error, leave the inputs (and
 // an in-place op's tensor) exactly as they were, and leak nothing.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Limits (issue 7), part 1: element and byte counts that overflow int64, dims near INT64_MAX
+// Limits, part 1: element and byte counts that overflow int64, dims near INT64_MAX
 // through every op (on the CPU and through the CUDA backend's drivers on the host executor),
 // and strings of more than 2^31 bytes in total through the 64-bit offset arithmetic. Nothing
 // big is allocated: a buffer that is never written owns no memory, and only byte-unit paths

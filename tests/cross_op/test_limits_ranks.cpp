@@ -1,4 +1,4 @@
-// Limits (issue 7), part 2: rank 0 and rank 8 through every op, and zero sizes everywhere, on
+// Limits, part 2: rank 0 and rank 8 through every op, and zero sizes everywhere, on
 // small data with exact expected values (written out here, from the spec's rules), on the CPU
 // and through the CUDA backend's drivers on the host executor.
 #include <gtest/gtest.h>

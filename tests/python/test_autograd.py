@@ -1,4 +1,4 @@
-"""In-place ops on torch tensors and autograd (issue #32, item 12): a write tensorbuf makes bumps
+"""In-place ops on torch tensors and autograd: a write tensorbuf makes bumps
 the tensor's version counter as torch's own in-place ops do, so backward through a saved tensor
 raises instead of computing a wrong gradient; a tensor that requires grad is refused while
 autograd records, and taken (detached) under torch.no_grad()."""

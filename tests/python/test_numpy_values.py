@@ -1,4 +1,4 @@
-"""NumPy scalars and arrays of another dtype as updates (issue #32, item 13): a NumPy scalar is
+"""NumPy scalars and arrays of another dtype as updates: a NumPy scalar is
 a 0-d array of its dtype; where an op converts Python values (a scatter's or mask update's
 `updates`), it converts NumPy values of another dtype the same way, with the library's
 (saturating) conversion rules. Elsewhere dtypes are kept."""

@@ -106,7 +106,7 @@ def test_scatter_matches_numpy(case, name, in_place, via):
 def test_scatter_update_of_unique_rows_matches_assignment(case, in_place, as_float64):
     tensor, indices, updates = case
     if as_float64:
-        # Another dtype is converted (issue #32 item 13); small integers convert exactly.
+        # Another dtype is converted; small integers convert exactly.
         updates = (np.arange(updates.size) % 100).reshape(updates.shape).astype(np.float64)
     expected = reference_scatter("update", tensor, indices, updates.astype(tensor.dtype))
     if in_place:

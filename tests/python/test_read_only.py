@@ -1,4 +1,4 @@
-"""Memory of an immutable exporter is never written (issue #32, item 11): `read_only`,
+"""Memory of an immutable exporter is never written: `read_only`,
 `__dlpack__` and `np.asarray` agree on every buffer."""
 
 import numpy as np
