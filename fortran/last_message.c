@@ -1,4 +1,4 @@
-/* The per-thread message of tensorbuf_f's last failed wrapper call (issue #32 item 3): Fortran
+/* The per-thread message of tensorbuf_f's last failed wrapper call: Fortran
  * has no thread-local variables, and a module variable shared by all threads corrupted the heap
  * when threads failed at once. Recording a message never allocates; a longer one is cut. */
 #include <stddef.h>

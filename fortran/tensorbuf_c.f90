@@ -192,9 +192,9 @@ module tensorbuf_c
   public :: tb_op_in_place_c, tb_op_c
 
   ! One interface block per C function. Not procedure(<abstract interface>), bind(c) :: name:
-  ! gfortran 12.2 passes the `value` arguments of such a declaration by address (issue #32;
-  ! ctest fortran.raw_calls calls them from several sites). The scatter combines' (the public
-  ! statement and the interfaces of each), from the op table:
+  ! gfortran 12.2 passes the `value` arguments of such a declaration by address from every call
+  ! site but the first (ctest fortran.raw_calls calls them from several sites). The scatter
+  ! combines' (the public statement and the interfaces of each), from the op table:
   include 'tensorbuf_c_scatter.inc'
 
   interface

@@ -1,4 +1,4 @@
-! What the wrappers check themselves (issue #32 items 4 and 6): `out`'s type and shape, default
+! What the wrappers check themselves: `out`'s type and shape, default
 ! logical masks, and error messages that name positions the Fortran way (ctest fortran.checks).
 program test_checks
   use, intrinsic :: iso_c_binding

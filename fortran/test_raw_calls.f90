@@ -1,4 +1,4 @@
-! The raw c_tb_* interfaces from several call sites (issue #32 item 2): gfortran 12.2 passed
+! The raw c_tb_* interfaces from several call sites: gfortran 12.2 passed
 ! `value` arguments by address from every call site but the first when the interfaces were
 ! declared as procedure(abstract interface), bind(c) (ctest fortran.raw_calls).
 program test_raw_calls

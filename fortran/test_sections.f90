@@ -1,4 +1,4 @@
-! Array sections as wrapper arguments (issue #32 item 1): every section a Fortran user can write
+! Array sections as wrapper arguments: every section a Fortran user can write
 ! (strided, a row, reversed, rank 3 with negative strides) must read or write exactly the
 ! elements it names. Each array lives inside a larger one, with guard elements before and after
 ! it that must stay untouched (ctest fortran.sections).

@@ -1,4 +1,4 @@
-! Wrapper calls from 8 OpenMP threads at once, half of them failing (issue #32 item 3): each
+! Wrapper calls from 8 OpenMP threads at once, half of them failing: each
 ! thread's message (tb_get_last_error_message) is its own last failure; a message shared by all
 ! threads corrupted the heap (ctest fortran.threads, built with -fopenmp).
 program test_threads

@@ -1,4 +1,4 @@
-// Handle validation (issue 32 item 7): a destroyed handle, also after its memory or table slot
+// Handle validation: a destroyed handle, also after its memory or table slot
 // went to a new buffer, and a value that never was a handle are TB_INVALID_ARGUMENT in every
 // argument of every function, and touch nothing; a second destroy is a no-op that records the
 // error.
