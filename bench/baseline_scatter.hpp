@@ -1,5 +1,5 @@
-// Yardstick kernels for the CUDA scatter cases (issue 4's target for case (a): within 1.3x
-// of a plain non-atomic random-scatter kernel on the same indices).
+// Yardstick kernels for the CUDA scatter cases (the target for case (a): within 1.3x of a
+// plain non-atomic random-scatter kernel on the same indices).
 #pragma once
 
 #include <cstdint>

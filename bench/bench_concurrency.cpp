@@ -1,4 +1,4 @@
-// Concurrent callers (issue 24, item 5): an inference server runs requests on several threads.
+// Concurrent callers: an inference server runs requests on several threads.
 // Each caller thread has its own inputs and runs call pairs: one boolean_mask_update (out of
 // place, an [n] f32 tensor, a random mask of density 0.5) and one
 // tensor_scatter_nd_add_in_place of n / 4 random element rows into an [n] f32 table, on the

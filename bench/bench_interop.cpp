@@ -4,8 +4,8 @@
 // pageable host memory on the CPU, a stream-ordered device allocation on CUDA). Same inputs,
 // same run; compare the two rows of the table (target: within 10%). The caller's host memory
 // is 2 MiB-aligned and advised to use transparent huge pages, as tensorbuf's own large blocks
-// are: random rows over 4 KiB pages cost a TLB miss each (measured 2026-12-02 on the 2-core
-// VM: 4 KiB-page std::vector memory 14.3 ms against 10.7 ms owned), a property of the memory,
+// are: random rows over 4 KiB pages cost a TLB miss each (measured on the 2-core dev VM:
+// 4 KiB-page std::vector memory 14.3 ms against 10.7 ms owned), a property of the memory,
 // not of borrowing it.
 #include <sys/mman.h>
 

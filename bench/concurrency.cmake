@@ -1,3 +1,3 @@
-# Concurrent callers (issue 24, item 5): 1, 2, 4 and 8 threads each running mask-update +
+# Concurrent callers: 1, 2, 4 and 8 threads each running mask-update +
 # scatter-add call pairs on the CPU.
 tensorbuf_add_bench_cases(bench_concurrency.cpp)

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Concurrent callers' table for bench/RESULTS.md (issue 24, item 5).
+"""Concurrent callers' table for bench/RESULTS.md.
 
 Reads DIR/run*.json, each one process of
   tensorbuf_bench --benchmark_filter=concurrent --benchmark_repetitions=R

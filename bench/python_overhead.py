@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The Python call's own cost (issue #20): tensor_scatter_nd_add_in_place of one row into a
+"""The Python call's own cost: tensor_scatter_nd_add_in_place of one row into a
 [16, 4] float32 NumPy array, median per call over several repeats, minus the same call made
 from C++ in the same run (case scatter_nd_add_one_row_16x4_in_place_borrowed/cpu of
 tensorbuf_bench). Target: under 10 us.

@@ -1,4 +1,4 @@
-// The size sweep of `tensorbuf bench --sweep` (issue 24, item 1): every op and form at sizes
+// The size sweep of `tensorbuf bench --sweep`: every op and form at sizes
 // 2^10 .. 2^26, each call timed alone, beside its yardstick at the same size in the same run
 // (a plain serial loop for the random-access ops, a memcpy of the same traffic for the
 // streaming ones). Calls of the op and of the yardstick alternate, so a drift of a shared

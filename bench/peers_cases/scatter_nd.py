@@ -22,7 +22,7 @@ CASES = {
     "scatter_nd_sub_f32_same_index": (MiB, 1, MiB, True),
 }
 
-# Issue 4's CPU targets are for the out-of-place cases ("ours out-of-place against the peer's
+# The CPU targets are for the out-of-place cases ("ours out-of-place against the peer's
 # clone() + index_put_"); the in-place CPU cases are measured, not judged.
 TARGETS = {
     ("scatter_nd_sub_f32_rows", "cpu"): {"ratio_to_limit": 0.6, "vs": {"torch": 4.0}},
