@@ -7,30 +7,27 @@
 
 namespace tensorbuf::cuda {
 
-core::RoutedRows route_rows(const core::ScatterNdPlan& plan, const void* indices,
-                            const void* slices, std::int64_t rows,
-                            const std::vector<std::int64_t>& offsets, std::size_t slice_bytes,
-                            std::int64_t* send_index, void* send_slices, bool on_device,
+core::RoutedRows route_rows(const core::RouteRowsPlan& plan, const core::RouteRowsBuffers& buffers,
                             const core::CudaContext& context) {
   CudaExecutor executor(context);
-  const kernels::ScatterGeometry geometry = kernels::executor_geometry(executor, plan);
-  const auto depth = static_cast<std::size_t>(plan.depth);
+  const auto depth = static_cast<std::size_t>(plan.scatter.depth);
   // Host destinations: gathered on the device first, then only the kept rows cross.
-  auto* device_index = on_device ? send_index : executor.scratch<std::int64_t>(rows * plan.depth);
-  auto* device_slices =
-      on_device ? send_slices
-                : executor.scratch<std::byte>(rows * static_cast<std::int64_t>(slice_bytes));
-  return core::dispatch_index_type(plan.index_dtype, [&](auto tag) {
+  core::RouteRowsBuffers on_device = buffers;
+  if (!plan.on_device) {
+    on_device.send_index = executor.scratch<std::int64_t>(plan.rows * plan.scatter.depth);
+    on_device.send_slices =
+        executor.scratch<std::byte>(plan.rows * static_cast<std::int64_t>(plan.slice_bytes));
+  }
+  return core::dispatch_index_type(plan.scatter.index_dtype, [&](auto tag) {
     using Index = typename decltype(tag)::type;
-    core::RoutedRows routed =
-        kernels::route_rows(executor, static_cast<const Index*>(indices), slices, rows, geometry,
-                            offsets, slice_bytes, device_index, device_slices);
-    if (on_device) return routed;
+    core::RoutedRows routed = kernels::route_rows<Index>(executor, plan, on_device);
+    if (plan.on_device) return routed;
     std::int64_t kept = 0;
     for (const std::int64_t count : routed.counts) kept += count;
-    executor.copy_to_host(send_index, device_index,
+    executor.copy_to_host(buffers.send_index, on_device.send_index,
                           static_cast<std::size_t>(kept) * depth * sizeof(std::int64_t));
-    executor.copy_to_host(send_slices, device_slices, static_cast<std::size_t>(kept) * slice_bytes);
+    executor.copy_to_host(buffers.send_slices, on_device.send_slices,
+                          static_cast<std::size_t>(kept) * plan.slice_bytes);
     return routed;
   });
 }

@@ -41,9 +41,8 @@ core::ScatterNdResult scatter_nd(const core::ScatterNdPlan&, const core::Scatter
 // --- end scatter_nd ---
 
 // --- route_rows (src/core/route_rows_backend.hpp) ---
-core::RoutedRows route_rows(const core::ScatterNdPlan&, const void*, const void*, std::int64_t,
-                            const std::vector<std::int64_t>&, std::size_t, std::int64_t*, void*,
-                            bool, const core::CudaContext&) {
+core::RoutedRows route_rows(const core::RouteRowsPlan&, const core::RouteRowsBuffers&,
+                            const core::CudaContext&) {
   not_built();
 }
 // --- end route_rows ---

@@ -13,9 +13,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
-#include "core/route_rows_backend.hpp"
+#include "core/route_rows_plan.hpp"
 #include "kernels/config.hpp"
 #include "kernels/scatter_nd.hpp"
 #include "kernels/scatter_nd_combine.hpp"
@@ -95,19 +96,21 @@ struct GatherRoutedFunctor {
   }
 };
 
-// Routes `rows` rows (indices: rows x geometry.depth, slices: rows x slice_bytes, both on the
-// executor's side) by the layout `offsets` (ranks + 1 host values). Writes the rows in bounds,
-// grouped by owner in rank order, to send_index (int64, depth per row) and send_slices
-// (slice_bytes per row), both executor-side with room for `rows` rows.
-template <class Executor, class Index>
-RoutedRows route_rows(Executor& executor, const Index* indices, const void* slices,
-                      std::int64_t rows, const ScatterGeometry& geometry,
-                      const std::vector<std::int64_t>& offsets, std::size_t slice_bytes,
-                      std::int64_t* send_index, void* send_slices) {
+// Routes plan.rows rows by the layout plan.offsets: the rows in bounds, grouped by owner, to the
+// send buffers. Every buffer is on the executor's side (plan.on_device is the backend's
+// concern). Index is plan.scatter.index_dtype's type.
+template <class Index, class Executor>
+RoutedRows route_rows(Executor& executor, const core::RouteRowsPlan& plan,
+                      const core::RouteRowsBuffers& buffers) {
+  const auto* indices = static_cast<const Index*>(buffers.indices);
+  const std::int64_t rows = plan.rows;
+  const std::span<const std::int64_t> offsets = plan.offsets;
+  const std::size_t slice_bytes = plan.slice_bytes;
   const int ranks = static_cast<int>(offsets.size()) - 1;
   RoutedRows out;
   out.counts.assign(static_cast<std::size_t>(ranks), 0);
   if (rows == 0) return out;
+  const ScatterGeometry geometry = executor_geometry(executor, plan.scatter);
   const auto count = static_cast<std::int64_t>(offsets.size());
   std::int64_t* layout = executor.template scratch<std::int64_t>(count);
   store_values(executor, layout, count,
@@ -133,10 +136,10 @@ RoutedRows route_rows(Executor& executor, const Index* indices, const void* slic
   auto gather = [&](auto word) {
     using Word = decltype(word);
     const auto words = static_cast<std::int64_t>(slice_bytes / sizeof(Word));
-    executor.for_each_index(
-        kept, GatherRoutedFunctor<Index, Word>{indices, static_cast<const Word*>(slices), keys,
-                                               order, layout, geometry.depth, words, send_index,
-                                               static_cast<Word*>(send_slices)});
+    executor.for_each_index(kept, GatherRoutedFunctor<Index, Word>{
+                                      indices, static_cast<const Word*>(buffers.slices), keys,
+                                      order, layout, geometry.depth, words, buffers.send_index,
+                                      static_cast<Word*>(buffers.send_slices)});
   };
   // Whole 32-bit words when the slice allows (device rows are padded to words, offsets too).
   if (slice_bytes % 4 == 0) {

@@ -112,13 +112,13 @@ Routed route_on_device(const core::ScatterNdPlan& plan, const RowLayout& layout,
     if (buffer.size_bytes() == 0) return nullptr;
     return for_mpi_on_device ? backend.overwrite(buffer) : buffer.overwrite_host_bytes();
   };
-  auto* index_to = static_cast<std::int64_t*>(destination(send_index));
-  void* slices_to = destination(send_slices);
-  const void* index_device = backend.read(indices);
-  const void* slices_device = backend.read(updates);
-  Routed routed =
-      cuda::route_rows(plan, index_device, slices_device, rows, layout.offsets, slice_bytes,
-                       index_to, slices_to, for_mpi_on_device, backend.cuda());
+  core::RouteRowsPlan route{plan, rows, layout.offsets, slice_bytes, for_mpi_on_device};
+  core::RouteRowsBuffers buffers;
+  buffers.send_index = static_cast<std::int64_t*>(destination(send_index));
+  buffers.send_slices = destination(send_slices);
+  buffers.indices = backend.read(indices);
+  buffers.slices = backend.read(updates);
+  Routed routed = cuda::route_rows(route, buffers, backend.cuda());
   backend.finish();
   return routed;
 }

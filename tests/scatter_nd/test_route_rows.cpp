@@ -82,18 +82,25 @@ kernels::RoutedRows route(const Case& c, const std::vector<Index>& indices,
                           std::vector<std::int64_t>& send_index,
                           std::vector<std::uint8_t>& send_slices) {
   const int depth = static_cast<int>(c.dims.size());
-  core::ScatterNdPlan plan;
-  plan.depth = depth;
-  plan.index_dtype = DataTypeOf<Index>::value;
-  plan.tensor_dims = core::SmallDims(c.dims);
-  plan.slice_strides = core::SmallDims(std::vector<std::int64_t>(c.dims.size(), 1));
+  core::RouteRowsPlan plan;
+  plan.scatter.depth = depth;
+  plan.scatter.index_dtype = DataTypeOf<Index>::value;
+  plan.scatter.tensor_dims = core::SmallDims(c.dims);
+  plan.scatter.slice_strides = core::SmallDims(std::vector<std::int64_t>(c.dims.size(), 1));
+  plan.rows = c.rows;
+  plan.offsets = c.offsets;
+  plan.slice_bytes = c.slice_bytes;
+  core::RouteRowsBuffers buffers;
   if (where == Where::kHostExecutor) {
     kernels::HostExecutor executor;
-    const kernels::ScatterGeometry geometry = kernels::executor_geometry(executor, plan);
-    return kernels::route_rows(executor, indices.data(), slices.data(), c.rows, geometry, c.offsets,
-                               c.slice_bytes, send_index.data(), send_slices.data());
+    buffers.indices = indices.data();
+    buffers.slices = slices.data();
+    buffers.send_index = send_index.data();
+    buffers.send_slices = send_slices.data();
+    return kernels::route_rows<Index>(executor, plan, buffers);
   }
-  TensorBuffer index_buffer = TensorBuffer::create_fixed_size({c.rows, depth}, plan.index_dtype);
+  TensorBuffer index_buffer =
+      TensorBuffer::create_fixed_size({c.rows, depth}, plan.scatter.index_dtype);
   if (!indices.empty())
     std::memcpy(index_buffer.mutable_host_bytes(), indices.data(), indices.size() * sizeof(Index));
   TensorBuffer slice_buffer =
@@ -107,17 +114,15 @@ kernels::RoutedRows route(const Case& c, const std::vector<Index>& indices,
       {static_cast<std::int64_t>(send_slices.size())}, DataType::kUInt8);
   std::memcpy(slices_out.mutable_host_bytes(), send_slices.data(), send_slices.size());
   core::BackendRun backend(Device::cuda(0), Stream{});
-  const void* index_device = backend.read(index_buffer);
-  const void* slices_device = backend.read(slice_buffer);
-  const bool on_device = where == Where::kGpuToDevice;
-  auto* index_to =
-      on_device ? static_cast<std::int64_t*>(backend.mutate(index_out)) : send_index.data();
-  void* slices_to = on_device ? backend.mutate(slices_out) : send_slices.data();
-  kernels::RoutedRows routed =
-      cuda::route_rows(plan, index_device, slices_device, c.rows, c.offsets, c.slice_bytes,
-                       index_to, slices_to, on_device, backend.cuda());
+  buffers.indices = backend.read(index_buffer);
+  buffers.slices = backend.read(slice_buffer);
+  plan.on_device = where == Where::kGpuToDevice;
+  buffers.send_index =
+      plan.on_device ? static_cast<std::int64_t*>(backend.mutate(index_out)) : send_index.data();
+  buffers.send_slices = plan.on_device ? backend.mutate(slices_out) : send_slices.data();
+  kernels::RoutedRows routed = cuda::route_rows(plan, buffers, backend.cuda());
   backend.finish();
-  if (on_device) {  // the host reads sync after the stream's work
+  if (plan.on_device) {  // the host reads sync after the stream's work
     std::memcpy(send_index.data(), index_out.host_bytes(), send_index.size() * 8);
     std::memcpy(send_slices.data(), slices_out.host_bytes(), send_slices.size());
   }
