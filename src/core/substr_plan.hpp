@@ -16,7 +16,8 @@ inline constexpr int kSubstrMaxRank = 64;
 
 // An output element's flat index -> the flat indices of its input string and of its pos/len
 // element: NumPy broadcasting through 0 strides, never materialised (kernels::map_element).
-// Passed by value to kernels.
+// 1.5 KB: the backends read it by reference, and the CUDA passes carry a small view of it
+// (kernels::SubstrMapView: inline up to 4 dims, else a table in device memory).
 struct SubstrMap {
   int rank = 0;
   std::int64_t dims[kSubstrMaxRank] = {};

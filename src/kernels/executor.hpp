@@ -38,3 +38,31 @@
 //
 // Drivers are templates `template <class Executor> ... run_x(Executor& ex, const Plan&, ...)`.
 #pragma once
+
+#include <cstdint>
+
+#include "kernels/config.hpp"
+
+namespace tensorbuf::kernels {
+
+// Writes up to 16 host values into executor memory (no host copy API needed).
+struct StoreValues {
+  std::int64_t* target;
+  std::int64_t values[16];
+  TENSORBUF_HOST_DEVICE void operator()(std::int64_t i) const { target[i] = values[i]; }
+};
+
+// target[k] = value(k) for k in [0, count), host values into executor memory, 16 per launch:
+// tables too large to travel in a functor, written by kernels (no host copy, so a CUDA graph
+// can capture it).
+template <class Executor, class Value>
+void store_values(Executor& executor, std::int64_t* target, std::int64_t count, Value value) {
+  for (std::int64_t begin = 0; begin < count; begin += 16) {
+    StoreValues store{target + begin, {}};
+    const std::int64_t n = count - begin < 16 ? count - begin : 16;
+    for (std::int64_t k = 0; k < n; ++k) store.values[k] = value(begin + k);
+    executor.for_each_index(n, store);
+  }
+}
+
+}  // namespace tensorbuf::kernels

@@ -19,30 +19,13 @@
 
 #include "core/scatter_nd_plan.hpp"
 #include "kernels/config.hpp"
+#include "kernels/executor.hpp"
 #include "kernels/scatter_nd_atomics.hpp"
 #include "kernels/scatter_nd_combine.hpp"
 
 namespace tensorbuf::kernels {
 
 inline constexpr std::int64_t kNoBadRow = std::numeric_limits<std::int64_t>::max();
-
-// Writes up to 16 host values into executor memory (no host copy API needed).
-struct StoreValues {
-  std::int64_t* target;
-  std::int64_t values[16];
-  TENSORBUF_HOST_DEVICE void operator()(std::int64_t i) const { target[i] = values[i]; }
-};
-
-// target[k] = value(k) for k in [0, count), host values into executor memory, 16 per launch.
-template <class Executor, class Value>
-void store_values(Executor& executor, std::int64_t* target, std::int64_t count, Value value) {
-  for (std::int64_t begin = 0; begin < count; begin += 16) {
-    StoreValues store{target + begin, {}};
-    const std::int64_t n = count - begin < 16 ? count - begin : 16;
-    for (std::int64_t k = 0; k < n; ++k) store.values[k] = value(begin + k);
-    executor.for_each_index(n, store);
-  }
-}
 
 // Records the smallest bad row.
 template <class Index>

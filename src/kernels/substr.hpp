@@ -335,7 +335,7 @@ core::SubstrResult run_substr(Executor& ex, const core::SubstrPlan& plan,
   view.in_chars = buffers.in_chars;
   view.pos = static_cast<const Index*>(buffers.pos);
   view.len = static_cast<const Index*>(buffers.len);
-  view.map = plan.map;
+  view.map = substr_map_view(ex, plan.map);
   const std::int64_t n = plan.out_size;
   const std::int64_t in_size = plan.in_size;
   const std::int64_t in_chars_total = plan.in_chars;
@@ -401,7 +401,7 @@ core::SubstrResult run_substr(Executor& ex, const core::SubstrPlan& plan,
       // string and pos: read that one pos back (error path only).
       result.first_bad_index = both.first_bad;
       std::int64_t pos_i = 0;
-      map_element(view.map, both.first_bad, &result.bad_input_index, &pos_i);
+      map_element(plan.map, both.first_bad, &result.bad_input_index, &pos_i);
       result.bad_pos = static_cast<std::int64_t>(ex.read_value(view.pos + pos_i));
       return result;
     }

@@ -149,6 +149,57 @@ TEST_P(SubstrDriver, LongMultibyteStrings) {
   EXPECT_EQ(run.values[11], "");
 }
 
+// A broadcast that leaves more dims than the functors carry inline (kSubstrInlineRank): strings
+// [2, 1, 2, 1, 2] against pos/len [1, 3, 1, 2, 1] alternate their broadcast dims, so no two
+// merge and the map keeps 5 dims, read from executor memory. Exact strings, both units, both
+// policies, and the first bad element named through that map.
+TEST_P(SubstrDriver, AMapOfMoreDimsThanTravelInlineIsReadFromExecutorMemory) {
+  static_assert(kernels::kSubstrInlineRank < 5);
+  const Strings strings = {"s0abcdefg", "s1abcdefg", "s2abcdefg", "s3abcdefg",
+                           "s4abcdefg", "s5abcdefg", "s6abcdefg", "s7abcdefg"};
+  const StringTensor in = StringTensor::from_strings(strings, Shape{2, 1, 2, 1, 2});
+  const std::vector<std::int64_t> pos = {0, -3, 1, 2, 4, -9};
+  const std::vector<std::int64_t> len = {2, 1, -1, 3, 20, 1};
+  // out[a, b, c, d, e] = substr(strings[4a + 2c + e], pos[2b + d], len[2b + d]).
+  Strings expected;
+  for (int a = 0; a < 2; ++a) {
+    for (int b = 0; b < 3; ++b) {
+      for (int c = 0; c < 2; ++c) {
+        for (int d = 0; d < 2; ++d) {
+          for (int e = 0; e < 2; ++e) {
+            const std::string& str = strings[static_cast<std::size_t>(4 * a + 2 * c + e)];
+            const auto size = static_cast<std::int64_t>(str.size());  // 9, all ASCII
+            std::int64_t p = pos[static_cast<std::size_t>(2 * b + d)];
+            const std::int64_t l = len[static_cast<std::size_t>(2 * b + d)];
+            if (p < 0) p += size;  // pos -9: the first byte
+            const std::int64_t take = l < 0 || l > size - p ? size - p : l;
+            expected.push_back(
+                str.substr(static_cast<std::size_t>(p), static_cast<std::size_t>(take)));
+          }
+        }
+      }
+    }
+  }
+  for (SubstrUnit unit : {SubstrUnit::kByte, SubstrUnit::kUtf8Char}) {
+    for (bool report : {false, true}) {
+      DriverRun run = testing::run_driver(in, i32(pos, Shape{1, 3, 1, 2, 1}),
+                                          i32(len, Shape{1, 3, 1, 2, 1}), settings(unit, report));
+      EXPECT_EQ(run.first_bad, -1);
+      EXPECT_EQ(run.values, expected);
+    }
+  }
+  // pos 9 (the end of a 9-byte string) is fine; pos 10 (pos/len element 5: b = 2, d = 1) is
+  // bad, first at output element [0, 2, 0, 1, 0] (flat 24a + 8b + 4c + 2d + e = 18), string 0.
+  const std::vector<std::int64_t> bad_pos = {0, 9, 1, 2, 4, 10};
+  for (SubstrUnit unit : {SubstrUnit::kByte, SubstrUnit::kUtf8Char}) {
+    DriverRun run = testing::run_driver(in, i32(bad_pos, Shape{1, 3, 1, 2, 1}),
+                                        i32(len, Shape{1, 3, 1, 2, 1}), settings(unit, true));
+    EXPECT_EQ(run.first_bad, 18);
+    EXPECT_EQ(run.bad_input, 0);
+    EXPECT_EQ(run.bad_pos, 10);
+  }
+}
+
 // Byte units' offsets in one scan (SubstrByteOffsets::kScanOfSizes) against the default: the
 // same strings and reads, with the launches per call of docs/substr.md ("CUDA passes").
 TEST(SubstrDriverByteOffsets, OneScanGivesTheSameStringsInFewerLaunches) {
