@@ -1,5 +1,6 @@
 // What every backend reports besides its op's own figures, under the same names for every op
-// (DESIGN.md, "Out-of-bounds indices"). Plain data.
+// (DESIGN.md, "Out-of-bounds indices"). Plain data. No count of the positions kDrop skipped:
+// docs/internals.md, "Backend results".
 #pragma once
 
 #include <cstdint>
@@ -10,9 +11,6 @@ struct OpResult {
   // kError: the smallest bad position (row-major over the op's index space) or -1; when it is
   // set, nothing was written.
   std::int64_t first_bad_index = -1;
-  // kDrop: bad positions skipped, or -1 where the backend does not count them (it would need a
-  // host wait to know).
-  std::int64_t dropped_count = 0;
 };
 
 }  // namespace tensorbuf::core

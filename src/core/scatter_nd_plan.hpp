@@ -45,8 +45,7 @@ struct ScatterNdBuffers {
 
 // first_bad_index: the smallest bad row (flattened position in indices.shape[:-1]), under
 // kError only, and then `bad_components` holds that row's D index components, read by the
-// backend so the error path reads nothing again. dropped_count: the bad rows skipped under
-// kDrop where the backend counts them (the CPU); -1 where it does not (CUDA).
+// backend so the error path reads nothing again.
 struct ScatterNdResult : OpResult {
   std::vector<std::int64_t> bad_components;
 };

@@ -50,8 +50,7 @@ struct SubstrBuffers {
 
 // first_bad_index: under kError, the smallest flat output index out of range (rule 5), or -1;
 // then nothing was written to the output chars, and the backend names that element's input
-// string and pos for the message, so the error path reads nothing again. dropped_count is -1:
-// kDrop's empty strings are not counted.
+// string and pos for the message, so the error path reads nothing again.
 struct SubstrResult : OpResult {
   std::int64_t total_bytes = 0;       // bytes of the output's chars
   std::int64_t bad_input_index = -1;  // with first_bad_index: its input string's flat index

@@ -110,10 +110,9 @@ Range owner_range(const ScatterNdPlan& plan, int owners, int owner) {
   return range;
 }
 
-// What an owner's walk saw: the bad rows it skipped, or, when told to stop at one (kError out of
-// place: the op discards the output then), the first.
+// What an owner's walk saw: when told to stop at a bad row (kError out of place: the op discards
+// the output then), the first; bad rows are skipped otherwise.
 struct Walk {
-  std::int64_t bad = 0;
   std::int64_t first_bad = -1;
 };
 
@@ -161,8 +160,6 @@ Walk apply_rows(const ScatterNdPlan& plan, const ScatterGeometry& shared_geometr
       } else if (mode.stop_at_bad) {
         walk.first_bad = row;
         return false;
-      } else {
-        ++walk.bad;
       }
       return true;
     };
@@ -196,7 +193,6 @@ Walk apply_rows(const ScatterNdPlan& plan, const ScatterGeometry& shared_geometr
         walk.first_bad = row;
         return walk;
       }
-      walk.bad += good ? 0 : 1;
       rows[listed] = row;
       slices[listed] = slice;
       listed += (good && static_cast<std::uint64_t>(slice) - first < count) ? 1 : 0;
@@ -345,9 +341,7 @@ ScatterNdResult run(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
     });
   }
   if (first.first_bad >= 0) return bad_row(plan, indices, first.first_bad);
-  ScatterNdResult result;
-  result.dropped_count = first.bad;
-  return result;
+  return ScatterNdResult{};
 }
 
 template <ScatterOp Op>

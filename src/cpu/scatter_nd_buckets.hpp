@@ -122,12 +122,10 @@ ScatterNdResult run_with(const ScatterNdPlan& plan, const ScatterNdBuffers& buff
   const int chunks = core::chunk_count(n, min_rows);
   std::vector<std::int64_t> counts(static_cast<std::size_t>(chunks * blocks), 0);
   std::vector<std::int64_t> first_bad(static_cast<std::size_t>(chunks), -1);
-  std::vector<std::int64_t> dropped(static_cast<std::size_t>(chunks), 0);
 
   // 1. Check and count.
   core::parallel_for_chunks(n, min_rows, [&](int c, std::int64_t begin, std::int64_t end) {
     std::int64_t* count = counts.data() + c * blocks;
-    std::int64_t bad = 0;
     for (std::int64_t row = begin; row < end; ++row) {
       std::int64_t slice = 0;
       if (geometry.slice_of(indices + row * plan.depth, &slice)) {
@@ -138,16 +136,11 @@ ScatterNdResult run_with(const ScatterNdPlan& plan, const ScatterNdBuffers& buff
         first_bad[static_cast<std::size_t>(c)] = row;
         if (stop_at_bad) break;
       }
-      ++bad;
     }
-    dropped[static_cast<std::size_t>(c)] = bad;
   });
-  ScatterNdResult result;
-  result.dropped_count = 0;
   for (int c = 0; c < chunks; ++c) {
     const std::int64_t bad = first_bad[static_cast<std::size_t>(c)];
     if (bad >= 0 && stop_at_bad) return scatter_rows::bad_row(plan, indices, bad);
-    result.dropped_count += dropped[static_cast<std::size_t>(c)];
   }
 
   // 2. Places, block-major and chunk-minor; then fill.
@@ -218,7 +211,7 @@ ScatterNdResult run_with(const ScatterNdPlan& plan, const ScatterNdBuffers& buff
                                       updates + static_cast<std::int64_t>(e.payload) * s, s);
         });
   }
-  return result;
+  return ScatterNdResult{};
 }
 
 // Runs the bucketed scatter on up to `threads` threads, blocks of `block_bytes` (tests pass small

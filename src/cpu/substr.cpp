@@ -423,7 +423,6 @@ core::SubstrResult substr(const core::SubstrPlan& plan, const core::SubstrBuffer
     core::SubstrResult result = packed ? go(PackedRecords{args.out_offsets})
                                        : go(WideRecords{args.out_offsets, wide_counts.data()});
     if (result.first_bad_index >= 0) name_bad_element<Index>(plan, args, result);
-    result.dropped_count = -1;  // kDrop's empty strings are not counted
     return result;
   });
 }

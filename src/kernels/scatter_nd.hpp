@@ -195,7 +195,6 @@ core::ScatterNdResult run_scatter_nd(Executor& executor, const core::ScatterNdPl
   const bool error_policy = plan.policy == OutOfBoundsPolicy::kError;
   const bool check_first = error_policy && (in_place || plan.deterministic || work == 0);
   core::ScatterNdResult result;
-  result.dropped_count = error_policy ? 0 : -1;  // kDrop: not counted, it would need a host wait
 
   ScatterGeometry geometry;
   if (n > 0) geometry = executor_geometry(executor, plan);

@@ -391,7 +391,6 @@ core::SubstrResult run_substr(Executor& ex, const core::SubstrPlan& plan,
   if (!one_scan) ex.exclusive_scan(out_offsets, out_offsets, n + 1);
 
   core::SubstrResult result;
-  result.dropped_count = -1;  // kDrop's empty strings are not counted
   if (report) {
     if (!one_scan) ex.for_each_index(1, TailFunctor{out_offsets + n, tail});
     const TotalAndBad both = ex.read_value(reinterpret_cast<const TotalAndBad*>(tail));
