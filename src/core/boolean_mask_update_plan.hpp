@@ -54,13 +54,24 @@ struct BooleanMaskUpdatePlan {
   MaskUpdateLayout layout;
 };
 
-// What a backend reports: whether it wrote, and the count n when it computed it on the host
-// (-1 when n stayed on the device). applied == false only when n != plan.required_count; then
-// nothing was written.
-struct BooleanMaskUpdateResult : OpResult {  // no index to be bad: first_bad_index stays -1
-  bool applied = true;
+// What a backend reports (core::OpResult): rejected (applied() false, nothing written) only when
+// the count n of true mask entries does not fit `updates` (n != plan.required_count); then
+// first_bad_index is the first row along the mask dim that only one side has, min(n,
+// required_count). `count`: n when the backend computed it on the host, else -1 (it stayed on
+// the device).
+struct BooleanMaskUpdateResult : OpResult {
   std::int64_t count = -1;
 };
+
+// The result of a run that counted n true entries against `required_count` (-1: any n fits).
+constexpr BooleanMaskUpdateResult counted_mask_result(std::int64_t n, std::int64_t required_count) {
+  BooleanMaskUpdateResult result;
+  result.count = n;
+  if (required_count >= 0 && n != required_count) {
+    result.first_bad_index = n < required_count ? n : required_count;
+  }
+  return result;
+}
 
 // Raw pointers on the device the backend runs on. `out` may equal `tensor` (in place); the
 // mask is bytes, any nonzero byte is true.

@@ -40,7 +40,7 @@ void run(const core::BooleanMaskUpdatePlan& plan, Device device, Stream stream,
       backend.on_cuda() ? cuda::boolean_mask_update(plan, buffers, backend.cuda())
                         : cpu::boolean_mask_update(plan, buffers);
   backend.finish();
-  if (!result.applied) core::raise_mask_update_shape_error(plan, result.count);
+  if (!result.applied()) core::raise_mask_update_shape_error(plan, result.count);
 }
 
 }  // namespace

@@ -8,9 +8,14 @@
 namespace tensorbuf::core {
 
 struct OpResult {
-  // kError: the smallest bad position (row-major over the op's index space) or -1; when it is
-  // set, nothing was written.
+  // The smallest bad position (row-major over the op's index space: a scatter's rows, a substr's
+  // output elements, the rows of a mask update's mask dim) or -1. Set only when the backend
+  // rejected the run (kError, or a mask count that does not fit `updates`): then its output must
+  // not be used (nothing was written in place), and the op raises the spec's error
+  // (core/op_errors.hpp).
   std::int64_t first_bad_index = -1;
+
+  constexpr bool applied() const { return first_bad_index < 0; }
 };
 
 }  // namespace tensorbuf::core

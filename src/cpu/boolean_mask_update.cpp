@@ -424,12 +424,9 @@ class Runner {
 core::BooleanMaskUpdateResult boolean_mask_update(const core::BooleanMaskUpdatePlan& plan,
                                                   const core::BooleanMaskUpdateBuffers& buffers) {
   Runner runner(plan, buffers);
-  core::BooleanMaskUpdateResult result;
-  result.count = runner.count();
-  if (plan.required_count >= 0 && result.count != plan.required_count) {
-    result.applied = false;
-    return result;
-  }
+  const core::BooleanMaskUpdateResult result =
+      core::counted_mask_result(runner.count(), plan.required_count);
+  if (!result.applied()) return result;
   // Fresh outputs come from the caching host allocator (huge pages, reused blocks).
   if (buffers.out == buffers.tensor && result.count == 0) return result;  // nothing to write
   runner.write();

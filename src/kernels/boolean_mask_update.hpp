@@ -313,11 +313,8 @@ core::BooleanMaskUpdateResult run_boolean_mask_update_carrier(
     }
   }
   if (required_count >= 0 && m_size == 0) {  // n = 0, known without the device
-    result.count = 0;
-    if (required_count != 0) {
-      result.applied = false;
-      return result;
-    }
+    result = core::counted_mask_result(0, required_count);
+    if (!result.applied()) return result;
   }
   const Index* ranks = mask_update_needs_scan(layout) ? tile_scan : nullptr;
   const std::int64_t elements = layout.outer * m_size * layout.inner;
@@ -345,8 +342,8 @@ core::BooleanMaskUpdateResult run_boolean_mask_update_carrier(
     ex.for_each_index(layout.outer * tiles * layout.inner, pass);
   }
   if (check) {
-    result.count = static_cast<std::int64_t>(ex.read_value(tile_scan + tiles));
-    result.applied = result.count == required_count;
+    const auto n = static_cast<std::int64_t>(ex.read_value(tile_scan + tiles));
+    result = core::counted_mask_result(n, required_count);
   }
   return result;
 }

@@ -65,7 +65,7 @@ TEST(BooleanMaskUpdateLaunches, PerFormAndTileScanVariant) {
       LaunchCountingExecutor ex;
       const core::BooleanMaskUpdateResult result =
           kernels::run_boolean_mask_update(ex, plan, buffers, form.pass, ranks);
-      EXPECT_TRUE(result.applied);
+      EXPECT_TRUE(result.applied());
       EXPECT_EQ(ex.launches(), ranks == kernels::MaskUpdateRanks::kCountThenScan
                                    ? form.count_then_scan
                                    : form.scan_of_counts);

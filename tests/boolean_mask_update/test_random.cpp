@@ -5,6 +5,7 @@
 // Fixed seeds; TENSORBUF_RANDOM_CASES cases (default 300).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "boolean_mask_update/helpers.hpp"
+#include "core/boolean_mask_update_backends.hpp"
 #include "core/plan_boolean_mask_update.hpp"
 #include "kernels/boolean_mask_update.hpp"
 #include "kernels/host_executor.hpp"
@@ -215,13 +217,55 @@ std::optional<std::vector<std::uint8_t>> driver_result(
   }
   // n reaches the host only when the updates shape needs it checked.
   EXPECT_EQ(ex.reads(), plan.required_count >= 0 && plan.layout.mask_size > 0 ? 1 : 0);
-  if (!result.applied) {
+  if (!result.applied()) {
+    // Rejected for the count alone: n (counted here) against the rows `updates` has; the first
+    // row only one side has is named.
+    std::int64_t n = 0;
+    for (const std::uint8_t byte : c.mask) n += byte != 0 ? 1 : 0;
+    EXPECT_EQ(result.count, n);
+    EXPECT_EQ(result.first_bad_index, std::min(n, plan.required_count));
     if (in_place) {
       EXPECT_EQ(out, c.tensor) << "in-place driver wrote before failing";
     }
     return std::nullopt;
   }
   return out;
+}
+
+// The CPU backend's result follows the op protocol (core::OpResult): a count that does not fit
+// `updates` is rejected with nothing written and the first row only one side has named; a count
+// that fits is applied. The mask [4] with n true entries against updates [2] (n must be 2).
+TEST(BooleanMaskUpdateResult, TheCpuBackendNamesTheFirstUnpairedRow) {
+  for (const std::vector<std::uint8_t>& mask :
+       {std::vector<std::uint8_t>{1, 0, 1, 1}, std::vector<std::uint8_t>{0, 0, 7, 0},
+        std::vector<std::uint8_t>{0, 1, 0, 1}}) {
+    const std::int64_t n = std::count_if(mask.begin(), mask.end(), [](auto b) { return b != 0; });
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const TensorBuffer t = from_bytes(DataType::kUInt8, Shape{4}, {10, 11, 12, 13});
+    const TensorBuffer m = from_bytes(DataType::kBool, Shape{4}, mask);
+    const TensorBuffer u = from_bytes(DataType::kUInt8, Shape{2}, {20, 21});
+    BooleanMaskUpdateOptions options;
+    options.broadcast = false;
+    const core::BooleanMaskUpdatePlan plan = core::plan_boolean_mask_update(t, m, u, options);
+    ASSERT_EQ(plan.required_count, 2);
+    std::vector<std::uint8_t> out = {10, 11, 12, 13};
+    core::BooleanMaskUpdateBuffers buffers;
+    buffers.tensor = out.data();
+    buffers.mask = mask.data();
+    buffers.updates = u.host_bytes();
+    buffers.out = out.data();
+    const core::BooleanMaskUpdateResult result = cpu::boolean_mask_update(plan, buffers);
+    EXPECT_EQ(result.count, n);
+    if (n == 2) {
+      EXPECT_TRUE(result.applied());
+      EXPECT_EQ(result.first_bad_index, -1);
+      EXPECT_EQ(out, (std::vector<std::uint8_t>{10, 20, 12, 21}));
+    } else {
+      EXPECT_FALSE(result.applied());
+      EXPECT_EQ(result.first_bad_index, n < 2 ? n : 2);
+      EXPECT_EQ(out, (std::vector<std::uint8_t>{10, 11, 12, 13}));
+    }
+  }
 }
 
 TEST(BooleanMaskUpdateRandom, CpuMatchesReference) {

@@ -172,7 +172,7 @@ TEST(CaptureDriver, MaskUpdateBroadcastFormsReplayWithNewMasks) {
         const core::BooleanMaskUpdateResult captured = kernels::run_boolean_mask_update(
             graph, plan, buffers_of(tensor, mask, updates, out), pass);
         graph.end_capture();
-        EXPECT_TRUE(captured.applied);
+        EXPECT_TRUE(captured.applied());
         EXPECT_EQ(graph.reads(), 0);
         for (int round = 0; round < kReplays; ++round) {
           randomize(tensor, rng, 0, 255);

@@ -168,7 +168,7 @@ int mask_workload(const char* name, const TensorBuffer& tensor, const TensorBuff
             executor, plan.layout, plan.required_count,
             static_cast<const std::uint8_t*>(mask.host_bytes()), t,
             static_cast<const std::uint32_t*>(updates.host_bytes()), o);
-    EXPECT_TRUE(r.applied);
+    EXPECT_TRUE(r.applied());
     return executor.fault_points();
   };
   const int points = inject_scratch_failures(label, attempt, [&](int k) {

@@ -330,11 +330,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         kernels::run_boolean_mask_update(executor, *plan, buffers);
     const std::string form = driver_in_place ? "driver in place: " : "driver: ";
     if (!valid) {
-      if (result.applied) fail(form + "applied an invalid call: " + what);
+      if (result.applied()) fail(form + "applied an invalid call: " + what);
       if (driver_in_place && out != tbytes) fail(form + "changed the tensor on failure: " + what);
       continue;
     }
-    if (!result.applied) fail(form + "rejected a valid call: " + what);
+    if (!result.applied()) fail(form + "rejected a valid call: " + what);
     Bytes x = expected;
     if (type == DataType::kBool) {
       for (auto& v : out) v = v != 0;
