@@ -9,6 +9,7 @@
 #include "core/dispatch.hpp"
 #include "core/error_macros.hpp"
 #include "core/in_place.hpp"
+#include "core/op_errors.hpp"
 #include "core/plan_boolean_mask_update.hpp"
 #include "tensorbuf/ops.hpp"
 
@@ -40,7 +41,7 @@ void run(const core::BooleanMaskUpdatePlan& plan, Device device, Stream stream,
       backend.on_cuda() ? cuda::boolean_mask_update(plan, buffers, backend.cuda())
                         : cpu::boolean_mask_update(plan, buffers);
   backend.finish();
-  if (!result.applied()) core::raise_mask_update_shape_error(plan, result.count);
+  core::raise_if_rejected(plan, result);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "core/dispatch.hpp"
 #include "core/error_macros.hpp"
 #include "core/in_place.hpp"
+#include "core/op_errors.hpp"
 #include "core/plan_scatter_nd.hpp"
 #include "core/scatter_nd_backends.hpp"
 #include "tensorbuf/ops.hpp"
@@ -17,13 +18,6 @@ using core::ScatterNdBuffers;
 using core::ScatterNdPlan;
 using core::ScatterNdResult;
 using core::ScatterOp;
-
-void raise_if_bad(const ScatterNdPlan& plan, const ScatterNdResult& result) {
-  if (result.first_bad_index >= 0 && plan.policy == OutOfBoundsPolicy::kError) {
-    throw InvalidArgumentError(
-        core::bad_row_message(plan, result.first_bad_index, result.bad_components));
-  }
-}
 
 ScatterNdPlan make_plan(ScatterOp op, const TensorBuffer& tensor, const TensorBuffer& indices,
                         const TensorBuffer& updates, const ScatterOptions& options,
@@ -56,7 +50,7 @@ void run(const ScatterNdPlan& plan, Device device, Stream stream, const TensorBu
   const ScatterNdResult result = backend.on_cuda() ? cuda::scatter_nd(plan, buffers, backend.cuda())
                                                    : cpu::scatter_nd(plan, buffers);
   backend.finish();
-  raise_if_bad(plan, result);
+  core::raise_if_rejected(plan, result);
 }
 
 TensorBuffer scatter_out_of_place(ScatterOp op, const TensorBuffer& tensor,

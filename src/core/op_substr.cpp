@@ -1,5 +1,5 @@
-// substr: plan, pick the device, run the backend, and turn a first bad index into the spec's
-// message (formatted here only, the same for both backends).
+// substr: plan, pick the device, run the backend, and raise a first bad index with the spec's
+// message (core/op_errors.hpp, the same for both backends).
 #include <optional>
 #include <string>
 #include <string_view>
@@ -9,61 +9,14 @@
 #include "core/capture.hpp"
 #include "core/dispatch.hpp"
 #include "core/error_macros.hpp"
+#include "core/op_errors.hpp"
 #include "core/op_substr.hpp"
 #include "core/plan_substr.hpp"
 #include "core/string_tensor_access.hpp"
 #include "core/substr_backends.hpp"
 
 namespace tensorbuf {
-namespace {
-
-constexpr std::size_t kMaxShownBytes = 64;
-
-// Python's repr() of a bytes object: b'...' (or b"..." when the bytes hold ' and no "),
-// \\, \t, \n, \r, \xhh for other bytes outside 0x20..0x7e. Longer than kMaxShownBytes: the
-// first kMaxShownBytes bytes, then "...".
-std::string python_bytes_repr(std::string_view bytes) {
-  const bool truncated = bytes.size() > kMaxShownBytes;
-  if (truncated) bytes = bytes.substr(0, kMaxShownBytes);
-  const bool has_single = bytes.find('\'') != std::string_view::npos;
-  const bool has_double = bytes.find('"') != std::string_view::npos;
-  const char quote = has_single && !has_double ? '"' : '\'';
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out = "b";
-  out += quote;
-  for (const char ch : bytes) {
-    const auto b = static_cast<unsigned char>(ch);
-    if (ch == quote || ch == '\\') {
-      out += '\\';
-      out += ch;
-    } else if (ch == '\t') {
-      out += "\\t";
-    } else if (ch == '\n') {
-      out += "\\n";
-    } else if (ch == '\r') {
-      out += "\\r";
-    } else if (b < 0x20 || b >= 0x7f) {
-      out += "\\x";
-      out += kHex[b >> 4];
-      out += kHex[b & 0xf];
-    } else {
-      out += ch;
-    }
-  }
-  out += quote;
-  if (truncated) out += "...";
-  return out;
-}
-
-}  // namespace
-
 namespace core {
-
-std::string substr_out_of_range_message(std::string_view string, std::int64_t pos,
-                                        std::int64_t index) {
-  return str_cat("pos ", pos, " out of range for string ", python_bytes_repr(string),
-                 " at index ", index);
-}
 
 SubstrRun run_substr(const StringTensor& input, const TensorBuffer& pos, const TensorBuffer& len,
                      const SubstrOptions& options) {
@@ -114,11 +67,8 @@ SubstrRun run_planned_substr(const StringTensor& input, const TensorBuffer& pos,
 StringTensor substr(const StringTensor& input, const TensorBuffer& pos, const TensorBuffer& len,
                     const SubstrOptions& options) {
   core::SubstrRun run = core::run_substr(input, pos, len, options);
-  if (!run.out) {
-    // The backend named the element's string and pos; the string's bytes are read on the host.
-    throw InvalidArgumentError(core::substr_out_of_range_message(
-        input.at(run.result.bad_input_index), run.result.bad_pos, run.result.first_bad_index));
-  }
+  // The backend named the element's string and pos; the string's bytes are read on the host.
+  core::raise_if_rejected(input, run.result);
   return std::move(*run.out);
 }
 

@@ -1,5 +1,6 @@
-// substr for callers inside the library (tensorbuf::dist): the run, and the text of its
-// out-of-range error, apart, so a caller can name the element by another index.
+// substr for callers inside the library (tensorbuf::mpi): the run apart from raising its
+// out-of-range error, so a caller can name the element by another index
+// (core::rejection_message).
 #pragma once
 
 #include <cstdint>
@@ -32,9 +33,5 @@ using CudaSubstr = std::function<SubstrResult(const SubstrPlan&, const SubstrBuf
 SubstrRun run_planned_substr(const StringTensor& input, const TensorBuffer& pos,
                              const TensorBuffer& len, SubstrPlan plan, Device device, Stream stream,
                              const CudaSubstr& cuda_substr);
-
-// "pos 6 out of range for string b'Hello' at index 0" (spec/substr.md rule 5).
-std::string substr_out_of_range_message(std::string_view string, std::int64_t pos,
-                                        std::int64_t index);
 
 }  // namespace tensorbuf::core

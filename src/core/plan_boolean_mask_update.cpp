@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/error_macros.hpp"
+#include "core/op_errors.hpp"
 #include "core/shape_product.hpp"
 
 namespace tensorbuf::core {
@@ -52,17 +53,6 @@ Shape mask_update_target_shape(const BooleanMaskUpdatePlan& plan, std::int64_t n
   target.push_back(n);
   target.insert(target.end(), dims.begin() + plan.axis + plan.mask_rank, dims.end());
   return Shape(std::move(target));
-}
-
-void raise_mask_update_shape_error(const BooleanMaskUpdatePlan& plan, std::int64_t n) {
-  const Shape target = mask_update_target_shape(plan, n);
-  if (plan.broadcast) {
-    throw InvalidArgumentError(str_cat("Incompatible shapes: ", plan.updates_shape.to_string(),
-                                       " vs. ", target.to_string()));
-  }
-  throw InvalidArgumentError(str_cat("Updates shape ", plan.updates_shape.to_string(),
-                                     " is not equal to the target shape ", target.to_string(),
-                                     " (broadcast = false)."));
 }
 
 BooleanMaskUpdatePlan plan_boolean_mask_update(const TensorBuffer& tensor, const TensorBuffer& mask,
@@ -156,7 +146,9 @@ BooleanMaskUpdatePlan plan_boolean_mask_update(const TensorBuffer& tensor, const
     }
   }
   if (!fits) {
-    raise_mask_update_shape_error(plan, mask_count >= 0 ? mask_count : count_mask_on_host(mask));
+    // The text of the backends' count check, with n counted here.
+    const std::int64_t n = mask_count >= 0 ? mask_count : count_mask_on_host(mask);
+    throw InvalidArgumentError(rejection_message(plan, counted_mask_result(n, -1)));
   }
 
   MaskUpdateLayout& layout = plan.layout;

@@ -1,4 +1,5 @@
-// Validating and planning boolean_mask_update, and its n-dependent error (src/core only).
+// Validating and planning boolean_mask_update (src/core only; its error texts:
+// core/op_errors.hpp).
 #pragma once
 
 #include <cstdint>
@@ -12,7 +13,7 @@ namespace tensorbuf::core {
 // Validates the arguments (InvalidArgumentError with the spec's texts) and plans the op.
 // Errors that do not depend on n are raised here; to name the target shape their message
 // counts the mask on the host (error path only). Errors that depend on n are left to the
-// backend's count (plan.required_count) and raised with raise_count_mismatch.
+// backend's count (plan.required_count) and raised with core::raise_if_rejected.
 // `mask_count`: the count n when the caller already knows it (the distributed op's global
 // count, its mask being a shape-only stand-in); -1 counts `mask` on the host when needed.
 BooleanMaskUpdatePlan plan_boolean_mask_update(const TensorBuffer& tensor, const TensorBuffer& mask,
@@ -22,8 +23,5 @@ BooleanMaskUpdatePlan plan_boolean_mask_update(const TensorBuffer& tensor, const
 
 // The target shape tensor.shape[:axis] + [n] + tensor.shape[axis+K:].
 Shape mask_update_target_shape(const BooleanMaskUpdatePlan& plan, std::int64_t n);
-
-// Throws the InvalidArgumentError of updates that do not fit the target shape for count `n`.
-[[noreturn]] void raise_mask_update_shape_error(const BooleanMaskUpdatePlan& plan, std::int64_t n);
 
 }  // namespace tensorbuf::core

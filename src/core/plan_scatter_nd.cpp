@@ -114,33 +114,4 @@ ScatterNdPlan plan_scatter_nd(ScatterOp op, const TensorBuffer& tensor, const Te
   return plan;
 }
 
-std::string bad_row_message(const ScatterNdPlan& plan, std::int64_t row,
-                            const std::vector<std::int64_t>& components) {
-  std::string out = "indices";
-  const int batch_rank = plan.indices_dims.rank() - 1;
-  if (batch_rank > 0) {
-    // The unflattened position of `row` in indices.shape[:-1].
-    std::vector<std::int64_t> position(static_cast<std::size_t>(batch_rank));
-    std::int64_t rest = row;
-    for (int i = batch_rank - 1; i >= 0; --i) {
-      const std::int64_t dim = plan.indices_dims[static_cast<std::size_t>(i)];
-      position[static_cast<std::size_t>(i)] = dim == 0 ? 0 : rest % dim;
-      rest = dim == 0 ? 0 : rest / dim;
-    }
-    out += '[';
-    for (int i = 0; i < batch_rank; ++i) {
-      if (i != 0) out += ',';
-      out += std::to_string(position[static_cast<std::size_t>(i)]);
-    }
-    out += ']';
-  }
-  out += " = [";
-  for (std::size_t i = 0; i < components.size(); ++i) {
-    if (i != 0) out += ", ";
-    out += std::to_string(components[i]);
-  }
-  out += "] does not index into shape " + Shape(plan.tensor_dims.to_vector()).to_string();
-  return out;
-}
-
 }  // namespace tensorbuf::core

@@ -8,6 +8,7 @@
 // shapes and the global n, the same on every rank.
 #include "core/dispatch.hpp"
 #include "core/error_macros.hpp"
+#include "core/op_errors.hpp"
 #include "core/plan_boolean_mask_update.hpp"
 #include "mpi/agreement.hpp"
 #include "mpi/collective.hpp"
@@ -100,9 +101,7 @@ void boolean_mask_update_in_place(ShardedTensor& tensor, const ShardedTensor& ma
   TENSORBUF_EXPECTS(plan.axis == 0, InvalidArgumentError,
                     core::str_cat(kName, ": a sharded mask goes along axis 0, got axis ",
                                   options.axis, " (pass a replicated mask for axis >= 1)"));
-  if (plan.required_count >= 0 && plan.required_count != n) {
-    core::raise_mask_update_shape_error(plan, n);
-  }
+  core::raise_if_rejected(plan, core::counted_mask_result(n, plan.required_count));
   const int target_rank = plan.tensor_shape.rank() - plan.mask_rank + 1;
   TensorBuffer view = TensorBuffer::create_dynamic(updates.data_type());
   const TensorBuffer& part =
@@ -125,9 +124,7 @@ void boolean_mask_update_in_place(ShardedTensor& tensor, const TensorBuffer& mas
                     core::str_cat(kName, ": a replicated mask goes along axis >= 1, got axis ",
                                   options.axis, " (shard the mask for axis 0)"));
   const std::int64_t n = agreed.replicated_count;
-  if (plan.required_count >= 0 && plan.required_count != n) {
-    core::raise_mask_update_shape_error(plan, n);
-  }
+  core::raise_if_rejected(plan, core::counted_mask_result(n, plan.required_count));
   const int target_rank = plan.tensor_shape.rank() - plan.mask_rank + 1;
   TensorBuffer view = TensorBuffer::create_dynamic(updates.data_type());
   const int rank = comm.rank();

@@ -28,6 +28,7 @@
 #include "core/dispatch.hpp"
 #include "core/dtype_dispatch.hpp"
 #include "core/error_macros.hpp"
+#include "core/op_errors.hpp"
 #include "core/plan_scatter_nd.hpp"
 #include "core/route_rows_backend.hpp"
 #include "cpu/streaming_copy.hpp"
@@ -133,10 +134,12 @@ void raise_first_bad(const Comm& comm, const core::ScatterNdPlan& plan, const Ro
   if (first == INT64_MAX) return;
   int holder = 0;
   while (row_starts[holder + 1] <= first) ++holder;
-  std::vector<std::int64_t> components = routed.bad_components;
-  components.resize(static_cast<std::size_t>(plan.depth));
-  MPI_Bcast(components.data(), plan.depth, MPI_INT64_T, holder, comm.get());
-  throw InvalidArgumentError(core::bad_row_message(plan, first, components));
+  core::ScatterNdResult named;
+  named.first_bad_index = first;
+  named.bad_components = routed.bad_components;
+  named.bad_components.resize(static_cast<std::size_t>(plan.depth));
+  MPI_Bcast(named.bad_components.data(), plan.depth, MPI_INT64_T, holder, comm.get());
+  core::raise_if_rejected(plan, named);
 }
 
 // Where each owner's rows go (step 3): the send buffer, grouped by owner in rank order without

@@ -5,6 +5,7 @@
 
 #include "core/dispatch.hpp"
 #include "core/error_macros.hpp"
+#include "core/op_errors.hpp"
 #include "core/op_substr.hpp"
 #include "core/plan_substr.hpp"
 #include "core/shape_product.hpp"
@@ -94,10 +95,10 @@ ShardedStrings substr(const ShardedStrings& input, const TensorBuffer& pos, cons
   if (first_bad != INT64_MAX) {
     std::optional<detail::Failure> failure;
     if (mine == first_bad) {
-      failure = detail::Failure{
-          ErrorCode::kInvalidArgument,
-          core::substr_out_of_range_message(input.local().at(run->result.bad_input_index),
-                                            run->result.bad_pos, first_bad)};
+      core::SubstrResult named = run->result;
+      named.first_bad_index = first_bad;
+      failure = detail::Failure{ErrorCode::kInvalidArgument,
+                                core::rejection_message(input.local(), named)};
     }
     detail::raise_if_any(comm, failure);
   }

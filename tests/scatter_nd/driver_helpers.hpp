@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "core/op_errors.hpp"
 #include "core/plan_scatter_nd.hpp"
 #include "cpu/cpu_features.hpp"
 #include "cpu/scatter_nd_tuning.hpp"
@@ -89,7 +90,7 @@ inline DirectResult run_direct(Backend backend, core::ScatterOp op, const Tensor
     result.host_reads = executor.reads();
   }
   if (r.first_bad_index >= 0 && policy == OutOfBoundsPolicy::kError) {
-    result.error = core::bad_row_message(plan, r.first_bad_index, r.bad_components);
+    result.error = core::rejection_message(plan, r);
   }
   if (!in_place_run && result.error.empty()) result.out = std::move(fresh);
   return result;
