@@ -1,14 +1,12 @@
 // substr: plan, pick the device, run the backend, and raise a first bad index with the spec's
 // message (core/op_errors.hpp, the same for both backends).
+#include <cstdint>
 #include <optional>
-#include <string>
-#include <string_view>
 #include <utility>
 
 #include "core/backend_run.hpp"
 #include "core/capture.hpp"
 #include "core/dispatch.hpp"
-#include "core/error_macros.hpp"
 #include "core/op_errors.hpp"
 #include "core/op_substr.hpp"
 #include "core/plan_substr.hpp"
@@ -18,48 +16,56 @@
 namespace tensorbuf {
 namespace core {
 
-SubstrRun run_substr(const StringTensor& input, const TensorBuffer& pos, const TensorBuffer& len,
-                     const SubstrOptions& options) {
-  core::SubstrPlan plan = core::plan_substr(input, pos, len, options);
-  const Device device = core::resolve_device(options.device, input.offsets());
-  plan.policy = core::resolve_policy(options.out_of_bounds, device);
-  return run_planned_substr(input, pos, len, std::move(plan), device, options.stream,
-                            &cuda::substr);
+namespace {
+
+// The plan after the capture check, bounded where the total cannot be read back (docs/capture.md,
+// "substr outside a capture"): an eager output keeps its exact size.
+SubstrPlan checked_for_capture(SubstrPlan plan, Device device, Stream stream) {
+  reject_capture("substr", substr_capture_blocker(plan), device, stream);
+  if (is_capturing(device, stream)) plan.chars_capacity = substr_chars_bound(plan);
+  return plan;
 }
 
-SubstrRun run_planned_substr(const StringTensor& input, const TensorBuffer& pos,
-                             const TensorBuffer& len, SubstrPlan plan, Device device, Stream stream,
-                             const CudaSubstr& cuda_substr) {
-  core::reject_capture("substr", core::substr_capture_blocker(plan), device, stream);
-  // The bounded form only where the total cannot be read back (docs/capture.md, "substr
-  // outside a capture"): an eager output keeps its exact size.
-  if (core::is_capturing(device, stream)) plan.chars_capacity = core::substr_chars_bound(plan);
+}  // namespace
 
-  TensorBuffer out_offsets =
-      TensorBuffer::create_uninitialized(Shape{plan.out_size + 1}, DataType::kInt64);
-  std::optional<TensorBuffer> out_chars;
-  const TensorBuffer& in_chars = core::StringTensorAccess::chars_on(input, device);
-  core::BackendRun backend(device, stream);
-  core::SubstrBuffers buffers;
-  buffers.in_offsets = static_cast<const std::int64_t*>(backend.read(input.offsets()));
-  buffers.in_chars = static_cast<const std::uint8_t*>(backend.read(in_chars));
-  buffers.pos = backend.read(pos);
-  buffers.len = backend.read(len);
-  buffers.out_offsets = static_cast<std::int64_t*>(backend.overwrite(out_offsets));
-  const core::AllocateChars allocate_chars = [&](std::int64_t total) {
-    out_chars = TensorBuffer::create_uninitialized(Shape{total}, DataType::kUInt8);
-    return static_cast<std::uint8_t*>(backend.overwrite(*out_chars));
+SubstrCall::SubstrCall(const StringTensor& input, const TensorBuffer& pos, const TensorBuffer& len,
+                       SubstrPlan plan, Device device, Stream stream)
+    : plan_(checked_for_capture(std::move(plan), device, stream)),
+      out_offsets_(TensorBuffer::create_uninitialized(Shape{plan_.out_size + 1}, DataType::kInt64)),
+      in_chars_(StringTensorAccess::chars_on(input, device)),
+      backend_(device, stream) {
+  buffers_.in_offsets = static_cast<const std::int64_t*>(backend_.read(input.offsets()));
+  buffers_.in_chars = static_cast<const std::uint8_t*>(backend_.read(in_chars_));
+  buffers_.pos = backend_.read(pos);
+  buffers_.len = backend_.read(len);
+  buffers_.out_offsets = static_cast<std::int64_t*>(backend_.overwrite(out_offsets_));
+  allocate_chars_ = [this](std::int64_t total) {
+    out_chars_ = TensorBuffer::create_uninitialized(Shape{total}, DataType::kUInt8);
+    return static_cast<std::uint8_t*>(backend_.overwrite(*out_chars_));
   };
-  const core::SubstrResult result = backend.on_cuda()
-                                        ? cuda_substr(plan, buffers, allocate_chars, backend.cuda())
-                                        : cpu::substr(plan, buffers, allocate_chars);
-  backend.finish();
-  if (result.first_bad_index >= 0) return SubstrRun{std::nullopt, result};
-  if (!out_chars) out_chars = TensorBuffer::create_fixed_size(Shape{0}, DataType::kUInt8);
+}
+
+SubstrRun SubstrCall::finish(const SubstrResult& result) {
+  backend_.finish();
+  if (!result.applied()) return SubstrRun{std::nullopt, result};
+  if (!out_chars_) out_chars_ = TensorBuffer::create_fixed_size(Shape{0}, DataType::kUInt8);
   // Bounded: out_chars holds plan.chars_capacity bytes, the offsets end at or below it.
-  auto make = plan.chars_capacity >= 0 ? &core::StringTensorAccess::make_bounded
-                                       : &core::StringTensorAccess::make_unchecked;
-  return SubstrRun{make(std::move(out_offsets), std::move(*out_chars), plan.out_shape), result};
+  auto make = plan_.chars_capacity >= 0 ? &StringTensorAccess::make_bounded
+                                        : &StringTensorAccess::make_unchecked;
+  return SubstrRun{make(std::move(out_offsets_), std::move(*out_chars_), plan_.out_shape), result};
+}
+
+SubstrRun run_substr(const StringTensor& input, const TensorBuffer& pos, const TensorBuffer& len,
+                     const SubstrOptions& options) {
+  SubstrPlan plan = plan_substr(input, pos, len, options);
+  const Device device = resolve_device(options.device, input.offsets());
+  plan.policy = resolve_policy(options.out_of_bounds, device);
+  SubstrCall call(input, pos, len, std::move(plan), device, options.stream);
+  const SubstrResult result =
+      call.backend().on_cuda()
+          ? cuda::substr(call.plan(), call.buffers(), call.allocate_chars(), call.backend().cuda())
+          : cpu::substr(call.plan(), call.buffers(), call.allocate_chars());
+  return call.finish(result);
 }
 
 }  // namespace core

@@ -1,7 +1,7 @@
-// substr captured at the op level (docs/capture.md), without a GPU: the op
-// (core::run_planned_substr) on device-resident inputs under the test device memory's capture mode,
-// with the CUDA backend's driver on the host executor standing in for cuda::substr (recorded, not
-// run, as a graph records it). Every capturable form must run with no violation and no read back,
+// substr captured at the op level (docs/capture.md), without a GPU: the op (core::SubstrCall)
+// on device-resident inputs under the test device memory's capture mode, with the CUDA backend's
+// driver on the host executor called where run_substr calls cuda::substr (recorded, not run, as
+// a graph records it). Every capturable form must run with no violation and no read back,
 // and its recorded work, replayed on new input contents, must give the CPU backend's strings; the
 // bounded output must trim to exact values at its first host use. The blocked forms must raise
 // UnavailableError before anything is enqueued.
@@ -37,18 +37,20 @@ using testing::ScopedTestDeviceMemory;
 constexpr int kReplays = 8;
 
 // The CUDA backend as src/cuda/substr.cu runs it, on `executor`; counts its calls.
-core::CudaSubstr host_cuda_substr(kernels::HostExecutor& executor, int& calls) {
-  return [&executor, &calls](const core::SubstrPlan& plan, const core::SubstrBuffers& buffers,
-                             const core::AllocateChars& allocate, const core::CudaContext&) {
-    ++calls;
+struct HostCudaSubstr {
+  kernels::HostExecutor* executor;
+  int* calls;
+  core::SubstrResult operator()(const core::SubstrPlan& plan, const core::SubstrBuffers& buffers,
+                                const core::AllocateChars& allocate) const {
+    ++*calls;
     kernels::SubstrDriverConfig config;
     config.capacity = plan.chars_capacity;
     return core::dispatch_index_type(plan.index_type, [&](auto tag) {
       using Index = typename decltype(tag)::type;
-      return kernels::run_substr<Index>(executor, plan, buffers, allocate, config);
+      return kernels::run_substr<Index>(*executor, plan, buffers, allocate, config);
     });
-  };
-}
+  }
+};
 
 TensorBuffer ints(const Shape& shape, std::mt19937_64& rng, int lo, int hi) {
   TensorBuffer b = TensorBuffer::create_fixed_size(shape, DataType::kInt32);
@@ -76,15 +78,16 @@ std::vector<std::string> device_strings(const StringTensor& out) {
   return values;
 }
 
-// The op on cuda:0 as tensorbuf::substr runs it, with `backend` for cuda::substr (the device
-// check is skipped: no GPU here).
+// The op on cuda:0 as core::run_substr runs it, with `backend` in cuda::substr's place (the
+// device check is skipped: no GPU here).
 core::SubstrRun run_on_cuda(const StringTensor& input, const TensorBuffer& pos,
                             const TensorBuffer& len, const SubstrOptions& options,
-                            const core::CudaSubstr& backend) {
+                            const HostCudaSubstr& backend) {
   core::SubstrPlan plan = core::plan_substr(input, pos, len, options);
   plan.policy = core::resolve_policy(options.out_of_bounds, Device::cuda(0));
-  return core::run_planned_substr(input, pos, len, std::move(plan), Device::cuda(0), options.stream,
-                                  backend);
+  core::SubstrCall call(input, pos, len, std::move(plan), Device::cuda(0), options.stream);
+  const core::SubstrResult result = backend(call.plan(), call.buffers(), call.allocate_chars());
+  return call.finish(result);
 }
 
 SubstrOptions cuda_options(Stream stream, SubstrUnit unit) {
@@ -131,7 +134,7 @@ class SubstrCaptureOp : public ::testing::TestWithParam<SubstrUnit> {
   Stream caller_{&token_};
   kernels::HostExecutor graph_;
   int calls_ = 0;
-  core::CudaSubstr backend_ = host_cuda_substr(graph_, calls_);
+  HostCudaSubstr backend_{&graph_, &calls_};
 };
 
 TEST_P(SubstrCaptureOp, EveryBoundedFormReplaysAsTheCpuBackend) {
