@@ -75,5 +75,7 @@ int bench_command(const std::vector<std::string>& args);
 // `tensorbuf bench --sweep` (apps/cli_bench_sweep.cpp).
 int bench_sweep(bool cuda, bool quick, const std::optional<std::string>& sizes,
                 const std::optional<std::string>& filter, const std::optional<std::string>& json);
+// Why this binary has no benchmarks (the installed tool never has them: apps/CMakeLists.txt).
+std::string no_benchmarks_reason();
 
 }  // namespace tensorbuf::cli

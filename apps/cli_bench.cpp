@@ -218,6 +218,17 @@ void write_json(const std::string& path, const std::vector<Row>& rows, bool quic
 
 }  // namespace
 
+std::string no_benchmarks_reason() {
+#if defined(TENSORBUF_CLI_INSTALLED)
+  return "benchmarks are not part of the installed tensorbuf (they measure with the library's "
+         "internals): run `tensorbuf bench` of a build tree (TENSORBUF_BUILD_BENCH=ON), "
+         "apps/tensorbuf there, or its bench/tensorbuf_bench";
+#else
+  return "benchmarks are not built into this tensorbuf (Google Benchmark was not found or "
+         "TENSORBUF_BUILD_BENCH=OFF)";
+#endif
+}
+
 int bench_command(const std::vector<std::string>& args) {
   const Args flags(args,
                    {{"device", true},
@@ -246,9 +257,7 @@ int bench_command(const std::vector<std::string>& args) {
     throw InvalidArgumentError("--device must be cpu, cuda or all, not '" + device + "'");
   }
 #if !defined(TENSORBUF_HAVE_BENCHMARK)
-  throw UnavailableError(
-      "benchmarks are not built into this tensorbuf (Google Benchmark was not found or "
-      "TENSORBUF_BUILD_BENCH=OFF)");
+  throw UnavailableError(no_benchmarks_reason());
 #else
   const bool quick = flags.has("quick");
   if (quick) ::setenv("TENSORBUF_BENCH_QUICK", "1", 1);

@@ -84,7 +84,7 @@ int bench_sweep(bool cuda, bool quick, const std::optional<std::string>& sizes,
       sizes ? std::optional<SweepSizes>(parse_sizes(*sizes)) : std::nullopt;
 #if !defined(TENSORBUF_HAVE_BENCHMARK)
   (void)cuda, (void)quick, (void)parsed, (void)filter, (void)json;
-  throw UnavailableError("benchmarks are not built into this tensorbuf");
+  throw UnavailableError(no_benchmarks_reason());
 #else
   if (cuda && !cuda_available()) {
     throw UnavailableError("--device cuda: " + cuda_availability_reason());

@@ -67,6 +67,8 @@ int info_command(const std::vector<std::string>& args) {
             << "build: " << build_description() << "\n"
 #if defined(TENSORBUF_HAVE_BENCHMARK)
             << "benchmarks: built in (tensorbuf bench)\n"
+#elif defined(TENSORBUF_CLI_INSTALLED)
+            << "benchmarks: not in the installed tool (a build tree's tensorbuf bench)\n"
 #else
             << "benchmarks: not built (Google Benchmark missing or TENSORBUF_BUILD_BENCH=OFF)\n"
 #endif

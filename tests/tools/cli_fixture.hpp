@@ -54,9 +54,11 @@ class Cli : public ::testing::Test {
 
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
 
-  // Runs the binary with `args`; stdout and stderr are captured.
-  Result run(const std::vector<std::string>& args) const {
-    std::string command = quote(TENSORBUF_CLI_PATH);
+  // Runs the binary (the build tree's tool unless told) with `args`; stdout and stderr are
+  // captured.
+  Result run(const std::vector<std::string>& args,
+             const std::string& binary = TENSORBUF_CLI_PATH) const {
+    std::string command = quote(binary);
     for (const std::string& a : args) {
       command += ' ';
       command += quote(a);

@@ -39,6 +39,30 @@ TEST_F(Cli, InfoPrintsVersionBuildAndWhyCudaIsOrIsNotUsable) {
   EXPECT_NE(r.out.find(paths), std::string::npos) << r.out;
 }
 
+// The installed tool is built on the public API alone, without the benchmarks (they use the
+// library's internals); the build tree's has them where they are built (apps/CMakeLists.txt).
+TEST_F(Cli, TheInstalledToolHasNoBenchmarks) {
+  const Result info = run({"info"}, TENSORBUF_INSTALLED_CLI_PATH);
+  EXPECT_EQ(info.status, 0) << info.err;
+  EXPECT_NE(info.out.find("benchmarks: not in the installed tool (a build tree's tensorbuf bench)"),
+            std::string::npos)
+      << info.out;
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"bench", "--quick"},
+        std::vector<std::string>{"bench", "--sweep", "--quick"}}) {
+    const Result r = run(args, TENSORBUF_INSTALLED_CLI_PATH);
+    EXPECT_EQ(r.status, 1) << args.back();
+    expect_error_line(r, "Unavailable: benchmarks are not part of the installed tensorbuf");
+  }
+  const Result help = run({"bench", "--help"}, TENSORBUF_INSTALLED_CLI_PATH);
+  EXPECT_EQ(help.status, 0);
+  EXPECT_NE(help.out.find("usage: tensorbuf bench"), std::string::npos);
+  // Everything else is the same tool.
+  const Result examples =
+      run({"examples", "--only", "TB1", "--device", "cpu"}, TENSORBUF_INSTALLED_CLI_PATH);
+  EXPECT_EQ(examples.status, 0) << examples.err;
+}
+
 TEST_F(Cli, HelpOnEveryCommand) {
   const std::vector<std::vector<std::string>> commands = {
       {"--help"},
