@@ -1,4 +1,4 @@
-! Every option of the wrappers, each its own optional argument (issue #33): oob, deterministic,
+! Every option of the wrappers, each its own optional argument: oob, deterministic,
 ! device and stream of the scatters; axis, broadcast, device and stream of boolean_mask_update;
 ! tb_borrow's cache_mirror; the older positional forms still working (ctest fortran.options).
 program test_options
