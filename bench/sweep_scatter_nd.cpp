@@ -1,4 +1,4 @@
-// Sweep forms of the scatter ops (sweep.hpp): tensor_scatter_nd_{sub,add,update,min,max}, f32,
+// Sweep forms of the scatter ops (sweep.hpp): every combine of the op table, f32,
 // int64 indices, random rows, out of place and in place, with
 //  elements: `size` one-element updates into a table of 4 x size elements (depth 1, slice 1);
 //  slices:   size / 16 row updates of 16 elements into a [4 x size / 16, 16] table.
@@ -115,6 +115,7 @@ SweepForm form(bool slices, bool in_place) {
       if constexpr (kOp == 2) return b;
       if constexpr (kOp == 3) return std::min(a, b);
       if constexpr (kOp == 4) return std::max(a, b);
+      if constexpr (kOp == 5) return a * b;
     };
     return make_calls(kOps[kOp], in_place, size, width, combine, device);
   };

@@ -149,9 +149,10 @@ tb_status tb_buffer_shape(const tb_buffer* buffer, int* ndim, int64_t* shape) TB
  * (tensorbuf::synchronize). CPU: returns at once. */
 tb_status tb_synchronize(tb_device device, void* stream) TB_NOEXCEPT;
 
-/* ---- tensor_scatter_nd_{sub,add,update,min,max} ----------------------------------------- */
-/* spec/tensor_scatter_nd.md. Out of place: *out is a new buffer. In place: `tensor` is
- * written (unchanged on failure). Ops run where `tensor` lives, or on options->device. */
+/* ---- tensor_scatter_nd_{sub,add,update,min,max,mul} ------------------------------------- */
+/* spec/tensor_scatter_nd.md (mul: spec/indexing.md 1). Out of place: *out is a new buffer. In
+ * place: `tensor` is written (unchanged on failure). Ops run where `tensor` lives, or on
+ * options->device. */
 
 /** struct_size: sizeof(tb_scatter_options), or the size of an older layout (see "Option
  * structs" above). */
@@ -228,6 +229,19 @@ tb_status tb_tensor_scatter_nd_max_in_place_ex(tb_buffer* tensor, const tb_buffe
                                                const tb_buffer* updates,
                                                const tb_scatter_options* options) TB_NOEXCEPT;
 tb_status tb_tensor_scatter_nd_max_ex(const tb_buffer* tensor, const tb_buffer* indices,
+                                      const tb_buffer* updates, const tb_scatter_options* options,
+                                      tb_buffer** out) TB_NOEXCEPT;
+
+tb_status tb_tensor_scatter_nd_mul_in_place(tb_buffer* tensor, const tb_buffer* indices,
+                                            const tb_buffer* updates, tb_oob oob,
+                                            void* stream) TB_NOEXCEPT;
+tb_status tb_tensor_scatter_nd_mul(const tb_buffer* tensor, const tb_buffer* indices,
+                                   const tb_buffer* updates, tb_oob oob, void* stream,
+                                   tb_buffer** out) TB_NOEXCEPT;
+tb_status tb_tensor_scatter_nd_mul_in_place_ex(tb_buffer* tensor, const tb_buffer* indices,
+                                               const tb_buffer* updates,
+                                               const tb_scatter_options* options) TB_NOEXCEPT;
+tb_status tb_tensor_scatter_nd_mul_ex(const tb_buffer* tensor, const tb_buffer* indices,
                                       const tb_buffer* updates, const tb_scatter_options* options,
                                       tb_buffer** out) TB_NOEXCEPT;
 

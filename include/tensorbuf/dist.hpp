@@ -135,6 +135,10 @@ void tensor_scatter_nd_max_in_place(ShardedTensor& tensor, const TensorBuffer& i
                                     const TensorBuffer& updates, const ScatterOptions& = {});
 ShardedTensor tensor_scatter_nd_max(const ShardedTensor& tensor, const TensorBuffer& indices,
                                     const TensorBuffer& updates, const ScatterOptions& = {});
+void tensor_scatter_nd_mul_in_place(ShardedTensor& tensor, const TensorBuffer& indices,
+                                    const TensorBuffer& updates, const ScatterOptions& = {});
+ShardedTensor tensor_scatter_nd_mul(const ShardedTensor& tensor, const TensorBuffer& indices,
+                                    const TensorBuffer& updates, const ScatterOptions& = {});
 
 /// NumPy `tensor[mask] = updates` along axis 0 (options.axis must be 0): `mask` is sharded
 /// like `tensor` (congruent communicators, equal layouts), `updates` is the whole global

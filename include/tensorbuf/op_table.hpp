@@ -26,7 +26,8 @@
     "propagates)")                                                                               \
   X(max, kMax,                                                                                   \
     "out[indices[r]] = max(out[indices[r]], updates[r]) (TensorFlow TensorScatterMax; NaN "      \
-    "propagates)")
+    "propagates)")                                                                               \
+  X(mul, kMul, "out[indices[r]] *= updates[r] (ONNX ScatterND with reduction mul; integers wrap)")
 
 namespace tensorbuf {
 

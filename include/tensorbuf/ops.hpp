@@ -46,6 +46,11 @@ TensorBuffer tensor_scatter_nd_max(const TensorBuffer& tensor, const TensorBuffe
                                    const TensorBuffer& updates, const ScatterOptions& = {});
 void tensor_scatter_nd_max_in_place(TensorBuffer& tensor, const TensorBuffer& indices,
                                     const TensorBuffer& updates, const ScatterOptions& = {});
+/// *= (ONNX ScatterND reduction "mul"); integers wrap. Not on bool.
+TensorBuffer tensor_scatter_nd_mul(const TensorBuffer& tensor, const TensorBuffer& indices,
+                                   const TensorBuffer& updates, const ScatterOptions& = {});
+void tensor_scatter_nd_mul_in_place(TensorBuffer& tensor, const TensorBuffer& indices,
+                                    const TensorBuffer& updates, const ScatterOptions& = {});
 
 /// Options of boolean_mask_update.
 struct BooleanMaskUpdateOptions {

@@ -333,6 +333,34 @@ def tensor_scatter_nd_max_in_place(
     tb.TensorBuffer); on error nothing is written.
     """
 
+def tensor_scatter_nd_mul(
+    tensor: _ArrayLike,
+    indices: _ArrayLike,
+    updates: _ArrayLike,
+    *,
+    device: str | None = None,
+    out_of_bounds: Literal["default", "error", "drop"] = "default",
+    deterministic: bool = False,
+    stream: _Stream | None = None,
+) -> TensorBuffer:
+    """out = tensor; out[indices[r]] *= updates[r] (ONNX ScatterND with reduction mul; integers
+    wrap).
+    """
+
+def tensor_scatter_nd_mul_in_place(
+    tensor: _ArrayLike,
+    indices: _ArrayLike,
+    updates: _ArrayLike,
+    *,
+    device: str | None = None,
+    out_of_bounds: Literal["default", "error", "drop"] = "default",
+    deterministic: bool = False,
+    stream: _Stream | None = None,
+) -> None:
+    """Same, writing into `tensor` itself (a torch tensor, writable NumPy array or
+    tb.TensorBuffer); on error nothing is written.
+    """
+
 def boolean_mask_update(
     tensor: _ArrayLike,
     mask: _ArrayLike,

@@ -206,9 +206,9 @@ Walk apply_rows(const ScatterNdPlan& plan, const ScatterGeometry& shared_geometr
 }
 
 // Rows of float or double under AVX-512: the same apply_rows, flattened into a function
-// compiled for AVX-512, so that a row of 16 floats takes one vaddps (add, sub) or vminps, two
-// mask compares and one blend (min / max, the NaN rule) where SSE2 takes four addps, or 7
-// operations per 4 floats.
+// compiled for AVX-512, so that a row of 16 floats takes one vaddps / vmulps (add, sub, mul) or
+// vminps, two mask compares and one blend (min / max, the NaN rule) where SSE2 takes four
+// addps, or 7 operations per 4 floats.
 template <ScatterOp Op, class T>
 inline constexpr bool kAvx512Rows = std::is_floating_point_v<T>;
 

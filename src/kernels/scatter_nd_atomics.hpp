@@ -2,8 +2,8 @@
 // device atomics where they exist (float/double/int32/int64 add, sub as add of the negation,
 // int32/int64 min/max, float16 add on sm_70+, bfloat16 add on sm_80+, packed float4 / half2 /
 // bfloat162 adds for runs of consecutive elements), a compare-and-swap loop
-// otherwise (float min/max, 8/16-bit integers, on the containing 32-bit word for 1/2-byte
-// types); on the host (the host executor) std::atomic_ref.
+// otherwise (mul of every dtype, float min/max, 8/16-bit integers, on the containing 32-bit
+// word for 1/2-byte types); on the host (the host executor) std::atomic_ref.
 #pragma once
 
 #include <atomic>
@@ -69,6 +69,17 @@ __device__ inline void atomic_combine_cas(T* target, T value) {
   }
 }
 
+// The compare-and-swap loop for T's size: on the element's own word (4, 8 bytes) or on the
+// 32-bit word containing it (1, 2 bytes).
+template <core::ScatterOp Op, class T>
+__device__ inline void atomic_combine_by_cas(T* target, T value) {
+  if constexpr (sizeof(T) >= 4) {
+    atomic_combine_cas<Op>(target, value);
+  } else {
+    atomic_combine_narrow<Op>(target, value);
+  }
+}
+
 template <core::ScatterOp Op, class T>
 __device__ inline void atomic_combine_device(T* target, T value) {
   using core::ScatterOp;
@@ -101,7 +112,9 @@ __device__ inline void atomic_combine_device(T* target, T value) {
     } else {
       atomic_combine_narrow<Op>(target, value);  // 8/16-bit integers
     }
-  } else {  // min, max
+  } else if constexpr (Op == ScatterOp::kMul) {
+    atomic_combine_by_cas<Op>(target, value);  // no device has an atomic multiply
+  } else {                                     // min, max
     if constexpr (std::is_same_v<T, std::int32_t>) {
       if constexpr (Op == ScatterOp::kMin) {
         atomicMin(reinterpret_cast<int*>(target), static_cast<int>(value));
@@ -114,10 +127,8 @@ __device__ inline void atomic_combine_device(T* target, T value) {
       } else {
         atomicMax(reinterpret_cast<long long*>(target), static_cast<long long>(value));
       }
-    } else if constexpr (sizeof(T) >= 4) {
-      atomic_combine_cas<Op>(target, value);  // float, double: NaN-propagating min/max
     } else {
-      atomic_combine_narrow<Op>(target, value);
+      atomic_combine_by_cas<Op>(target, value);  // floats: NaN-propagating min/max; 8/16-bit
     }
   }
 }

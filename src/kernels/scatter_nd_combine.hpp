@@ -1,5 +1,5 @@
 // The per-element logic of the scatter ops, shared by the CPU backend and the CUDA kernels:
-// the combine step (sub, add, update, min, max) and the row -> slice mapping with its bounds
+// the combine step (core/op_table.hpp's combines) and the row -> slice mapping with its bounds
 // check (one unsigned compare per index component).
 #pragma once
 
@@ -27,9 +27,11 @@ TENSORBUF_HOST_DEVICE inline bool is_nan_value(T v) {
   }
 }
 
-// Integer add/sub wrap (two's complement) without undefined behaviour: computed in the
-// unsigned type; the conversion back is modular in C++20. float16/bfloat16 round back to their
-// own type after every step (their operators compute in float).
+// Integer add/sub/mul wrap (two's complement) without undefined behaviour: computed in the
+// unsigned type, at least `unsigned int` wide (a uint16 * uint16 would otherwise promote to a
+// signed int and overflow); the conversion back is modular in C++20. float16/bfloat16 round
+// back to their own type after every step (their operators compute in float, where the product
+// of two 16-bit floats is exact, so a mul rounds once).
 template <core::ScatterOp Op>
 struct Combine {
   template <class T>
@@ -37,12 +39,16 @@ struct Combine {
     using core::ScatterOp;
     if constexpr (Op == ScatterOp::kUpdate) {
       return value;
-    } else if constexpr (Op == ScatterOp::kAdd || Op == ScatterOp::kSub) {
+    } else if constexpr (Op == ScatterOp::kAdd || Op == ScatterOp::kSub || Op == ScatterOp::kMul) {
       if constexpr (std::is_integral_v<T>) {
         using U = std::make_unsigned_t<T>;
-        const U a = static_cast<U>(current);
-        const U b = static_cast<U>(value);
-        return static_cast<T>(static_cast<U>(Op == ScatterOp::kAdd ? a + b : a - b));
+        using Wide = std::conditional_t<(sizeof(U) < sizeof(unsigned int)), unsigned int, U>;
+        const auto a = static_cast<Wide>(static_cast<U>(current));
+        const auto b = static_cast<Wide>(static_cast<U>(value));
+        const Wide r = Op == ScatterOp::kAdd ? a + b : Op == ScatterOp::kSub ? a - b : a * b;
+        return static_cast<T>(static_cast<U>(r));
+      } else if constexpr (Op == ScatterOp::kMul) {
+        return current * value;
       } else {
         return Op == ScatterOp::kAdd ? current + value : current - value;
       }

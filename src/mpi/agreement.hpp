@@ -12,6 +12,7 @@
 
 #include "mpi/collective.hpp"
 #include "mpi/validate.hpp"
+#include "tensorbuf/op_table.hpp"
 
 namespace tensorbuf::dist::detail {
 
@@ -19,7 +20,7 @@ namespace tensorbuf::dist::detail {
 // overloads (different collective ops), then substr.
 enum class OpId : std::int64_t {
   kScatterSub,
-  kMaskUpdateShardedMask = 5,
+  kMaskUpdateShardedMask = static_cast<std::int64_t>(kScatterCombines.size()),
   kMaskUpdateReplicatedMask,
   kSubstr
 };
