@@ -89,6 +89,25 @@ TEST_F(DistAgreement, D3_RanksCallingOpsOfDifferentFamiliesRaiseOnEveryRank) {
   EXPECT_TRUE(unchanged(tensor));
 }
 
+// Every combine of the op table has its own op id, past which the other families' start: mul
+// (the sixth) once shared its id with the mask update's sharded form.
+TEST_F(DistAgreement, D3_EveryScatterCombineIsAnOpOfItsOwn) {
+  ShardedTensor tensor = sharded();
+  const TensorBuffer whole = TensorBuffer::create_fixed_size({c_.layout.rows()}, DataType::kBool);
+  const ShardedTensor mask(comm_, c_.layout, shard_of(whole, c_.layout, rank_));
+  EXPECT_EQ(collective_error([&] {
+              if (rank_ == 1) {
+                dist::boolean_mask_update_in_place(tensor, mask, make<float>({1}, {5}));
+              } else {
+                dist::tensor_scatter_nd_mul_in_place(tensor, in_.indices[rank_],
+                                                     in_.updates[rank_]);
+              }
+            }),
+            "InvalidArgument: tensor_scatter_nd_mul: the ranks disagree on the op: rank 0 has "
+            "tensor_scatter_nd_mul, rank 1 boolean_mask_update with a sharded mask");
+  EXPECT_TRUE(unchanged(tensor));
+}
+
 TEST_F(DistAgreement, D3_ShardedAndReplicatedMasksAreDifferentOps) {
   // Rank 1 passes its mask replicated, the others sharded.
   ShardedTensor tensor = sharded();

@@ -1,5 +1,6 @@
 // The one copy of the scatter driver's instantiations the tests share (driver_helpers.hpp).
 #include "core/dtype_dispatch.hpp"
+#include "core/op_table.hpp"
 #include "kernels/scatter_nd.hpp"
 #include "scatter_nd/driver_helpers.hpp"
 
@@ -24,16 +25,11 @@ core::ScatterNdResult run_driver_op(kernels::HostExecutor& executor,
 core::ScatterNdResult run_driver(kernels::HostExecutor& executor, const core::ScatterNdPlan& plan,
                                  const core::ScatterNdBuffers& buffers) {
   switch (plan.op) {
-    case core::ScatterOp::kSub:
-      return run_driver_op<core::ScatterOp::kSub>(executor, plan, buffers);
-    case core::ScatterOp::kAdd:
-      return run_driver_op<core::ScatterOp::kAdd>(executor, plan, buffers);
-    case core::ScatterOp::kUpdate:
-      return run_driver_op<core::ScatterOp::kUpdate>(executor, plan, buffers);
-    case core::ScatterOp::kMin:
-      return run_driver_op<core::ScatterOp::kMin>(executor, plan, buffers);
-    case core::ScatterOp::kMax:
-      return run_driver_op<core::ScatterOp::kMax>(executor, plan, buffers);
+#define TENSORBUF_TEST_DRIVER_CASE(name, op, what) \
+  case core::ScatterOp::op:                        \
+    return run_driver_op<core::ScatterOp::op>(executor, plan, buffers);
+    TENSORBUF_SCATTER_COMBINES(TENSORBUF_TEST_DRIVER_CASE)
+#undef TENSORBUF_TEST_DRIVER_CASE
   }
   return {};
 }

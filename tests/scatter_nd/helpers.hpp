@@ -14,27 +14,31 @@
 #include <vector>
 
 #include "core/dtype_dispatch.hpp"
+#include "core/op_table.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
 namespace tensorbuf::testing::scatter {
 
-enum class Op { kSub, kAdd, kUpdate, kMin, kMax };
+// The combines as the library lists them (core/op_table.hpp): a new combine joins every list
+// below, and the reference's switch stops compiling until it is written out there too.
+using Op = core::ScatterOp;
 
-inline const char* op_name(Op op) {
-  switch (op) {
-    case Op::kSub:
-      return "sub";
-    case Op::kAdd:
-      return "add";
-    case Op::kUpdate:
-      return "update";
-    case Op::kMin:
-      return "min";
-    case Op::kMax:
-      return "max";
-  }
-  return "?";
+inline std::vector<Op> all_ops() {
+  return {
+#define TENSORBUF_TEST_SCATTER_OP(name, op, what) Op::op,
+      TENSORBUF_SCATTER_COMBINES(TENSORBUF_TEST_SCATTER_OP)
+#undef TENSORBUF_TEST_SCATTER_OP
+  };
 }
+
+// The combines that take numbers only (every one but update, which also takes bool).
+inline std::vector<Op> numeric_ops() {
+  std::vector<Op> ops = all_ops();
+  std::erase(ops, Op::kUpdate);
+  return ops;
+}
+
+inline const char* op_name(Op op) { return core::scatter_combine(op).suffix.data(); }
 
 using OutOfPlaceFn = TensorBuffer (*)(const TensorBuffer&, const TensorBuffer&, const TensorBuffer&,
                                       const ScatterOptions&);
@@ -43,32 +47,22 @@ using InPlaceFn = void (*)(TensorBuffer&, const TensorBuffer&, const TensorBuffe
 
 inline OutOfPlaceFn out_of_place(Op op) {
   switch (op) {
-    case Op::kSub:
-      return &tensor_scatter_nd_sub;
-    case Op::kAdd:
-      return &tensor_scatter_nd_add;
-    case Op::kUpdate:
-      return &tensor_scatter_nd_update;
-    case Op::kMin:
-      return &tensor_scatter_nd_min;
-    case Op::kMax:
-      return &tensor_scatter_nd_max;
+#define TENSORBUF_TEST_SCATTER_FN(name, op, what) \
+  case Op::op:                                    \
+    return &tensor_scatter_nd_##name;
+    TENSORBUF_SCATTER_COMBINES(TENSORBUF_TEST_SCATTER_FN)
+#undef TENSORBUF_TEST_SCATTER_FN
   }
   return nullptr;
 }
 
 inline InPlaceFn in_place(Op op) {
   switch (op) {
-    case Op::kSub:
-      return &tensor_scatter_nd_sub_in_place;
-    case Op::kAdd:
-      return &tensor_scatter_nd_add_in_place;
-    case Op::kUpdate:
-      return &tensor_scatter_nd_update_in_place;
-    case Op::kMin:
-      return &tensor_scatter_nd_min_in_place;
-    case Op::kMax:
-      return &tensor_scatter_nd_max_in_place;
+#define TENSORBUF_TEST_SCATTER_FN(name, op, what) \
+  case Op::op:                                    \
+    return &tensor_scatter_nd_##name##_in_place;
+    TENSORBUF_SCATTER_COMBINES(TENSORBUF_TEST_SCATTER_FN)
+#undef TENSORBUF_TEST_SCATTER_FN
   }
   return nullptr;
 }
@@ -183,6 +177,8 @@ T reference_combine(Op op, T a, T b) {
         return static_cast<T>(ua + ub);
       case Op::kSub:
         return static_cast<T>(ua - ub);
+      case Op::kMul:
+        return static_cast<T>(ua * ub);  // the low bits of the 64-bit product
       case Op::kUpdate:
         return b;
       case Op::kMin:
@@ -206,6 +202,12 @@ T reference_combine(Op op, T a, T b) {
           return T(static_cast<float>(a) - static_cast<float>(b));
         } else {
           return a - b;
+        }
+      case Op::kMul:
+        if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
+          return T(static_cast<float>(a) * static_cast<float>(b));  // exact in float
+        } else {
+          return a * b;
         }
       case Op::kUpdate:
         return b;

@@ -64,7 +64,7 @@ Inputs make_inputs(DT type, std::int64_t slices, std::int64_t width, std::int64_
 
 TEST_F(ScatterNdCUDA, DeterministicEqualsCpuBitForBit) {
   for (DT type : {DT::kFloat32, DT::kFloat16, DT::kBFloat16, DT::kFloat64, DT::kInt8, DT::kInt32}) {
-    for (Op op : {Op::kSub, Op::kAdd, Op::kUpdate, Op::kMin, Op::kMax}) {
+    for (Op op : all_ops()) {
       SCOPED_TRACE(::testing::Message() << to_string(type) << " " << op_name(op));
       Inputs in = make_inputs(type, 1000, 7, 20000, true, 42);
       const ScatterOptions drop{.out_of_bounds = OutOfBoundsPolicy::kDrop};
@@ -133,6 +133,73 @@ TEST_F(ScatterNdCUDA, AtomicsMatchCpuWhereOrderDoesNotMatter) {
         for (std::size_t i = 0; i < a.size(); ++i) {
           const double bound = 2 * additions[i] * unit_roundoff * magnitude[i];
           ASSERT_LE(std::abs(a[i] - b[i]), bound) << i;
+        }
+      }
+    }
+  }
+}
+
+// mul's atomics are compare-and-swap loops for every dtype. Integer products wrap, which is
+// commutative and associative modulo 2^n: exact in any order. A float product of k factors
+// in any order is the exact product times (1 + d), |d| <= k u (to first order): two orders
+// differ by at most about 2 k u of it. Factors of magnitude 0.5-2, few per element, keep
+// float16 away from overflow and subnormals, where that bound would not hold.
+TEST_F(ScatterNdCUDA, MulAtomicsMatchCpu) {
+  for (DT type : {DT::kUInt8, DT::kInt8, DT::kInt16, DT::kInt32, DT::kInt64, DT::kFloat32,
+                  DT::kFloat64, DT::kFloat16, DT::kBFloat16}) {
+    const bool is_float = type == DT::kFloat16 || type == DT::kBFloat16 || type == DT::kFloat32 ||
+                          type == DT::kFloat64;
+    for (std::int64_t width : {1, 5, 8}) {
+      SCOPED_TRACE(::testing::Message() << to_string(type) << " width " << width);
+      const std::int64_t slices = 300;
+      const std::int64_t rows = 1200;
+      std::mt19937_64 rng(11);
+      auto value = [&] {
+        if (!is_float) {  // -3..3 (uint8: 0..6)
+          const int offset = type == DT::kUInt8 ? 0 : -3;
+          return static_cast<double>(static_cast<int>(rng() % 7) + offset);
+        }
+        const double magnitude = 0.5 + static_cast<double>(rng() % 1500) / 1000.0;
+        return rng() % 2 == 0 ? magnitude : -magnitude;
+      };
+      std::vector<double> table(static_cast<std::size_t>(slices * width));
+      std::vector<double> updates(static_cast<std::size_t>(rows * width));
+      for (double& v : table) v = value();
+      for (double& v : updates) v = value();
+      std::vector<std::int64_t> index(static_cast<std::size_t>(rows));
+      std::vector<double> factors(table.size(), 1.0);
+      for (std::int64_t& i : index) {
+        i = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(slices + 2));  // 2 bad
+        for (std::int64_t e = 0; e < width && i < slices; ++e) {
+          factors[static_cast<std::size_t>(i * width + e)] += 1;
+        }
+      }
+      const TensorBuffer tensor = make(type, table, {slices, width});
+      const TensorBuffer indices = make_indices(index, {rows, 1}, DT::kInt64);
+      const TensorBuffer update_buffer = make(type, updates, {rows, width});
+      const TensorBuffer cpu = tensor_scatter_nd_mul(
+          tensor, indices, update_buffer,
+          ScatterOptions{.device = Device::cpu(), .out_of_bounds = OutOfBoundsPolicy::kDrop});
+      TensorBuffer gpu = tensor_scatter_nd_mul(tensor, indices, update_buffer,
+                                               ScatterOptions{.device = Device::cuda(0)});
+      TensorBuffer target = tensor.clone();
+      tensor_scatter_nd_mul_in_place(target, indices, update_buffer,
+                                     ScatterOptions{.device = Device::cuda(0)});
+      if (!is_float) {
+        EXPECT_TRUE(same_values(gpu, cpu));
+        EXPECT_TRUE(same_values(target, cpu));
+        continue;
+      }
+      const double unit_roundoff = type == DT::kFloat64   ? 0x1p-53
+                                   : type == DT::kFloat32 ? 0x1p-24
+                                   : type == DT::kFloat16 ? 0x1p-11
+                                                          : 0x1p-8;
+      const std::vector<double> expected = values_of(cpu);
+      for (const TensorBuffer* result : {&gpu, &target}) {
+        const std::vector<double> got = values_of(*result);
+        for (std::size_t i = 0; i < got.size(); ++i) {
+          const double bound = 2.5 * factors[i] * unit_roundoff * std::abs(expected[i]);
+          ASSERT_LE(std::abs(got[i] - expected[i]), bound) << i;
         }
       }
     }

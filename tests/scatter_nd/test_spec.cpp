@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "scatter_nd/helpers.hpp"
+#include "scatter_nd/spec_fixture.hpp"
 #include "support/devices.hpp"
 
 namespace tensorbuf {
@@ -20,60 +21,7 @@ using DT = DataType;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-class ScatterNdSpec : public ::testing::TestWithParam<Device> {
- protected:
-  void SetUp() override { TENSORBUF_SKIP_WITHOUT_CUDA(GetParam()); }
-  ScatterOptions options(OutOfBoundsPolicy policy = OutOfBoundsPolicy::kDeviceDefault,
-                         bool deterministic = false) const {
-    return ScatterOptions{
-        .device = GetParam(), .out_of_bounds = policy, .deterministic = deterministic};
-  }
-
-  // Runs `op` out of place and in place, with both policies and both CUDA paths, and checks
-  // each against `expected` (which must not depend on the policy: no bad rows).
-  void expect_all(Op op, const TensorBuffer& tensor, const TensorBuffer& indices,
-                  const TensorBuffer& updates, const TensorBuffer& expected) {
-    for (OutOfBoundsPolicy policy : {OutOfBoundsPolicy::kError, OutOfBoundsPolicy::kDrop}) {
-      for (bool deterministic : {false, true}) {
-        SCOPED_TRACE(::testing::Message() << "policy " << static_cast<int>(policy)
-                                          << " deterministic " << deterministic);
-        const std::vector<std::uint8_t> before = testing::scatter::bytes_of(tensor);
-        TensorBuffer out = testing::scatter::out_of_place(op)(tensor, indices, updates,
-                                                              options(policy, deterministic));
-        EXPECT_TRUE(same_values(out, expected));
-        EXPECT_EQ(testing::scatter::bytes_of(tensor), before) << "input modified";
-        TensorBuffer target = tensor.clone();
-        testing::scatter::in_place(op)(target, indices, updates, options(policy, deterministic));
-        EXPECT_TRUE(same_values(target, expected));
-      }
-    }
-  }
-
-  // The op raises InvalidArgumentError with exactly `message` (unless empty), out of place
-  // and in place; the in-place tensor stays as it was.
-  void expect_error(Op op, const TensorBuffer& tensor, const TensorBuffer& indices,
-                    const TensorBuffer& updates, const ScatterOptions& opts,
-                    const std::string& message) {
-    try {
-      testing::scatter::out_of_place(op)(tensor, indices, updates, opts);
-      ADD_FAILURE() << "no error";
-    } catch (const InvalidArgumentError& e) {
-      if (!message.empty()) {
-        EXPECT_EQ(std::string(e.what()), message);
-      }
-    }
-    TensorBuffer target = tensor.clone();
-    try {
-      testing::scatter::in_place(op)(target, indices, updates, opts);
-      ADD_FAILURE() << "no error in place";
-    } catch (const InvalidArgumentError& e) {
-      if (!message.empty()) {
-        EXPECT_EQ(std::string(e.what()), message);
-      }
-    }
-    EXPECT_TRUE(same_values(target, tensor)) << "in-place error changed the tensor";
-  }
-};
+class ScatterNdSpec : public testing::scatter::SpecFixture {};
 
 std::vector<double> filled(std::size_t n, double v) { return std::vector<double>(n, v); }
 
@@ -325,7 +273,7 @@ TEST_P(ScatterNdSpec, Rule1_Dtypes) {
   TensorBuffer flags = make(DT::kBool, {0, 1, 0}, {3});
   expect_all(Op::kUpdate, flags, make_indices({0, 1}, {2, 1}), make(DT::kBool, {1, 0}, {2}),
              make(DT::kBool, {1, 0, 0}, {3}));
-  for (Op op : {Op::kSub, Op::kAdd, Op::kMin, Op::kMax}) {
+  for (Op op : testing::scatter::numeric_ops()) {
     expect_error(op, flags, make_indices({0}, {1, 1}), make(DT::kBool, {1}, {1}), options(), "");
   }
   // Float indices; updates of another dtype.

@@ -125,7 +125,7 @@ TEST_F(Cli, UsageErrorsAreInvalidArgumentExit2) {
       {{}, "tensorbuf <command>"},
       {{"frobnicate"}, "InvalidArgument: unknown command"},
       {{"run"}, "InvalidArgument: tensorbuf run needs an op"},
-      {{"run", "tensor_scatter_nd_mul"}, "InvalidArgument: unknown op"},
+      {{"run", "tensor_scatter_nd_div"}, "InvalidArgument: unknown op"},
       {{"run", "substr", "--bogus", "x"}, "InvalidArgument: unknown flag '--bogus'"},
       {{"run", "tensor_scatter_nd_sub", "--tensor", t, "--indices", t, "--updates", t},
        "InvalidArgument: missing flag '--out'"},
