@@ -1,9 +1,11 @@
 #!/usr/bin/python3
 """Generates vectors.txt: scatter_nd cases whose expected outputs come from NumPy.
 
-sub/add/min/max use the unbuffered ufunc.at (np.subtract.at, np.add.at, np.minimum.at,
-np.maximum.at), which applies duplicates in row order, in the array's own dtype (float16
-rounds after every step, integers wrap); update uses plain assignment with unique indices.
+sub/add/min/max/mul use the unbuffered ufunc.at (np.subtract.at, np.add.at, np.minimum.at,
+np.maximum.at, np.multiply.at), which applies duplicates in row order, in the array's own dtype
+(float16 rounds after every step, integers wrap); update uses plain assignment with unique
+indices. The mul cases come last, from their own generator, so the earlier cases stay as they
+were.
 
 Run with /usr/bin/python3 (Debian's python3-numpy, 1.24) from this folder:
     /usr/bin/python3 generate.py > vectors.txt
@@ -11,7 +13,7 @@ Run with /usr/bin/python3 (Debian's python3-numpy, 1.24) from this folder:
 Format, one block per case (values whitespace-separated, row-major; floats as the shortest
 decimal of the exact value, so parsing as double and rounding to the dtype is exact; nan):
     case <name>
-    op <sub|add|update|min|max>
+    op <sub|add|update|min|max|mul>
     dtype <float32|float64|float16|int8|int16|int32|int64|uint8|bool>
     index_dtype <int32|int64>
     tensor_shape <dims...>
@@ -26,7 +28,8 @@ decimal of the exact value, so parsing as double and rounding to the dtype is ex
 import numpy as np
 
 DTYPES = ["float32", "float64", "float16", "int8", "int16", "int32", "int64", "uint8"]
-OPS = {"sub": np.subtract, "add": np.add, "min": np.minimum, "max": np.maximum}
+OPS = {"sub": np.subtract, "add": np.add, "min": np.minimum, "max": np.maximum,
+       "mul": np.multiply}
 
 
 def text(values, dtype):
@@ -36,6 +39,23 @@ def text(values, dtype):
     if dtype == "bool":
         return " ".join("1" if v else "0" for v in flat)
     return " ".join(str(int(v)) for v in flat)
+
+
+def random_factors(rng, shape, dtype):
+    """mul's operands: floats of magnitude 0.5-2 with fractions (a product of a few stays
+    finite in float16 and its rounding differs between orders); integers over the whole range,
+    so products wrap, and small ones, so some do not. int64 only small: the test reads values
+    as doubles, exact below 2^53, which a wrapped int64 product is not (mul_int64_wrap has
+    exact ones)."""
+    if dtype.startswith("float"):
+        v = rng.integers(64, 256, size=shape) * rng.choice([-1, 1], size=shape) / 128.0
+        v = v + rng.random(size=shape).round(3) / 128.0
+        return v.astype(dtype)
+    info = np.iinfo(dtype)
+    top = 5 if dtype == "int64" else info.max
+    wide = rng.integers(max(info.min, -top), top, size=shape, endpoint=True)
+    small = rng.integers(max(info.min, -5), 6, size=shape)
+    return np.where(rng.random(size=shape) < 0.5, wide, small).astype(dtype)
 
 
 def random_values(rng, shape, dtype, with_nan):
@@ -90,8 +110,12 @@ def make_case(rng, number, op, dtype):
         flat = rng.integers(0, max(1, num_slices // 2), size=rows)
     components = np.stack(np.unravel_index(flat, shape[:depth]), axis=-1)
     indices = components.reshape(batch + (depth,)).astype(index_dtype)
-    tensor = random_values(rng, shape, dtype, with_nan=op in ("min", "max"))
-    updates = random_values(rng, batch + slice_shape, dtype, with_nan=op in ("min", "max"))
+    if op == "mul":
+        tensor = random_factors(rng, shape, dtype)
+        updates = random_factors(rng, batch + slice_shape, dtype)
+    else:
+        tensor = random_values(rng, shape, dtype, with_nan=op in ("min", "max"))
+        updates = random_values(rng, batch + slice_shape, dtype, with_nan=op in ("min", "max"))
 
     out = tensor.copy()
     view = out.reshape((num_slices,) + slice_shape)
@@ -101,6 +125,8 @@ def make_case(rng, number, op, dtype):
     else:
         with np.errstate(over="ignore", invalid="ignore"):
             OPS[op].at(view, flat, rows_updates)
+    if dtype == "int64":  # exact as doubles (the reader's)
+        assert max(abs(int(v)) for v in np.concatenate([tensor.ravel(), out.ravel()])) < 2**53
     emit(f"{op}_{dtype}_{number}", op, dtype, index_dtype, tensor, indices, updates, out)
 
 
@@ -124,6 +150,27 @@ def main():
     np.add.at(expected, np.array([0, 1]), np.array([1, -1], np.int8))
     emit("add_int8_wrap", "add", "int8", "int64", t, np.array([[0], [1]], np.int64),
          np.array([1, -1], np.int8), expected)
+    mul_cases()
+
+
+def mul_cases():
+    rng = np.random.default_rng(20261204)
+    number = 0
+    for dtype in DTYPES:
+        for _ in range(3):
+            make_case(rng, number, "mul", dtype)
+            number += 1
+    # Wrap-around: int32 2147483647 * 2 = -2, int8 -128 * -1 = -128, uint8 16 * 16 = 0,
+    # int64 2^62 * 2 = -2^63 and 2^62 * 4 = 0 (exact as doubles).
+    for dtype, tensor, updates in (("int32", [2147483647, 65536], [2, 65536]),
+                                   ("int64", [2**62, 2**62], [2, 4]),
+                                   ("int8", [-128, 100], [-1, 3]),
+                                   ("uint8", [16, 200], [16, 2])):
+        t = np.array(tensor, dtype)
+        expected = t.copy()
+        np.multiply.at(expected, np.array([0, 1]), np.array(updates, dtype))
+        emit(f"mul_{dtype}_wrap", "mul", dtype, "int32", t, np.array([[0], [1]], np.int32),
+             np.array(updates, dtype), expected)
 
 
 if __name__ == "__main__":
