@@ -48,6 +48,19 @@ inline constexpr auto kScatterCombines = std::to_array<ScatterCombineInfo>({
 // the host, and so cannot be captured in a CUDA graph, is each op's rule (docs/capture.md).
 enum class OpFamily { kScatterNd, kBooleanMaskUpdate, kSubstr };
 
+// The surfaces besides C++ that bind a family (a bit each). A test walks the table for each
+// checked surface and fails when a family claims one it lacks: the C API's error-test table
+// (tests/c_api/test_op_table.cpp), the CLI's `run <op> --help` (tests/tools/test_cli.cpp) and
+// the Python module (tests/python/test_op_table.py). A family not yet bound on a surface
+// leaves its bit out, so the table says where each op reaches users.
+namespace surface {
+inline constexpr unsigned kC = 1u << 0;
+inline constexpr unsigned kPython = 1u << 1;
+inline constexpr unsigned kFortran = 1u << 2;
+inline constexpr unsigned kCli = 1u << 3;
+inline constexpr unsigned kAll = kC | kPython | kFortran | kCli;
+}  // namespace surface
+
 struct OpFamilyInfo {
   OpFamily family;
   std::string_view name;     // the public spelling (scatter: the prefix of each combine's)
@@ -55,15 +68,26 @@ struct OpFamilyInfo {
   std::string_view options;  // the option fields between `device` and `stream`, with defaults
   bool in_place;             // has a `_in_place` form
   bool distributed;          // has a row-sharded form (tensorbuf::mpi)
+  unsigned surfaces;         // surface::k* bits
 };
+
+// The public names of a family's ops: each scatter combine's, else the family's own.
+template <class F>
+constexpr void for_each_op_name(const OpFamilyInfo& family, F&& f) {
+  if (family.family != OpFamily::kScatterNd) {
+    f(family.name);
+    return;
+  }
+  for (const ScatterCombineInfo& combine : kScatterCombines) f(combine.name);
+}
 
 inline constexpr auto kOpFamilies = std::to_array<OpFamilyInfo>({
     {OpFamily::kScatterNd, "tensor_scatter_nd", "tensor, indices, updates",
-     "out_of_bounds = device default, deterministic = false", true, true},
+     "out_of_bounds = device default, deterministic = false", true, true, surface::kAll},
     {OpFamily::kBooleanMaskUpdate, "boolean_mask_update", "tensor, mask, updates",
-     "axis = 0, broadcast = true", true, true},
+     "axis = 0, broadcast = true", true, true, surface::kAll},
     {OpFamily::kSubstr, "substr", "input, pos, len",
-     "unit = byte, out_of_bounds = device default", false, true},
+     "unit = byte, out_of_bounds = device default", false, true, surface::kAll},
 });
 
 }  // namespace tensorbuf

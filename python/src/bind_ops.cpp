@@ -168,6 +168,17 @@ void bind_ops(py::module_& m) {
 #undef TENSORBUF_BIND_SCATTER
   bind_boolean_mask_update(m);
   bind_substr(m);
+  // The op table itself, private: tests/python/test_op_table.py checks that every family that
+  // claims the Python surface is bound here.
+  py::list families;
+  for (const OpFamilyInfo& family : kOpFamilies) {
+    py::list ops;
+    for_each_op_name(family, [&](std::string_view name) { ops.append(py::str(name)); });
+    families.append(py::dict("name"_a = py::str(family.name), "ops"_a = ops,
+                             "in_place"_a = family.in_place,
+                             "python"_a = (family.surfaces & surface::kPython) != 0));
+  }
+  m.attr("_op_families") = families;
 }
 
 }  // namespace tensorbuf::python
