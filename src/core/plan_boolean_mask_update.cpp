@@ -47,6 +47,31 @@ int merge_dims(const std::vector<std::int64_t>& dims, const std::vector<std::int
 
 }  // namespace
 
+void check_mask_value(const TensorBuffer& mask) {
+  TENSORBUF_EXPECTS(mask.shape().rank() > 0, InvalidArgumentError, "Mask cannot be a scalar.");
+  TENSORBUF_EXPECTS(mask.data_type() == DataType::kBool, InvalidArgumentError,
+                    str_cat("Mask must be of dtype bool, got ", to_string(mask.data_type()), "."));
+}
+
+int mask_axis(const Shape& tensor_shape, const Shape& mask_shape, int axis_option) {
+  const int rank = tensor_shape.rank();
+  const int mask_rank = mask_shape.rank();
+  std::int64_t axis = axis_option;
+  if (axis < 0) axis += rank;
+  TENSORBUF_EXPECTS(axis >= 0 && axis + mask_rank <= rank, InvalidArgumentError,
+                    str_cat("Axis ", axis_option, " is out of range for a tensor of rank ", rank,
+                            " and a mask of rank ", mask_rank, " (need 0 <= axis and axis + ",
+                            mask_rank, " <= ", rank, ")."));
+  const std::vector<std::int64_t>& dims = tensor_shape.dims();
+  const Shape required_mask_shape(
+      std::vector<std::int64_t>(dims.begin() + axis, dims.begin() + axis + mask_rank));
+  TENSORBUF_EXPECTS(mask_shape == required_mask_shape, InvalidArgumentError,
+                    str_cat("Mask shape ", mask_shape.to_string(),
+                            " is not compatible with the required mask shape: ",
+                            required_mask_shape.to_string(), "."));
+  return static_cast<int>(axis);
+}
+
 Shape mask_update_target_shape(const BooleanMaskUpdatePlan& plan, std::int64_t n) {
   const std::vector<std::int64_t>& dims = plan.tensor_shape.dims();
   std::vector<std::int64_t> target(dims.begin(), dims.begin() + plan.axis);
@@ -63,38 +88,24 @@ BooleanMaskUpdatePlan plan_boolean_mask_update(const TensorBuffer& tensor, const
   const Shape mask_shape = mask.shape();
   const Shape updates_shape = updates.shape();
 
-  TENSORBUF_EXPECTS(mask_shape.rank() > 0, InvalidArgumentError, "Mask cannot be a scalar.");
-  TENSORBUF_EXPECTS(mask.data_type() == DataType::kBool, InvalidArgumentError,
-                    str_cat("Mask must be of dtype bool, got ", to_string(mask.data_type()), "."));
+  check_mask_value(mask);
   TENSORBUF_EXPECTS(
       updates.data_type() == tensor.data_type(), InvalidArgumentError,
       str_cat("Updates dtype ", to_string(updates.data_type()), " does not match the tensor dtype ",
               to_string(tensor.data_type()), "."));
 
-  const int rank = tensor_shape.rank();
   const int mask_rank = mask_shape.rank();
-  std::int64_t axis = options.axis;
-  if (axis < 0) axis += rank;
-  TENSORBUF_EXPECTS(axis >= 0 && axis + mask_rank <= rank, InvalidArgumentError,
-                    str_cat("Axis ", options.axis, " is out of range for a tensor of rank ", rank,
-                            " and a mask of rank ", mask_rank, " (need 0 <= axis and axis + ",
-                            mask_rank, " <= ", rank, ")."));
-
+  const int axis = mask_axis(tensor_shape, mask_shape, options.axis);
   const std::vector<std::int64_t>& dims = tensor_shape.dims();
   const auto mask_begin = dims.begin() + axis;
   const auto mask_end = mask_begin + mask_rank;
-  const Shape required_mask_shape(std::vector<std::int64_t>(mask_begin, mask_end));
-  TENSORBUF_EXPECTS(mask_shape == required_mask_shape, InvalidArgumentError,
-                    str_cat("Mask shape ", mask_shape.to_string(),
-                            " is not compatible with the required mask shape: ",
-                            required_mask_shape.to_string(), "."));
 
   BooleanMaskUpdatePlan plan;
   plan.dtype = tensor.data_type();
   plan.element_size = tensor.type_size();
   plan.tensor_shape = tensor_shape;
   plan.updates_shape = updates_shape;
-  plan.axis = static_cast<int>(axis);
+  plan.axis = axis;
   plan.mask_rank = mask_rank;
   plan.broadcast = options.broadcast;
 

@@ -10,6 +10,12 @@
 
 namespace tensorbuf::core {
 
+// The mask rules every mask op shares (spec/boolean_mask_update.md rule 2): a bool mask of rank
+// K >= 1 ...
+void check_mask_value(const TensorBuffer& mask);
+// ... whose shape is tensor.shape[axis:axis+K]; returns the axis normalised (>= 0).
+int mask_axis(const Shape& tensor_shape, const Shape& mask_shape, int axis);
+
 // Validates the arguments (InvalidArgumentError with the spec's texts) and plans the op.
 // Errors that do not depend on n are raised here; to name the target shape their message
 // counts the mask on the host (error path only). Errors that depend on n are left to the

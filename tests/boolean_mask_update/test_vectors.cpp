@@ -11,6 +11,7 @@
 
 #include "boolean_mask_update/helpers.hpp"
 #include "support/devices.hpp"
+#include "support/vector_text.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
 namespace tensorbuf {
@@ -20,10 +21,9 @@ using testing::mask_update::bytes;
 using testing::mask_update::make;
 using testing::mask_update::values;
 
-struct Array {
-  std::vector<std::int64_t> shape;
-  std::vector<double> values;
-};
+using Array = testing::ArrayText;
+using testing::parse_array;
+using testing::parse_dtype;
 
 struct VectorCase {
   std::string name;
@@ -33,27 +33,6 @@ struct VectorCase {
   Array tensor, mask, updates, expected;
   bool expect_error = false;
 };
-
-DataType parse_dtype(const std::string& name) {
-  for (DataType t : {DataType::kBool, DataType::kUInt8, DataType::kInt8, DataType::kInt16,
-                     DataType::kInt32, DataType::kInt64, DataType::kFloat16, DataType::kBFloat16,
-                     DataType::kFloat32, DataType::kFloat64}) {
-    if (to_string(t) == name) return t;
-  }
-  throw std::runtime_error("unknown dtype " + name);
-}
-
-// "[2,3] 1 2 3 4 5 6"
-Array parse_array(std::istringstream& in) {
-  Array a;
-  std::string shape;
-  in >> shape;
-  std::string dims = shape.substr(1, shape.size() - 2);
-  std::istringstream ds(dims);
-  for (std::string d; std::getline(ds, d, ',');) a.shape.push_back(std::stoll(d));
-  for (std::string v; in >> v;) a.values.push_back(std::stod(v));
-  return a;
-}
 
 std::vector<VectorCase> load_cases() {
   const std::string path =
