@@ -74,6 +74,41 @@ void boolean_mask_update_in_place(TensorBuffer& tensor, const TensorBuffer& mask
                                   const TensorBuffer& updates,
                                   const BooleanMaskUpdateOptions& = {});
 
+/// Options of boolean_mask and boolean_mask_into.
+struct BooleanMaskOptions {
+  std::optional<Device> device;
+  int axis = 0;  // negative counts from the end
+  Stream stream;
+};
+
+/// NumPy `tensor[(slice(None),)*axis + (mask,)]`, TensorFlow tf.boolean_mask: the slices of
+/// `tensor` where `mask` is true, in row-major order of the mask; shape
+/// tensor.shape[:axis] + [n] + tensor.shape[axis+K:] (n: the count of true entries). Mask rules
+/// as boolean_mask_update's: bool, rank K >= 1, shape tensor.shape[axis:axis+K].
+/// Host sync on CUDA: one, to read n back for the output's shape (boolean_mask_into has none).
+TensorBuffer boolean_mask(const TensorBuffer& tensor, const TensorBuffer& mask,
+                          const BooleanMaskOptions& = {});
+/// boolean_mask into a caller-sized `out` (tensor's dtype, shape tensor.shape[:axis] + [C] +
+/// tensor.shape[axis+K:]; C is the capacity) and n into `count` (int64, one element), with no
+/// host wait: capturable in a CUDA graph. The first min(n, C) selected slices are written, the
+/// rest of `out` is left as it was; the caller compares n with C.
+void boolean_mask_into(const TensorBuffer& tensor, const TensorBuffer& mask, TensorBuffer& out,
+                       TensorBuffer& count, const BooleanMaskOptions& = {});
+
+/// Options of compress.
+struct CompressOptions {
+  std::optional<Device> device;
+  std::optional<int> axis;  // unset: along the flattened input
+  Stream stream;
+};
+
+/// ONNX Compress: the slices of `input` along `axis` whose entry of the 1-D bool `condition` is
+/// true (no axis: the elements of the flattened input). A condition shorter than the axis counts
+/// as false past its end; a longer one may only be false there (else InvalidArgumentError: the
+/// extra entries are read on the host, a host sync on CUDA). Host sync on CUDA: one, for n.
+TensorBuffer compress(const TensorBuffer& input, const TensorBuffer& condition,
+                      const CompressOptions& = {});
+
 /// Options of substr.
 struct SubstrOptions {
   std::optional<Device> device;

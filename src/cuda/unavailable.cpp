@@ -1,6 +1,7 @@
 // The CUDA backend's entry points when tensorbuf is built without CUDA: each raises
 // UnavailableError("built without CUDA"); the probe reports it.
 #include "core/backend.hpp"
+#include "core/boolean_mask_backends.hpp"
 #include "core/boolean_mask_update_backends.hpp"
 #include "core/error_macros.hpp"
 #include "core/route_rows_backend.hpp"
@@ -24,6 +25,13 @@ core::DeviceMemory& device_memory() { not_built(); }
 std::string build_info() { return "without CUDA"; }
 
 // Op entry points (one block per op, in the order of src/core/*_backends.hpp).
+
+// --- boolean_mask (src/core/boolean_mask_backends.hpp) ---
+core::BooleanMaskResult boolean_mask(const core::BooleanMaskPlan&, const core::BooleanMaskBuffers&,
+                                     const core::AllocateMasked&, const core::CudaContext&) {
+  not_built();
+}
+// --- end boolean_mask ---
 
 // --- boolean_mask_update (src/core/boolean_mask_update_backends.hpp) ---
 core::BooleanMaskUpdateResult boolean_mask_update(const core::BooleanMaskUpdatePlan&,

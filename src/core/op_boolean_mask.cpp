@@ -1,0 +1,102 @@
+// boolean_mask, boolean_mask_into and compress: plan, pick the device, run the backend. The
+// sized forms read n back on CUDA (so they cannot be captured); the into form never waits.
+#include <cstdint>
+#include <optional>
+
+#include "core/backend_run.hpp"
+#include "core/boolean_mask_backends.hpp"
+#include "core/capture.hpp"
+#include "core/dispatch.hpp"
+#include "core/error_macros.hpp"
+#include "core/in_place.hpp"
+#include "core/plan_boolean_mask.hpp"
+#include "tensorbuf/ops.hpp"
+
+namespace tensorbuf {
+namespace {
+
+constexpr const char* kCountBlocker =
+    "its output's shape depends on the count of true entries, read back on the host "
+    "(boolean_mask_into takes a caller-sized output instead)";
+
+core::BooleanMaskResult run_backend(const core::BooleanMaskPlan& plan,
+                                    core::BooleanMaskBuffers buffers, core::BackendRun& backend,
+                                    const core::AllocateMasked& allocate) {
+  return backend.on_cuda() ? cuda::boolean_mask(plan, buffers, allocate, backend.cuda())
+                           : cpu::boolean_mask(plan, buffers, allocate);
+}
+
+// The sized form: `shape_of(n)` is the output's shape for n selected rows.
+template <class ShapeOf>
+TensorBuffer run_sized(const char* op, const core::BooleanMaskPlan& plan, Device device,
+                       Stream stream, const TensorBuffer& tensor, const TensorBuffer& mask,
+                       const ShapeOf& shape_of) {
+  core::reject_capture(op, kCountBlocker, device, stream);
+  core::BackendRun backend(device, stream);
+  core::BooleanMaskBuffers buffers;
+  buffers.tensor = backend.read(tensor);
+  buffers.mask = static_cast<const std::uint8_t*>(backend.read(mask));
+  std::optional<TensorBuffer> out;
+  const core::AllocateMasked allocate = [&](std::int64_t n) {
+    out.emplace(TensorBuffer::create_uninitialized(shape_of(n), plan.dtype));
+    return backend.overwrite(*out);
+  };
+  run_backend(plan, buffers, backend, allocate);
+  backend.finish();
+  return std::move(*out);
+}
+
+}  // namespace
+
+TensorBuffer boolean_mask(const TensorBuffer& tensor, const TensorBuffer& mask,
+                          const BooleanMaskOptions& options) {
+  const core::BooleanMaskPlan plan = core::plan_boolean_mask(tensor, mask, options);
+  const Device device = core::resolve_device(options.device, tensor);
+  const int axis = options.axis < 0 ? options.axis + tensor.shape().rank() : options.axis;
+  return run_sized("boolean_mask", plan, device, options.stream, tensor, mask,
+                   [&](std::int64_t n) {
+                     return core::boolean_mask_output_shape(tensor.shape(), axis,
+                                                            mask.shape().rank(), n);
+                   });
+}
+
+void boolean_mask_into(const TensorBuffer& tensor, const TensorBuffer& mask, TensorBuffer& out,
+                       TensorBuffer& count, const BooleanMaskOptions& options) {
+  const core::BooleanMaskPlan plan =
+      core::plan_boolean_mask_into(tensor, mask, out, count, options);
+  // The pass reads the tensor and the mask while it writes: outputs may not overlap them.
+  for (const TensorBuffer* input : {&tensor, &mask}) {
+    TENSORBUF_EXPECTS(!core::shares_memory(out, *input) && !core::shares_memory(count, *input),
+                      InvalidArgumentError,
+                      core::str_cat("boolean_mask_into: out and count may not share memory with ",
+                                    input == &tensor ? "tensor" : "mask", "."));
+  }
+  TENSORBUF_EXPECTS(!core::shares_memory(out, count), InvalidArgumentError,
+                    "boolean_mask_into: out and count may not share memory.");
+  const Device device = core::resolve_device(options.device, tensor);
+  core::BackendRun backend(device, options.stream);
+  core::BooleanMaskBuffers buffers;
+  buffers.tensor = backend.read(tensor);
+  buffers.mask = static_cast<const std::uint8_t*>(backend.read(mask));
+  // Rows past min(n, capacity) keep their values: the output is updated, not overwritten.
+  buffers.out = out.size_bytes() == 0 ? nullptr : backend.mutate(out);
+  buffers.count = static_cast<std::int64_t*>(backend.overwrite(count));
+  run_backend(plan, buffers, backend, nullptr);
+  backend.finish();
+}
+
+TensorBuffer compress(const TensorBuffer& input, const TensorBuffer& condition,
+                      const CompressOptions& options) {
+  const core::BooleanMaskPlan plan = core::plan_compress(input, condition, options);
+  const Device device = core::resolve_device(options.device, input);
+  const Shape& shape = input.shape();
+  return run_sized("compress", plan, device, options.stream, input, condition,
+                   [&](std::int64_t n) {
+                     if (!options.axis) return Shape{n};
+                     const int axis = *options.axis < 0 ? *options.axis + shape.rank()
+                                                        : *options.axis;
+                     return core::boolean_mask_output_shape(shape, axis, 1, n);
+                   });
+}
+
+}  // namespace tensorbuf

@@ -1,0 +1,30 @@
+// Validating and planning boolean_mask, boolean_mask_into and compress (src/core only).
+#pragma once
+
+#include "core/boolean_mask_plan.hpp"
+#include "tensorbuf/ops.hpp"
+#include "tensorbuf/tensor_buffer.hpp"
+
+namespace tensorbuf::core {
+
+// boolean_mask: the mask rules of boolean_mask_update (InvalidArgumentError with its texts).
+// The plan's capacity is -1 (sized by n).
+BooleanMaskPlan plan_boolean_mask(const TensorBuffer& tensor, const TensorBuffer& mask,
+                                  const BooleanMaskOptions& options);
+
+// boolean_mask_into: boolean_mask's rules, plus `out` (tensor's dtype, the output shape with any
+// capacity C in the mask's place) and `count` (int64, one element); capacity = C.
+BooleanMaskPlan plan_boolean_mask_into(const TensorBuffer& tensor, const TensorBuffer& mask,
+                                       const TensorBuffer& out, const TensorBuffer& count,
+                                       const BooleanMaskOptions& options);
+
+// compress: a 1-D bool condition along the axis (unset: the flattened input). Entries past the
+// axis's length must be false: they are read on the host (a sync for a device condition).
+BooleanMaskPlan plan_compress(const TensorBuffer& input, const TensorBuffer& condition,
+                              const CompressOptions& options);
+
+// The output shape of a plan with n rows in the mask's place: shape[:axis] + [n] +
+// shape[axis+K:] (compress without an axis: [n]).
+Shape boolean_mask_output_shape(const Shape& shape, int axis, int mask_rank, std::int64_t n);
+
+}  // namespace tensorbuf::core

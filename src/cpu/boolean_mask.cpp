@@ -1,0 +1,141 @@
+// The CPU backend of boolean_mask (boolean_mask_into, compress): stream compaction in two
+// multithreaded passes over blocks of kBlock mask entries:
+//   1. the true count of each block, so that every block knows the output row its first true
+//      entry goes to (and n is known before anything is allocated or written);
+//   2. each (outer block, mask block) copies its selected rows: rows of 1, 2, 4 or 8 bytes with
+//      a branch-free select (every row is stored, the output row advances only on true ones),
+//      wider rows as one copy per run of consecutive true rows.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "core/boolean_mask_backends.hpp"
+#include "core/parallel.hpp"
+#include "kernels/mask_tiles.hpp"
+
+namespace tensorbuf::cpu {
+namespace {
+
+constexpr std::int64_t kBlock = std::int64_t{1} << 14;  // mask entries per block
+// Costs on one core for the pool's policy (core::min_chunk_for): counting a mask entry, and
+// visiting a row plus copying its bytes.
+constexpr double kCountNsPerEntry = 0.05;
+constexpr double kVisitNsPerRow = 0.4;
+constexpr double kCopyNsPerByte = 0.05;
+
+std::int64_t count_true(const std::uint8_t* mask, std::int64_t begin, std::int64_t end) {
+  std::int64_t n = 0;
+  std::int64_t m = begin;
+  for (; m + 8 <= end; m += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, mask + m, sizeof word);
+    n += kernels::nonzero_bytes(word);
+  }
+  for (; m < end; ++m) n += mask[m] != 0 ? 1 : 0;
+  return n;
+}
+
+// Rows of exactly sizeof(Row) bytes: every row is stored at the current output row, which
+// advances only past true rows, while a true row is still ahead in the block (j < j_end): so
+// each output row's last store is its true row's, and nothing past the block's rows is touched.
+template <class Row>
+void select_rows(const std::uint8_t* mask, std::int64_t begin, std::int64_t end,
+                 const std::uint8_t* source, std::uint8_t* target, std::int64_t j,
+                 std::int64_t j_end) {
+  for (std::int64_t m = begin; m < end && j < j_end; ++m) {
+    Row row;
+    std::memcpy(&row, source + m * static_cast<std::int64_t>(sizeof(Row)), sizeof(Row));
+    std::memcpy(target + j * static_cast<std::int64_t>(sizeof(Row)), &row, sizeof(Row));
+    j += mask[m] != 0 ? 1 : 0;
+  }
+}
+
+// Wider rows: one copy per run of consecutive true rows, clipped at j_end.
+void copy_runs(const std::uint8_t* mask, std::int64_t begin, std::int64_t end,
+               const std::uint8_t* source, std::uint8_t* target, std::int64_t row_bytes,
+               std::int64_t j, std::int64_t j_end) {
+  std::int64_t m = begin;
+  while (m < end && j < j_end) {
+    while (m < end && mask[m] == 0) ++m;
+    const std::int64_t first = m;
+    while (m < end && mask[m] != 0) ++m;
+    const std::int64_t rows = std::min(m - first, j_end - j);
+    if (rows <= 0) break;
+    std::memcpy(target + j * row_bytes, source + first * row_bytes,
+                static_cast<std::size_t>(rows * row_bytes));
+    j += rows;
+  }
+}
+
+}  // namespace
+
+core::BooleanMaskResult boolean_mask(const core::BooleanMaskPlan& plan,
+                                     const core::BooleanMaskBuffers& buffers,
+                                     const core::AllocateMasked& allocate) {
+  const std::int64_t mask_size = plan.mask_size;
+  const std::int64_t blocks = (mask_size + kBlock - 1) / kBlock;
+  std::vector<std::int64_t> starts(static_cast<std::size_t>(blocks) + 1, 0);
+  core::parallel_for(blocks, core::min_chunk_for(kCountNsPerEntry * kBlock),
+                     [&](std::int64_t begin, std::int64_t end) {
+                       for (std::int64_t b = begin; b < end; ++b) {
+                         starts[static_cast<std::size_t>(b) + 1] = count_true(
+                             buffers.mask, b * kBlock, std::min(mask_size, (b + 1) * kBlock));
+                       }
+                     });
+  for (std::size_t b = 0; b < static_cast<std::size_t>(blocks); ++b) starts[b + 1] += starts[b];
+  const std::int64_t n = starts.back();
+
+  core::BooleanMaskResult result;
+  std::int64_t capacity = plan.capacity;
+  void* out = buffers.out;
+  if (capacity < 0) {
+    capacity = n;
+    result.count = n;
+    out = allocate(n);
+  } else {
+    *buffers.count = n;
+  }
+  const auto row_bytes = static_cast<std::int64_t>(plan.inner * plan.element_size);
+  if (out == nullptr || capacity == 0 || row_bytes == 0 || plan.outer == 0) return result;
+
+  const auto* tensor = static_cast<const std::uint8_t*>(buffers.tensor);
+  auto* target = static_cast<std::uint8_t*>(out);
+  const double ns_per_item =
+      static_cast<double>(kBlock) * (kVisitNsPerRow + kCopyNsPerByte * static_cast<double>(
+                                                                           row_bytes));
+  core::parallel_for(plan.outer * blocks, core::min_chunk_for(ns_per_item),
+                     [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t item = begin; item < end; ++item) {
+      const std::int64_t o = item / blocks;
+      const std::int64_t b = item - o * blocks;
+      const std::int64_t j = starts[static_cast<std::size_t>(b)];
+      const std::int64_t j_end = std::min(starts[static_cast<std::size_t>(b) + 1], capacity);
+      if (j >= j_end) continue;
+      const std::uint8_t* source = tensor + o * plan.axis_size * row_bytes;
+      std::uint8_t* block_target = target + o * capacity * row_bytes;
+      const std::int64_t first = b * kBlock;
+      const std::int64_t last = std::min(mask_size, first + kBlock);
+      switch (row_bytes) {
+        case 1:
+          select_rows<std::uint8_t>(buffers.mask, first, last, source, block_target, j, j_end);
+          break;
+        case 2:
+          select_rows<std::uint16_t>(buffers.mask, first, last, source, block_target, j, j_end);
+          break;
+        case 4:
+          select_rows<std::uint32_t>(buffers.mask, first, last, source, block_target, j, j_end);
+          break;
+        case 8:
+          select_rows<std::uint64_t>(buffers.mask, first, last, source, block_target, j, j_end);
+          break;
+        default:
+          copy_runs(buffers.mask, first, last, source, block_target, row_bytes, j, j_end);
+      }
+    }
+  });
+  return result;
+}
+
+}  // namespace tensorbuf::cpu

@@ -1,0 +1,78 @@
+// boolean_mask and boolean_mask_into against the independent reference (reference.hpp) on
+// random cases (random_case.hpp), on every device. Fixed seeds; TENSORBUF_RANDOM_CASES cases
+// (default 300).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "boolean_mask/random_case.hpp"
+#include "boolean_mask/reference.hpp"
+#include "boolean_mask_update/helpers.hpp"
+#include "support/devices.hpp"
+#include "tensorbuf/tensorbuf.hpp"
+
+namespace tensorbuf {
+namespace {
+
+using testing::mask_update::bytes;
+using testing::mask_update::from_bytes;
+using testing::mask_update::make;
+using testing::mask_update::values;
+using testing::masked::random_case;
+using testing::masked::random_cases;
+using testing::masked::RandomCase;
+using testing::masked::reference;
+
+class BooleanMaskRandom : public ::testing::TestWithParam<Device> {
+ protected:
+  void SetUp() override { TENSORBUF_SKIP_WITHOUT_CUDA(GetParam()); }
+};
+
+TENSORBUF_INSTANTIATE_ON_ALL_DEVICES(BooleanMaskRandom);
+
+TEST_P(BooleanMaskRandom, SizedFormMatchesTheReference) {
+  std::mt19937_64 rng(1205);
+  for (int i = 0; i < random_cases(); ++i) {
+    const RandomCase c = random_case(rng);
+    const auto expected = reference(c.tensor, c.shape, c.mask, c.mask_shape,
+                                    type_size(c.dtype), c.axis);
+    const TensorBuffer out =
+        boolean_mask(from_bytes(c.dtype, Shape(c.shape), c.tensor),
+                     from_bytes(DataType::kBool, Shape(c.mask_shape), c.mask),
+                     {GetParam(), c.axis_as_given, {}});
+    ASSERT_EQ(out.shape(), Shape(expected.shape)) << "case " << i;
+    ASSERT_EQ(bytes(out), expected.bytes) << "case " << i;
+  }
+}
+
+TEST_P(BooleanMaskRandom, IntoFormMatchesTheReferenceAtEveryCapacity) {
+  std::mt19937_64 rng(51205);
+  for (int i = 0; i < random_cases(); ++i) {
+    const RandomCase c = random_case(rng);
+    const std::size_t esize = type_size(c.dtype);
+    const auto sized = reference(c.tensor, c.shape, c.mask, c.mask_shape, esize, c.axis);
+    // Below, at and above n.
+    const std::int64_t capacity =
+        std::vector<std::int64_t>{sized.count / 2, sized.count, sized.count + 3}[rng() % 3];
+    std::vector<std::int64_t> out_shape = sized.shape;
+    out_shape[static_cast<std::size_t>(c.axis)] = capacity;
+    std::int64_t out_elements = 1;
+    for (std::int64_t d : out_shape) out_elements *= d;
+    std::vector<std::uint8_t> before(static_cast<std::size_t>(out_elements) * esize);
+    for (auto& b : before) b = static_cast<std::uint8_t>(rng());
+    const auto expected =
+        reference(c.tensor, c.shape, c.mask, c.mask_shape, esize, c.axis, capacity, before);
+    TensorBuffer out = from_bytes(c.dtype, Shape(out_shape), before);
+    TensorBuffer count = make(DataType::kInt64, {1}, {-1});
+    boolean_mask_into(from_bytes(c.dtype, Shape(c.shape), c.tensor),
+                      from_bytes(DataType::kBool, Shape(c.mask_shape), c.mask), out, count,
+                      {GetParam(), c.axis_as_given, {}});
+    ASSERT_EQ(bytes(out), expected.bytes) << "case " << i << " capacity " << capacity;
+    ASSERT_EQ(values(count), std::vector<double>{static_cast<double>(sized.count)}) << i;
+  }
+}
+
+}  // namespace
+}  // namespace tensorbuf
