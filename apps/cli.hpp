@@ -63,6 +63,10 @@ extern const std::vector<FlagSpec> kScatterRunFlags;
 extern const std::vector<FlagSpec> kMaskUpdateRunFlags;
 extern const std::vector<FlagSpec> kSubstrRunFlags;
 
+// `tensorbuf run boolean_mask` and `tensorbuf run compress` (apps/cli_run_boolean_mask.cpp).
+int run_boolean_mask(const std::vector<std::string>& args);
+int run_compress(const std::vector<std::string>& args);
+
 // `tensorbuf run <op> ... --distributed` under mpiexec (apps/cli_run_distributed.cpp);
 // InvalidArgumentError in a build without MPI.
 int run_distributed(const std::string& op, const std::vector<std::string>& args);

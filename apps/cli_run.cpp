@@ -33,6 +33,10 @@ ops:
   boolean_mask_update
       --tensor T.npy --mask M.npy --updates U.npy [--axis N] [--no-broadcast]
       (--out O.npy | --in-place) [--device cpu|cuda]
+  boolean_mask
+      --tensor T.npy --mask M.npy --out O.npy [--axis N] [--device cpu|cuda]
+  compress
+      --input X.npy --condition C.npy --out O.npy [--axis N] [--device cpu|cuda]
   substr
       --input S.npy --pos P.npy --len L.npy [--unit byte|utf8_char] --out O.npy
       [--out-of-bounds default|error|drop] [--device cpu|cuda]
@@ -230,6 +234,8 @@ int run_command(const std::vector<std::string>& args) {
   }
   if (op == "boolean_mask_update") return run_boolean_mask_update(rest);
   if (op == "substr") return run_substr(rest);
+  if (op == "boolean_mask") return run_boolean_mask(rest);
+  if (op == "compress") return run_compress(rest);
   throw InvalidArgumentError("unknown op '" + op + "' (see tensorbuf run --help)");
 }
 

@@ -270,6 +270,33 @@ tb_status tb_boolean_mask_update_ex(const tb_buffer* tensor, const tb_buffer* ma
                                     const tb_buffer* updates, const tb_mask_update_options* options,
                                     tb_buffer** out) TB_NOEXCEPT;
 
+/* ---- boolean_mask, boolean_mask_into, compress (spec/indexing.md 5) ---------------------- */
+/* docs/boolean_mask.md. options may be NULL (defaults: axis 0, the library's stream, the device
+ * where `tensor` lives); struct_size as above. tb_boolean_mask and tb_compress read the count
+ * back on CUDA; tb_boolean_mask_into never waits (out is caller-sized, count one int64). */
+typedef struct {
+  size_t struct_size;
+  int axis;
+  void* stream;
+  const tb_device* device; /**< NULL: where `tensor` lives */
+} tb_boolean_mask_options;
+
+typedef struct {
+  size_t struct_size;
+  int has_axis; /**< zero: along the flattened input (axis is ignored) */
+  int axis;
+  void* stream;
+  const tb_device* device; /**< NULL: where `input` lives */
+} tb_compress_options;
+
+tb_status tb_boolean_mask(const tb_buffer* tensor, const tb_buffer* mask,
+                          const tb_boolean_mask_options* options, tb_buffer** out) TB_NOEXCEPT;
+tb_status tb_boolean_mask_into(const tb_buffer* tensor, const tb_buffer* mask, tb_buffer* out,
+                               tb_buffer* count,
+                               const tb_boolean_mask_options* options) TB_NOEXCEPT;
+tb_status tb_compress(const tb_buffer* input, const tb_buffer* condition,
+                      const tb_compress_options* options, tb_buffer** out) TB_NOEXCEPT;
+
 /* ---- substr (spec/substr.md) ------------------------------------------------------------- */
 
 /** struct_size: sizeof(tb_substr_options), or an older layout's (see "Option structs"). */

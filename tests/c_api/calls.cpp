@@ -117,6 +117,23 @@ std::vector<CApiCall> all_calls() {
              handle_arg(a, a.scalar.get, n, 2), arg(&a.mask_update, n, 3), arg(&a.out, n, 4));
        }},
       // options may be NULL (defaults), so it is not among the pointer arguments.
+      {"tb_boolean_mask", 3,
+       [](CApiArguments& a, int n) {
+         return tb_boolean_mask(handle_arg(a, a.tensor.get, n, 0), handle_arg(a, a.mask.get, n, 1),
+                                nullptr, arg(&a.out, n, 2));
+       }},
+      {"tb_boolean_mask_into", 4,
+       [](CApiArguments& a, int n) {
+         return tb_boolean_mask_into(handle_arg(a, a.tensor.get, n, 0),
+                                     handle_arg(a, a.mask.get, n, 1),
+                                     handle_arg(a, a.masked.get, n, 2),
+                                     handle_arg(a, a.count.get, n, 3), nullptr);
+       }},
+      {"tb_compress", 3,
+       [](CApiArguments& a, int n) {
+         return tb_compress(handle_arg(a, a.tensor.get, n, 0), handle_arg(a, a.mask.get, n, 1),
+                            nullptr, arg(&a.out, n, 2));
+       }},
       {"tb_substr", 9,
        [](CApiArguments& a, int n) {
          return tb_substr(handle_arg(a, a.offsets.get, n, 0), handle_arg(a, a.chars.get, n, 1), 1,

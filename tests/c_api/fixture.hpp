@@ -53,6 +53,9 @@ struct CApiArguments {
   Handle chars{make_buffer<std::uint8_t>(TB_UINT8, {7}, {'h', 'e', 'l', 'l', 'o', 'a', 'b'})};
   Handle pos{make_buffer<std::int32_t>(TB_INT32, {2}, {1, 0})};
   Handle len{make_buffer<std::int32_t>(TB_INT32, {2}, {3, 1})};
+  // boolean_mask_into's caller-sized output (capacity 8) and its count.
+  Handle masked{make_buffer<float>(TB_FLOAT32, {8}, {0, 0, 0, 0, 0, 0, 0, 0})};
+  Handle count{make_buffer<std::int64_t>(TB_INT64, {1}, {0})};
   std::int64_t shape[1] = {2};
   float host[8] = {};
   std::int64_t dims[TB_MAX_NDIM] = {};

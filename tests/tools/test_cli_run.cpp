@@ -73,6 +73,26 @@ TEST_F(Cli, FailureKeepsAnExistingOutputFile) {
   EXPECT_EQ(read_text(path("o.npy")), "previous");
 }
 
+TEST_F(Cli, BooleanMaskAndCompress) {
+  const std::string t = save("t.npy", i32({1, 2, 3, 4, 5, 6}, {2, 3}));
+  Result r = run({"run", "boolean_mask", "--tensor", t, "--mask", save("m.npy", bools({1, 0, 1}, {3})),
+                  "--axis", "1", "--out", path("o.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_npy(path("o.npy"), DataType::kInt32, "<i4", Shape({2, 2}), "(2, 2)");
+  EXPECT_EQ(load_npy_tensor(path("o.npy")).get_int_array(), (std::vector<std::int32_t>{1, 3, 4, 6}));
+  r = run({"run", "compress", "--input", t, "--condition",
+           save("c.npy", bools({0, 1, 0, 0, 1}, {5})), "--out", path("c_out.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(load_npy_tensor(path("c_out.npy")).get_int_array(), (std::vector<std::int32_t>{2, 5}));
+  // A bad mask: exit 2, the message, no output file.
+  r = run({"run", "boolean_mask", "--tensor", t, "--mask", save("m2.npy", bools({1, 0, 1}, {3})),
+           "--out", path("bad.npy")});
+  EXPECT_EQ(r.status, 2);
+  expect_error_exactly(r, "InvalidArgument: Mask shape [3] is not compatible with the required "
+                          "mask shape: [2].");
+  EXPECT_FALSE(std::filesystem::exists(path("bad.npy")));
+}
+
 TEST_F(Cli, BooleanMaskUpdateWithAxisAndNoBroadcast) {
   const std::string t = save("t.npy", i32({1, 2, 3, 4, 5, 6}, {2, 3}));
   const std::string m = save("m.npy", bools({1, 0, 1}, {3}));
