@@ -2,17 +2,21 @@
 // multithreaded passes over blocks of kBlock mask entries:
 //   1. the true count of each block, so that every block knows the output row its first true
 //      entry goes to (and n is known before anything is allocated or written);
-//   2. each (outer block, mask block) copies its selected rows: rows of 1, 2, 4 or 8 bytes with
-//      a branch-free select (every row is stored, the output row advances only on true ones),
-//      wider rows as one copy per run of consecutive true rows.
+//   2. each (outer block, mask block) copies its selected rows: rows of 1, 2, 4 or 8 bytes, and
+//      of 16, 32 or 64 bytes in blocks where at least a quarter of the rows are selected, with a
+//      branch-free select (every row is stored, the output row advances only on true ones);
+//      other rows as one copy per run of consecutive true rows, skipping false rows 8 mask
+//      bytes at a time.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "core/boolean_mask_backends.hpp"
 #include "core/parallel.hpp"
+#include "kernels/bits.hpp"
 #include "kernels/mask_tiles.hpp"
 
 namespace tensorbuf::cpu {
@@ -37,29 +41,43 @@ std::int64_t count_true(const std::uint8_t* mask, std::int64_t begin, std::int64
   return n;
 }
 
-// Rows of exactly sizeof(Row) bytes: every row is stored at the current output row, which
-// advances only past true rows, while a true row is still ahead in the block (j < j_end): so
-// each output row's last store is its true row's, and nothing past the block's rows is touched.
-template <class Row>
+// Rows of exactly kBytes bytes: every row is stored at the current output row, which advances
+// only past true rows, while a true row is still ahead in the block (j < j_end): so each output
+// row's last store is its true row's, and nothing past the block's rows is touched.
+template <std::int64_t kBytes>
 void select_rows(const std::uint8_t* mask, std::int64_t begin, std::int64_t end,
                  const std::uint8_t* source, std::uint8_t* target, std::int64_t j,
                  std::int64_t j_end) {
   for (std::int64_t m = begin; m < end && j < j_end; ++m) {
-    Row row;
-    std::memcpy(&row, source + m * static_cast<std::int64_t>(sizeof(Row)), sizeof(Row));
-    std::memcpy(target + j * static_cast<std::int64_t>(sizeof(Row)), &row, sizeof(Row));
+    std::uint8_t row[kBytes];
+    std::memcpy(row, source + m * kBytes, kBytes);
+    std::memcpy(target + j * kBytes, row, kBytes);
     j += mask[m] != 0 ? 1 : 0;
   }
 }
 
-// Wider rows: one copy per run of consecutive true rows, clipped at j_end.
+std::uint64_t load_word(const std::uint8_t* p) {
+  std::uint64_t word;
+  std::memcpy(&word, p, sizeof word);
+  return word;
+}
+
+// Whether some byte of `word` is zero (the classic bit trick: exact for "some", not "which").
+bool has_zero_byte(std::uint64_t word) {
+  return ((word - kernels::kOnesPerByte) & ~word & (kernels::kOnesPerByte << 7)) != 0;
+}
+
+// Any row size: one copy per run of consecutive true rows, clipped at j_end; runs of false and
+// of true mask bytes are walked 8 at a time.
 void copy_runs(const std::uint8_t* mask, std::int64_t begin, std::int64_t end,
                const std::uint8_t* source, std::uint8_t* target, std::int64_t row_bytes,
                std::int64_t j, std::int64_t j_end) {
   std::int64_t m = begin;
   while (m < end && j < j_end) {
+    while (m + 8 <= end && load_word(mask + m) == 0) m += 8;
     while (m < end && mask[m] == 0) ++m;
     const std::int64_t first = m;
+    while (m + 8 <= end && !has_zero_byte(load_word(mask + m))) m += 8;
     while (m < end && mask[m] != 0) ++m;
     const std::int64_t rows = std::min(m - first, j_end - j);
     if (rows <= 0) break;
@@ -117,21 +135,29 @@ core::BooleanMaskResult boolean_mask(const core::BooleanMaskPlan& plan,
       std::uint8_t* block_target = target + o * capacity * row_bytes;
       const std::int64_t first = b * kBlock;
       const std::int64_t last = std::min(mask_size, first + kBlock);
-      switch (row_bytes) {
-        case 1:
-          select_rows<std::uint8_t>(buffers.mask, first, last, source, block_target, j, j_end);
-          break;
-        case 2:
-          select_rows<std::uint16_t>(buffers.mask, first, last, source, block_target, j, j_end);
-          break;
-        case 4:
-          select_rows<std::uint32_t>(buffers.mask, first, last, source, block_target, j, j_end);
-          break;
-        case 8:
-          select_rows<std::uint64_t>(buffers.mask, first, last, source, block_target, j, j_end);
-          break;
-        default:
-          copy_runs(buffers.mask, first, last, source, block_target, row_bytes, j, j_end);
+      // Wide rows are selected branch-free only where enough of them are copied anyway.
+      const bool dense = 4 * (starts[static_cast<std::size_t>(b) + 1] - j) >= last - first;
+      auto select = [&](auto bytes) {
+        select_rows<decltype(bytes)::value>(buffers.mask, first, last, source, block_target, j,
+                                            j_end);
+      };
+      using std::integral_constant;
+      if (row_bytes == 1) {
+        select(integral_constant<std::int64_t, 1>{});
+      } else if (row_bytes == 2) {
+        select(integral_constant<std::int64_t, 2>{});
+      } else if (row_bytes == 4) {
+        select(integral_constant<std::int64_t, 4>{});
+      } else if (row_bytes == 8) {
+        select(integral_constant<std::int64_t, 8>{});
+      } else if (dense && row_bytes == 16) {
+        select(integral_constant<std::int64_t, 16>{});
+      } else if (dense && row_bytes == 32) {
+        select(integral_constant<std::int64_t, 32>{});
+      } else if (dense && row_bytes == 64) {
+        select(integral_constant<std::int64_t, 64>{});
+      } else {
+        copy_runs(buffers.mask, first, last, source, block_target, row_bytes, j, j_end);
       }
     }
   });
