@@ -26,6 +26,11 @@ struct BooleanMaskPlan {
   // boolean_mask_into: the output's middle dim, whatever n is (rows past n are left as they
   // were, rows past the capacity are not written). -1: the output is allocated for n rows.
   std::int64_t capacity = -1;
+  // Where the output's middle dim goes: the normalised axis and the dims the mask covers
+  // (compress without an axis: flatten, the output is 1-D).
+  int axis = 0;
+  int mask_rank = 1;
+  bool flatten = false;
 };
 
 // Raw pointers on the backend's device. `out` is set for the into form (capacity >= 0), else

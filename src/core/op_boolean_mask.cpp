@@ -26,19 +26,19 @@ core::BooleanMaskResult run_backend(const core::BooleanMaskPlan& plan,
                            : cpu::boolean_mask(plan, buffers, allocate);
 }
 
-// The sized form: `shape_of(n)` is the output's shape for n selected rows.
-template <class ShapeOf>
+// The sized form: the output is allocated for n rows once the backend knows n.
 TensorBuffer run_sized(const char* op, const core::BooleanMaskPlan& plan, Device device,
-                       Stream stream, const TensorBuffer& tensor, const TensorBuffer& mask,
-                       const ShapeOf& shape_of) {
+                       Stream stream, const TensorBuffer& tensor, const TensorBuffer& mask) {
   core::reject_capture(op, kCountBlocker, device, stream);
   core::BackendRun backend(device, stream);
   core::BooleanMaskBuffers buffers;
   buffers.tensor = backend.read(tensor);
   buffers.mask = static_cast<const std::uint8_t*>(backend.read(mask));
   std::optional<TensorBuffer> out;
+  const Shape shape = tensor.shape();
   const core::AllocateMasked allocate = [&](std::int64_t n) {
-    out.emplace(TensorBuffer::create_uninitialized(shape_of(n), plan.dtype));
+    out.emplace(TensorBuffer::create_uninitialized(
+        core::boolean_mask_output_shape(plan, shape, n), plan.dtype));
     return backend.overwrite(*out);
   };
   run_backend(plan, buffers, backend, allocate);
@@ -52,12 +52,7 @@ TensorBuffer boolean_mask(const TensorBuffer& tensor, const TensorBuffer& mask,
                           const BooleanMaskOptions& options) {
   const core::BooleanMaskPlan plan = core::plan_boolean_mask(tensor, mask, options);
   const Device device = core::resolve_device(options.device, tensor);
-  const int axis = options.axis < 0 ? options.axis + tensor.shape().rank() : options.axis;
-  return run_sized("boolean_mask", plan, device, options.stream, tensor, mask,
-                   [&](std::int64_t n) {
-                     return core::boolean_mask_output_shape(tensor.shape(), axis,
-                                                            mask.shape().rank(), n);
-                   });
+  return run_sized("boolean_mask", plan, device, options.stream, tensor, mask);
 }
 
 void boolean_mask_into(const TensorBuffer& tensor, const TensorBuffer& mask, TensorBuffer& out,
@@ -89,14 +84,7 @@ TensorBuffer compress(const TensorBuffer& input, const TensorBuffer& condition,
                       const CompressOptions& options) {
   const core::BooleanMaskPlan plan = core::plan_compress(input, condition, options);
   const Device device = core::resolve_device(options.device, input);
-  const Shape& shape = input.shape();
-  return run_sized("compress", plan, device, options.stream, input, condition,
-                   [&](std::int64_t n) {
-                     if (!options.axis) return Shape{n};
-                     const int axis = *options.axis < 0 ? *options.axis + shape.rank()
-                                                        : *options.axis;
-                     return core::boolean_mask_output_shape(shape, axis, 1, n);
-                   });
+  return run_sized("compress", plan, device, options.stream, input, condition);
 }
 
 }  // namespace tensorbuf

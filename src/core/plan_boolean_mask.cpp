@@ -24,6 +24,8 @@ BooleanMaskPlan view(const TensorBuffer& tensor, int axis, int mask_rank) {
   plan.axis_size = dims_product(dims, first, last);
   plan.mask_size = plan.axis_size;
   plan.inner = dims_product(dims, last, dims.size());
+  plan.axis = axis;
+  plan.mask_rank = mask_rank;
   return plan;
 }
 
@@ -48,6 +50,11 @@ Shape boolean_mask_output_shape(const Shape& shape, int axis, int mask_rank, std
   out.push_back(n);
   out.insert(out.end(), dims.begin() + axis + mask_rank, dims.end());
   return Shape(std::move(out));
+}
+
+Shape boolean_mask_output_shape(const BooleanMaskPlan& plan, const Shape& shape, std::int64_t n) {
+  if (plan.flatten) return Shape{n};
+  return boolean_mask_output_shape(shape, plan.axis, plan.mask_rank, n);
 }
 
 BooleanMaskPlan plan_boolean_mask(const TensorBuffer& tensor, const TensorBuffer& mask,
@@ -107,6 +114,7 @@ BooleanMaskPlan plan_compress(const TensorBuffer& input, const TensorBuffer& con
     plan.element_size = input.type_size();
     plan.axis_size = input.flat_size();
     plan.mask_size = plan.axis_size;
+    plan.flatten = true;
   }
   const std::int64_t length = condition.flat_size();
   if (length > plan.axis_size) {

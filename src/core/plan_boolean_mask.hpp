@@ -23,8 +23,9 @@ BooleanMaskPlan plan_boolean_mask_into(const TensorBuffer& tensor, const TensorB
 BooleanMaskPlan plan_compress(const TensorBuffer& input, const TensorBuffer& condition,
                               const CompressOptions& options);
 
-// The output shape of a plan with n rows in the mask's place: shape[:axis] + [n] +
-// shape[axis+K:] (compress without an axis: [n]).
+// The output shape with n rows in the mask's place: shape[:axis] + [n] + shape[axis+K:].
 Shape boolean_mask_output_shape(const Shape& shape, int axis, int mask_rank, std::int64_t n);
+// The same for a plan of `shape` (compress without an axis: [n]).
+Shape boolean_mask_output_shape(const BooleanMaskPlan& plan, const Shape& shape, std::int64_t n);
 
 }  // namespace tensorbuf::core

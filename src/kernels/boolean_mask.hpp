@@ -71,12 +71,6 @@ inline std::size_t mask_compact_carrier_size(std::size_t row_bytes, std::uintptr
   return size;
 }
 
-// 16 bytes moved as one (the widest carrier).
-struct alignas(16) MaskBytes16 {
-  std::uint64_t low;
-  std::uint64_t high;
-};
-
 // The compaction pass with the widest carrier, `capacity` rows per outer block.
 template <class Index, class Executor>
 void run_mask_compact_pass(Executor& ex, const core::BooleanMaskPlan& plan,
@@ -104,7 +98,7 @@ void run_mask_compact_pass(Executor& ex, const core::BooleanMaskPlan& plan,
     case 8:
       return pass(std::uint64_t{});
     default:
-      return pass(MaskBytes16{});
+      return pass(Bytes16{});
   }
 }
 

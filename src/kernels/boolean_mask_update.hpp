@@ -289,12 +289,6 @@ core::BooleanMaskUpdateResult run_boolean_mask_update_carrier(
   return result;
 }
 
-// 16 bytes moved as one (the widest carrier).
-struct alignas(16) Bytes16 {
-  std::uint64_t low;
-  std::uint64_t high;
-};
-
 // The driver with the widest carrier the layout and pointers allow (mask_update_widen, up to
 // 16 bytes), and an int32 scan when the mask size fits: what the CUDA backend runs.
 template <class Executor>

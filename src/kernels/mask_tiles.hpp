@@ -71,4 +71,10 @@ struct MaskTileCountFunctor {
   TENSORBUF_HOST_DEVICE void operator()(std::int64_t tile) const { counts[tile] = count_of(tile); }
 };
 
+// 16 bytes moved as one: the widest carrier of the mask ops, which only move bytes.
+struct alignas(16) Bytes16 {
+  std::uint64_t low;
+  std::uint64_t high;
+};
+
 }  // namespace tensorbuf::kernels
