@@ -37,7 +37,9 @@ std::vector<std::uint8_t> run_sized(const RandomCase& c, std::size_t offset,
                                     std::int64_t& count) {
   const core::BooleanMaskPlan plan = plan_of(c);
   std::vector<std::uint8_t> tensor(c.tensor.size() + 16);
-  std::memcpy(tensor.data() + offset, c.tensor.data(), c.tensor.size());
+  if (!c.tensor.empty()) {  // an empty vector's data() may be null: memcpy must not see it
+    std::memcpy(tensor.data() + offset, c.tensor.data(), c.tensor.size());
+  }
   std::vector<std::uint8_t> out;
   const std::size_t row_bytes = static_cast<std::size_t>(plan.outer * plan.inner) *
                                 plan.element_size;
