@@ -125,3 +125,5 @@ StringTensor substr(const StringTensor& input, const TensorBuffer& pos, const Te
                     const SubstrOptions& = {});
 
 }  // namespace tensorbuf
+
+#include "tensorbuf/processing.hpp"  // normalize, quantize, dequantize, cast

@@ -1,0 +1,114 @@
+// normalize, quantize, dequantize, cast (TFLite Support's NormalizeOp and siblings): the
+// constructor rules and the channel check here, once; the arithmetic runs on the host
+// (docs/processing.md: no CUDA kernel yet, a CUDA result is computed on the host and synced).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "core/buffer_access.hpp"
+#include "core/dispatch.hpp"
+#include "core/error_macros.hpp"
+#include "core/parallel.hpp"
+#include "tensorbuf/processing.hpp"
+
+namespace tensorbuf {
+namespace {
+
+// Leaves the result valid on the requested device (the host computed it).
+TensorBuffer place(TensorBuffer out, Device device) {
+  if (device.kind == Device::Kind::kCuda) out.sync_to(device);
+  return out;
+}
+
+// y[i] = (y[i] - mean[i % C]) / stddev[i % C] in float32, in place over whole rows of C (the
+// caller checked that C divides the size). Division, not a reciprocal product: Java's rounding.
+void normalize_rows(float* y, std::int64_t n, const std::vector<float>& mean,
+                    const std::vector<float>& stddev) {
+  const auto channels = static_cast<std::int64_t>(mean.size());
+  const float* m = mean.data();
+  const float* s = stddev.data();
+  const std::int64_t rows = n / channels;
+  // ~0.5 ns per element on one core.
+  const std::int64_t min_rows = std::max<std::int64_t>(1, 20000 / channels);
+  core::parallel_for_chunks(rows, min_rows, [&](int, std::int64_t begin, std::int64_t end) {
+    if (channels == 1) {
+      const float m0 = m[0];
+      const float s0 = s[0];
+      for (std::int64_t i = begin; i < end; ++i) y[i] = (y[i] - m0) / s0;
+      return;
+    }
+    for (std::int64_t r = begin; r < end; ++r) {
+      float* row = y + r * channels;
+      for (std::int64_t c = 0; c < channels; ++c) row[c] = (row[c] - m[c]) / s[c];
+    }
+  });
+}
+
+// Applies a validated normalization (not the identity).
+TensorBuffer apply(const TensorBuffer& x, const std::vector<float>& mean,
+                   const std::vector<float>& stddev, const ProcessOptions& options) {
+  const Device device = core::resolve_device(options.device, x);
+  const Shape& shape = core::BufferAccess::shape(x);
+  const auto channels = static_cast<std::int64_t>(mean.size());
+  TENSORBUF_EXPECTS(channels == 1 || (shape.rank() != 0 && shape[shape.rank() - 1] == channels),
+                    InvalidArgumentError,
+                    core::str_cat("normalize: ", channels,
+                                  " means (stddevs) for a last axis of shape ", shape.to_string(),
+                                  ": the number of channels must equal the size of the last "
+                                  "axis"));
+  // float32(x) by tensor_buffer.md's conversion (a copy for float32 x), keeping dynamic-ness.
+  TensorBuffer out = TensorBuffer::create_from(x, DataType::kFloat32);
+  normalize_rows(out.mutable_host<float>(), shape.num_elements(), mean, stddev);
+  return place(std::move(out), device);
+}
+
+TensorBuffer identity(const TensorBuffer& x) { return core::BufferAccess::share(x); }
+
+}  // namespace
+
+TensorBuffer normalize(const TensorBuffer& x, float mean, float stddev,
+                       const ProcessOptions& options) {
+  // NormalizeOp(float, float): unpopulated metadata (0, 0) or (0, inf) is the identity.
+  if (mean == 0.0f && (stddev == 0.0f || std::isinf(stddev))) stddev = 1.0f;
+  TENSORBUF_EXPECTS(stddev != 0.0f, InvalidArgumentError, "normalize: stddev cannot be zero");
+  if (mean == 0.0f && stddev == 1.0f) return identity(x);
+  return apply(x, {mean}, {stddev}, options);
+}
+
+TensorBuffer normalize(const TensorBuffer& x, const std::vector<float>& means,
+                       const std::vector<float>& stddevs, const ProcessOptions& options) {
+  TENSORBUF_EXPECTS(means.size() == stddevs.size(), InvalidArgumentError,
+                    core::str_cat("normalize: per-channel normalization requires as many means "
+                                  "as stddevs (",
+                                  means.size(), " means, ", stddevs.size(), " stddevs)"));
+  TENSORBUF_EXPECTS(!means.empty(), InvalidArgumentError, "normalize: means and stddevs are empty");
+  bool is_identity = true;
+  for (std::size_t c = 0; c < means.size(); ++c) {
+    TENSORBUF_EXPECTS(stddevs[c] != 0.0f, InvalidArgumentError,
+                      core::str_cat("normalize: stddev cannot be zero (channel ", c, ")"));
+    if (stddevs[c] != 1.0f || means[c] != 0.0f) is_identity = false;
+  }
+  if (is_identity) return identity(x);
+  return apply(x, means, stddevs, options);
+}
+
+TensorBuffer quantize(const TensorBuffer& x, float zero_point, float scale,
+                      const ProcessOptions& options) {
+  const float mean = -zero_point * scale;  // Java: super(-zeroPoint * scale, scale)
+  return normalize(x, mean, scale, options);
+}
+
+TensorBuffer dequantize(const TensorBuffer& x, float zero_point, float scale,
+                        const ProcessOptions& options) {
+  const float stddev = 1.0f / scale;  // Java: super(zeroPoint, 1 / scale)
+  return normalize(x, zero_point, stddev, options);
+}
+
+TensorBuffer cast(const TensorBuffer& x, DataType type, const ProcessOptions& options) {
+  if (type == x.data_type()) return identity(x);
+  const Device device = core::resolve_device(options.device, x);
+  return place(TensorBuffer::create_from(x, type), device);
+}
+
+}  // namespace tensorbuf
