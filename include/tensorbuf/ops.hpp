@@ -127,3 +127,4 @@ StringTensor substr(const StringTensor& input, const TensorBuffer& pos, const Te
 }  // namespace tensorbuf
 
 #include "tensorbuf/processing.hpp"  // normalize, quantize, dequantize, cast
+#include "tensorbuf/quantize_linear.hpp"  // quantize_linear, dequantize_linear

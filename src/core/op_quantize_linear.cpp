@@ -1,0 +1,180 @@
+// quantize_linear / dequantize_linear (ONNX, opset 13 semantics): the dtype, shape, axis and
+// scale rules once here; the arithmetic runs on the host (docs/processing.md).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "core/buffer_access.hpp"
+#include "core/dispatch.hpp"
+#include "core/error_macros.hpp"
+#include "core/parallel.hpp"
+#include "tensorbuf/quantize_linear.hpp"
+
+namespace tensorbuf {
+namespace {
+
+bool is_floating(DataType t) {
+  return t == DataType::kFloat16 || t == DataType::kBFloat16 || t == DataType::kFloat32 ||
+         t == DataType::kFloat64;
+}
+
+// The validated parameters: per-channel scale and zero point (one channel per tensor), and
+// how a flat index maps to its channel: (i / inner) % channels.
+struct LinearPlan {
+  std::vector<double> scale;  // exact float32 values (float64 for float64 x in quantize)
+  std::vector<double> zero_point;
+  std::int64_t inner = 1;
+  std::int64_t channels = 1;
+};
+
+LinearPlan plan_linear(const char* op, const TensorBuffer& x, const TensorBuffer& scale,
+                       const TensorBuffer& zero_point, int axis, DataType scale_type) {
+  TENSORBUF_EXPECTS(
+      is_floating(scale.data_type()), InvalidArgumentError,
+      core::str_cat(op, ": scale must be a floating dtype, got ", to_string(scale.data_type())));
+  const Shape& s = core::BufferAccess::shape(scale);
+  const Shape& z = core::BufferAccess::shape(zero_point);
+  TENSORBUF_EXPECTS(s == z, InvalidArgumentError,
+                    core::str_cat(op, ": scale of shape ", s.to_string(),
+                                  " and zero_point of shape ", z.to_string(), " differ"));
+  TENSORBUF_EXPECTS(
+      s.rank() <= 1, InvalidArgumentError,
+      core::str_cat(op, ": scale must be a scalar or 1-D, got shape ", s.to_string()));
+  const Shape& xs = core::BufferAccess::shape(x);
+  LinearPlan plan;
+  const bool per_tensor = s.num_elements() == 1;
+  if (!per_tensor) {
+    const int rank = xs.rank();
+    TENSORBUF_EXPECTS(
+        axis >= -rank && axis < rank, InvalidArgumentError,
+        core::str_cat(op, ": axis ", axis, " out of range for x of shape ", xs.to_string()));
+    const int a = axis < 0 ? axis + rank : axis;
+    TENSORBUF_EXPECTS(xs[a] == s.num_elements(), InvalidArgumentError,
+                      core::str_cat(op, ": ", s.num_elements(), " scales for axis ", axis,
+                                    " of x of shape ", xs.to_string()));
+    plan.channels = xs[a];
+    for (int d = a + 1; d < rank; ++d) plan.inner *= xs[d];
+  }
+  const TensorBuffer sv = TensorBuffer::create_from(scale, scale_type);
+  const TensorBuffer sd = TensorBuffer::create_from(sv, DataType::kFloat64);
+  const TensorBuffer zd = TensorBuffer::create_from(zero_point, DataType::kFloat64);
+  const double* sp = sd.host<double>();
+  const double* zp = zd.host<double>();
+  plan.scale.assign(sp, sp + s.num_elements());
+  plan.zero_point.assign(zp, zp + s.num_elements());
+  for (double v : plan.scale) {
+    TENSORBUF_EXPECTS(std::isfinite(v) && v > 0, InvalidArgumentError,
+                      core::str_cat(op, ": scale must be a positive finite number, got ", v));
+  }
+  return plan;
+}
+
+template <class Out>
+void store_saturated(Out* y, std::int64_t i, double v) {
+  constexpr double lo = std::numeric_limits<Out>::min();
+  constexpr double hi = std::numeric_limits<Out>::max();
+  y[i] = static_cast<Out>(std::clamp(v, lo, hi));
+}
+
+// q = round_half_even(x / s) + zp in Real (float or double), then saturated; NaN -> zp.
+template <class Real, class Out>
+void quantize_loop(const Real* x, Out* y, std::int64_t n, const LinearPlan& plan) {
+  std::vector<Real> scale(plan.scale.begin(), plan.scale.end());
+  std::vector<Real> zero(plan.zero_point.begin(), plan.zero_point.end());
+  core::parallel_for_chunks(n, 16384, [&](int, std::int64_t begin, std::int64_t end) {
+    for (std::int64_t i = begin; i < end; ++i) {
+      const auto c = static_cast<std::size_t>((i / plan.inner) % plan.channels);
+      const Real q = std::nearbyint(x[i] / scale[c]) + zero[c];  // default mode: half to even
+      store_saturated(y, i, std::isnan(q) ? static_cast<double>(zero[c]) : static_cast<double>(q));
+    }
+  });
+}
+
+template <class Out>
+TensorBuffer quantize_into(const TensorBuffer& xr, const Shape& shape, DataType out_type,
+                           const LinearPlan& plan) {
+  TensorBuffer out = TensorBuffer::create_uninitialized(shape, out_type);
+  Out* y = out.mutable_host<Out>();
+  if (xr.data_type() == DataType::kFloat64) {
+    quantize_loop(xr.host<double>(), y, shape.num_elements(), plan);
+  } else {
+    quantize_loop(xr.host<float>(), y, shape.num_elements(), plan);
+  }
+  return out;
+}
+
+TensorBuffer place(TensorBuffer out, Device device) {
+  if (device.kind == Device::Kind::kCuda) out.sync_to(device);
+  return out;
+}
+
+}  // namespace
+
+TensorBuffer quantize_linear(const TensorBuffer& x, const TensorBuffer& scale,
+                             const TensorBuffer& zero_point, const QuantizeLinearOptions& options) {
+  const DataType xt = x.data_type();
+  TENSORBUF_EXPECTS(is_floating(xt) || xt == DataType::kInt32, InvalidArgumentError,
+                    core::str_cat("quantize_linear: x must be float32, float16, bfloat16, "
+                                  "float64 or int32, got ",
+                                  to_string(xt)));
+  const DataType zt = zero_point.data_type();
+  TENSORBUF_EXPECTS(zt == DataType::kUInt8 || zt == DataType::kInt8 || zt == DataType::kInt16,
+                    InvalidArgumentError,
+                    core::str_cat("quantize_linear: zero_point must be uint8, int8 or int16, got ",
+                                  to_string(zt)));
+  const DataType real = xt == DataType::kFloat64 ? DataType::kFloat64 : DataType::kFloat32;
+  const LinearPlan plan = plan_linear("quantize_linear", x, scale, zero_point, options.axis, real);
+  const Device device = core::resolve_device(options.device, x);
+  // float32(x) by tensor_buffer.md's conversion (exact for the 16-bit floats).
+  const TensorBuffer xr = TensorBuffer::create_from(x, real);
+  const Shape& shape = core::BufferAccess::shape(x);
+  switch (zt) {
+    case DataType::kUInt8:
+      return place(quantize_into<std::uint8_t>(xr, shape, zt, plan), device);
+    case DataType::kInt8:
+      return place(quantize_into<std::int8_t>(xr, shape, zt, plan), device);
+    default:
+      return place(quantize_into<std::int16_t>(xr, shape, zt, plan), device);
+  }
+}
+
+TensorBuffer dequantize_linear(const TensorBuffer& x, const TensorBuffer& scale,
+                               const TensorBuffer& zero_point,
+                               const QuantizeLinearOptions& options) {
+  const DataType xt = x.data_type();
+  TENSORBUF_EXPECTS(xt == DataType::kUInt8 || xt == DataType::kInt8 || xt == DataType::kInt16 ||
+                        xt == DataType::kInt32,
+                    InvalidArgumentError,
+                    core::str_cat("dequantize_linear: x must be uint8, int8, int16 or int32, got ",
+                                  to_string(xt)));
+  TENSORBUF_EXPECTS(zero_point.data_type() == xt, InvalidArgumentError,
+                    core::str_cat("dequantize_linear: zero_point must have x's dtype ",
+                                  to_string(xt), ", got ", to_string(zero_point.data_type())));
+  const LinearPlan plan =
+      plan_linear("dequantize_linear", x, scale, zero_point, options.axis, DataType::kFloat32);
+  if (xt == DataType::kInt32) {
+    for (double z : plan.zero_point) {
+      TENSORBUF_EXPECTS(z == 0, InvalidArgumentError,
+                        "dequantize_linear: an int32 x needs a zero zero_point");
+    }
+  }
+  const Device device = core::resolve_device(options.device, x);
+  TensorBuffer out = TensorBuffer::create_from(x, DataType::kFloat32);  // float32(x)
+  float* y = out.mutable_host<float>();
+  // float32(zero_point): int16 and smaller are exact.
+  const std::vector<float> scale_f(plan.scale.begin(), plan.scale.end());
+  const std::vector<float> zero_f(plan.zero_point.begin(), plan.zero_point.end());
+  core::parallel_for_chunks(core::BufferAccess::shape(x).num_elements(), 16384,
+                            [&](int, std::int64_t begin, std::int64_t end) {
+                              for (std::int64_t i = begin; i < end; ++i) {
+                                const auto c =
+                                    static_cast<std::size_t>((i / plan.inner) % plan.channels);
+                                y[i] = (y[i] - zero_f[c]) * scale_f[c];
+                              }
+                            });
+  return place(std::move(out), device);
+}
+
+}  // namespace tensorbuf
