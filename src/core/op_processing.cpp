@@ -21,9 +21,11 @@ TensorBuffer place(TensorBuffer out, Device device) {
   return out;
 }
 
-// y[i] = (y[i] - mean[i % C]) / stddev[i % C] in float32, in place over whole rows of C (the
-// caller checked that C divides the size). Division, not a reciprocal product: Java's rounding.
-void normalize_rows(float* y, std::int64_t n, const std::vector<float>& mean,
+// y[i] = (float32(x[i]) - mean[i % C]) / stddev[i % C] in float32, over whole rows of C (the
+// caller checked that C divides the size); x may be y (in place). Division, not a reciprocal
+// product: Java's rounding. One pass: read, convert, write.
+template <class In>
+void normalize_rows(const In* x, float* y, std::int64_t n, const std::vector<float>& mean,
                     const std::vector<float>& stddev) {
   const auto channels = static_cast<std::int64_t>(mean.size());
   const float* m = mean.data();
@@ -35,12 +37,15 @@ void normalize_rows(float* y, std::int64_t n, const std::vector<float>& mean,
     if (channels == 1) {
       const float m0 = m[0];
       const float s0 = s[0];
-      for (std::int64_t i = begin; i < end; ++i) y[i] = (y[i] - m0) / s0;
+      for (std::int64_t i = begin; i < end; ++i) y[i] = (static_cast<float>(x[i]) - m0) / s0;
       return;
     }
     for (std::int64_t r = begin; r < end; ++r) {
+      const In* in = x + r * channels;
       float* row = y + r * channels;
-      for (std::int64_t c = 0; c < channels; ++c) row[c] = (row[c] - m[c]) / s[c];
+      for (std::int64_t c = 0; c < channels; ++c) {
+        row[c] = (static_cast<float>(in[c]) - m[c]) / s[c];
+      }
     }
   });
 }
@@ -57,9 +62,23 @@ TensorBuffer apply(const TensorBuffer& x, const std::vector<float>& mean,
                                   " means (stddevs) for a last axis of shape ", shape.to_string(),
                                   ": the number of channels must equal the size of the last "
                                   "axis"));
-  // float32(x) by tensor_buffer.md's conversion (a copy for float32 x), keeping dynamic-ness.
+  const std::int64_t n = shape.num_elements();
+  // Fixed-size uint8 and float32 (images, the common case): one pass from x. float32 of uint8
+  // is exact, so this equals the conversion below.
+  if (!x.is_dynamic() && x.data_type() == DataType::kUInt8) {
+    TensorBuffer out = TensorBuffer::create_uninitialized(shape, DataType::kFloat32);
+    normalize_rows(x.host<std::uint8_t>(), out.overwrite_host<float>(), n, mean, stddev);
+    return place(std::move(out), device);
+  }
+  if (!x.is_dynamic() && x.data_type() == DataType::kFloat32) {
+    TensorBuffer out = TensorBuffer::create_uninitialized(shape, DataType::kFloat32);
+    normalize_rows(x.host<float>(), out.overwrite_host<float>(), n, mean, stddev);
+    return place(std::move(out), device);
+  }
+  // float32(x) by tensor_buffer.md's conversion, keeping dynamic-ness; then in place.
   TensorBuffer out = TensorBuffer::create_from(x, DataType::kFloat32);
-  normalize_rows(out.mutable_host<float>(), shape.num_elements(), mean, stddev);
+  float* y = out.mutable_host<float>();
+  normalize_rows(static_cast<const float*>(y), y, n, mean, stddev);
   return place(std::move(out), device);
 }
 
