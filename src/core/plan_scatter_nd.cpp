@@ -22,6 +22,21 @@ std::string dims_text(const Shape& shape, int begin, int end) {
   return out + "]";
 }
 
+// A torch-style index vector: indices of shape [n] with updates of shape [n] + tensor.shape[1:],
+// which is what indices[:, None] (n rows of depth 1) would take. A [n] index is valid (one row of
+// depth n), so the hint is only appended to an error raised anyway.
+std::string_view one_index_hint(const Shape& tensor_shape, const Shape& indices_shape,
+                                const Shape& updates_shape) {
+  if (indices_shape.rank() != 1 || updates_shape.rank() != tensor_shape.rank() ||
+      updates_shape[0] != indices_shape[0]) {
+    return {};
+  }
+  for (int i = 1; i < tensor_shape.rank(); ++i) {
+    if (updates_shape[i] != tensor_shape[i]) return {};
+  }
+  return "; indices of shape [n] are one index; use indices[:, None] for n rows";
+}
+
 }  // namespace
 
 std::string_view scatter_op_name(ScatterOp op) { return scatter_combine(op).name; }
@@ -62,7 +77,8 @@ ScatterNdPlan plan_scatter_nd(ScatterOp op, const TensorBuffer& tensor, const Te
       depth >= 1 && depth <= rank, InvalidArgumentError,
       str_cat(name, ": index depth indices.shape[-1] = ", depth,
               " must be between 1 and the tensor rank ", rank, " (indices shape ",
-              indices_shape.to_string(), ", tensor shape ", tensor_shape.to_string(), ")"));
+              indices_shape.to_string(), ", tensor shape ", tensor_shape.to_string(), ")",
+              one_index_hint(tensor_shape, indices_shape, updates_shape)));
   const int d = static_cast<int>(depth);
 
   // Rule 3: updates.shape == indices.shape[:-1] + tensor.shape[D:], exactly. Compared in place;
@@ -84,7 +100,8 @@ ScatterNdPlan plan_scatter_nd(ScatterOp op, const TensorBuffer& tensor, const Te
         " does not match indices.shape[:-1] + tensor.shape[", d,
         ":] = ", dims_text(indices_shape, 0, indices_shape.rank() - 1), " + ",
         dims_text(tensor_shape, d, rank), " = ", expected_shape.to_string(), " (indices shape ",
-        indices_shape.to_string(), ", tensor shape ", tensor_shape.to_string(), ")"));
+        indices_shape.to_string(), ", tensor shape ", tensor_shape.to_string(), ")",
+        one_index_hint(tensor_shape, indices_shape, updates_shape)));
   }
 
   ScatterNdPlan plan;

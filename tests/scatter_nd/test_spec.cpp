@@ -181,6 +181,31 @@ TEST_P(ScatterNdSpec, T19_Rank1IndicesIsOneIndex) {
              make(DT::kFloat32, {1, 1, 1}, {3}), make(DT::kFloat32, expected, {4, 3}));
 }
 
+// Torch-style [n] indices meant as n rows: the error raised anyway names the fix.
+TEST_P(ScatterNdSpec, T19_Rank1IndicesHintWhenDepthAboveRank) {
+  expect_error(Op::kSub, make(DT::kInt32, {1, 2, 3, 4}, {4}), make_indices({0, 1, 2}, {3}),
+               make(DT::kInt32, {5, 6, 7}, {3}), options(),
+               "tensor_scatter_nd_sub: index depth indices.shape[-1] = 3 must be between 1 and "
+               "the tensor rank 1 (indices shape [3], tensor shape [4]); indices of shape [n] "
+               "are one index; use indices[:, None] for n rows");
+}
+
+TEST_P(ScatterNdSpec, T19_Rank1IndicesHintWhenUpdatesHaveRows) {
+  expect_error(Op::kSub, make(DT::kFloat32, filled(12, 0), {4, 3}), make_indices({0, 1}, {2}),
+               make(DT::kFloat32, filled(6, 1), {2, 3}), options(),
+               "tensor_scatter_nd_sub: updates shape [2,3] does not match indices.shape[:-1] + "
+               "tensor.shape[2:] = [] + [] = [] (indices shape [2], tensor shape [4,3]); "
+               "indices of shape [n] are one index; use indices[:, None] for n rows");
+}
+
+// No hint where updates do not have the n rows indices[:, None] would need.
+TEST_P(ScatterNdSpec, T19_Rank1IndicesNoHintOtherwise) {
+  expect_error(Op::kSub, make(DT::kInt32, {1, 2, 3, 4}, {4}), make_indices({0, 1, 2}, {3}),
+               make(DT::kInt32, {5, 6}, {2}), options(),
+               "tensor_scatter_nd_sub: index depth indices.shape[-1] = 3 must be between 1 and "
+               "the tensor rank 1 (indices shape [3], tensor shape [4])");
+}
+
 TEST_P(ScatterNdSpec, T20_Siblings) {
   TensorBuffer tensor = make(DT::kInt32, {5, 5, 5}, {3});
   TensorBuffer indices = make_indices({0, 2, 0}, {3, 1});
