@@ -1,6 +1,9 @@
 // tb.StringTensor: strings in Arrow's large_string layout, to and from Python, NumPy and Arrow.
 #include <algorithm>
 #include <cstring>
+#include <span>
+#include <string_view>
+#include <vector>
 #include <string>
 
 #include <pybind11/numpy.h>
@@ -19,18 +22,45 @@ using namespace pybind11::literals;
 
 namespace {
 
-// Nested lists of bytes in the tensor's shape (NumPy's tolist()): bytes for a scalar.
-py::object nested_bytes(const StringTensor& strings, int dim, std::int64_t& next) {
-  const Shape shape = strings.shape();
-  if (dim == shape.rank()) {
-    const std::string_view s = strings.at(next++);
-    return py::bytes(s.data(), s.size());
-  }
+// One string as bytes, or as str (strict UTF-8: bad bytes raise UnicodeDecodeError).
+py::object element(std::string_view s, bool decode) {
+  if (!decode) return py::bytes(s.data(), s.size());
+  PyObject* text = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "strict");
+  if (text == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(text);
+}
+
+// Nested lists of bytes (str when decoding) in the tensor's shape (NumPy's tolist()): one
+// element for a scalar.
+py::object nested_list(const StringTensor& strings, const Shape& shape, int dim, std::int64_t& next,
+                       bool decode) {
+  if (dim == shape.rank()) return element(strings.at(next++), decode);
   py::list out(static_cast<std::size_t>(shape[dim]));
   for (std::int64_t i = 0; i < shape[dim]; ++i) {
-    out[static_cast<std::size_t>(i)] = nested_bytes(strings, dim + 1, next);
+    out[static_cast<std::size_t>(i)] = nested_list(strings, shape, dim + 1, next, decode);
   }
   return out;
+}
+
+// self[i] along the first dim, negative i from the end: bytes for a 1-D tensor, else a new
+// StringTensor of the row (a copy: rows share no offsets buffer).
+py::object item(const StringTensor& strings, std::int64_t i) {
+  const Shape shape = strings.shape();
+  if (shape.rank() == 0) throw py::index_error("a scalar StringTensor cannot be indexed");
+  const std::int64_t n = shape[0];
+  if (i < -n || i >= n) {
+    throw py::index_error("index " + std::to_string(i) + " is out of bounds for dim 0 of size " +
+                          std::to_string(n));
+  }
+  if (i < 0) i += n;
+  if (shape.rank() == 1) return element(strings.at(i), false);
+  const std::vector<std::int64_t>& dims = shape.dims();
+  const Shape row_shape(std::vector<std::int64_t>(dims.begin() + 1, dims.end()));
+  const std::int64_t row = row_shape.num_elements();
+  std::vector<std::string_view> values;
+  values.reserve(static_cast<std::size_t>(row));
+  for (std::int64_t k = 0; k < row; ++k) values.push_back(strings.at(i * row + k));
+  return wrap_strings(StringTensor::from_strings(std::span<const std::string_view>(values), row_shape));
 }
 
 // An 'S' array as wide as the longest string (at least 1, as NumPy makes b"").
@@ -77,10 +107,25 @@ void bind_string_tensor(py::module_& m) {
         if (self.strings->shape().rank() == 0) throw py::type_error("len() of a scalar StringTensor");
         return self.strings->shape()[0];
       })
-      .def("to_list", [](const PyStringTensor& self) {
+      .def("__getitem__", [](const PyStringTensor& self, std::int64_t i) {
+        return item(*self.strings, i);
+      }, "i"_a, "self[i] along the first dim (negative from the end; IndexError out of range): "
+         "bytes for a 1-D tensor, else a StringTensor of the row (copied).")
+      .def("__iter__", [](const PyStringTensor& self) {
+        const Shape shape = self.strings->shape();
+        if (shape.rank() == 0) throw py::type_error("iteration over a scalar StringTensor");
+        py::list items(static_cast<std::size_t>(shape[0]));
+        for (std::int64_t i = 0; i < shape[0]; ++i) {
+          items[static_cast<std::size_t>(i)] = item(*self.strings, i);
+        }
+        return py::iter(items);
+      }, "The rows along the first dim, as self[i] gives them.")
+      .def("to_list", [](const PyStringTensor& self, bool decode) {
         std::int64_t next = 0;
-        return nested_bytes(*self.strings, 0, next);
-      }, "The strings as bytes, in nested lists of the tensor's shape (NumPy's tolist()).")
+        return nested_list(*self.strings, self.strings->shape(), 0, next, decode);
+      }, "decode"_a = false,
+         "The strings in nested lists of the tensor's shape (NumPy's tolist()): bytes, or str "
+         "decoded as UTF-8 when decode=True (UnicodeDecodeError on bytes that are not UTF-8).")
       .def("to_numpy", [](const PyStringTensor& self) { return to_numpy(*self.strings); },
            "An 'S' array of the tensor's shape (NumPy drops trailing NUL bytes when reading it).")
       .def("__arrow_c_array__", [](const PyStringTensor& self, py::handle requested_schema) {
