@@ -195,7 +195,12 @@ void read_rows(detail::MpiFile& file, const core::npy::Header& header, const Row
 ShardedTensor load_npy(const Comm& comm, const std::string& path) {
   constexpr std::string_view kWho = "load_npy";
   detail::MpiFile file(comm, path, MPI_MODE_RDONLY, kWho, path);
-  const auto [header, layout, dims] = open_block(file, comm, path, kWho, false);
+  // Named references, not structured bindings: lambdas capture them (clang 14 cannot capture
+  // a structured binding, a C++20 addition).
+  const Block block = open_block(file, comm, path, kWho, false);
+  const core::npy::Header& header = block.header;
+  const RowLayout& layout = block.layout;
+  const std::vector<std::int64_t>& dims = block.dims;
   TensorBuffer local = TensorBuffer::create_dynamic(header.type);
   detail::agree(comm, [&] {
     local = TensorBuffer::create_fixed_size(Shape(dims), header.type);
@@ -216,7 +221,10 @@ ShardedTensor load_npy(const Comm& comm, const std::string& path) {
 ShardedStrings load_npy_strings(const Comm& comm, const std::string& path) {
   constexpr std::string_view kWho = "load_npy_strings";
   detail::MpiFile file(comm, path, MPI_MODE_RDONLY, kWho, path);
-  const auto [header, layout, dims] = open_block(file, comm, path, kWho, true);
+  const Block block = open_block(file, comm, path, kWho, true);  // not bound: see load_npy
+  const core::npy::Header& header = block.header;
+  const RowLayout& layout = block.layout;
+  const std::vector<std::int64_t>& dims = block.dims;
   // This rank's rows as a .npy of their own, parsed by the single-process reader (the same
   // rules for NUL padding).
   std::string local_file;
