@@ -1,13 +1,22 @@
 #!/usr/bin/env python3
-"""The Python call's own cost: tensor_scatter_nd_add_in_place of one row into a
-[16, 4] float32 NumPy array, median per call over several repeats, minus the same call made
-from C++ in the same run (case scatter_nd_add_one_row_16x4_in_place_borrowed/cpu of
-tensorbuf_bench). Target: under 10 us.
+"""The Python call's own cost: tensor_scatter_nd_add_in_place of one row into a [16, 4] float32
+tensor.
 
-usage: PYTHONPATH=build/default/python /usr/bin/python3 bench/python_overhead.py [BUILD_DIR]
+1. NumPy arguments: median per call over several repeats, minus the same call made from C++ in
+   the same run (case scatter_nd_add_one_row_16x4_in_place_borrowed/cpu of tensorbuf_bench).
+   Target: under 10 us.
+2. The same call with NumPy, torch and tb.TensorBuffer arguments side by side, alternating in
+   one process (round after round, each kind once per round, in turn), medians of the rounds;
+   torch's own index_add_ of the same row for scale. Target (issue 34): torch <= 1.3x NumPy.
+   Without torch, only NumPy and tb are timed. Without a C++ bench build (no BUILD_DIR, or
+   --side-by-side), only part 2 runs.
+
+usage: PYTHONPATH=build/<preset>/python /usr/bin/python3 bench/python_overhead.py [BUILD_DIR]
+       PYTHONPATH=... /usr/bin/python3 bench/python_overhead.py --side-by-side
 """
 
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -16,6 +25,15 @@ import timeit
 import numpy as np
 
 import tensorbuf as tb
+
+try:
+    import torch
+except ImportError:  # the side-by-side table then has no torch column
+    torch = None
+
+
+def per_call_us(call, calls):
+    return timeit.timeit(call, number=calls) / calls * 1e6
 
 
 def python_per_call_us(repeats=21, calls=2000):
@@ -40,15 +58,54 @@ def cpp_per_call_us(build):
     return statistics.median(b["real_time"] * unit[b["time_unit"]] for b in runs)
 
 
+def side_by_side_us(rounds=31, calls=2000):
+    """{kind: median us per call} for the in-place scatter with each kind of argument."""
+    op = tb.tensor_scatter_nd_add_in_place
+    arrays = (np.zeros((16, 4), np.float32), np.array([[3]], np.int64),
+              np.ones((1, 4), np.float32))
+    cases = {"numpy": lambda a=arrays: op(*a)}
+    buffers = tuple(tb.asarray(a.copy()) for a in arrays)
+    cases["tb.TensorBuffer"] = lambda b=buffers: op(*b)
+    if torch is not None:
+        tensors = tuple(torch.from_numpy(a.copy()) for a in arrays)
+        cases["torch"] = lambda t=tensors: op(*t)
+        table, index, row = torch.zeros(16, 4), torch.tensor([3]), torch.ones(1, 4)
+        cases["torch index_add_ (reference)"] = lambda: table.index_add_(0, index, row)
+    for call in cases.values():
+        call()  # warm-up
+    samples = {kind: [] for kind in cases}
+    for _ in range(rounds):
+        for kind, call in cases.items():
+            samples[kind].append(per_call_us(call, calls))
+    return {kind: statistics.median(values) for kind, values in samples.items()}
+
+
+def print_side_by_side():
+    medians = side_by_side_us()
+    numpy_us = medians["numpy"]
+    print(f"in-place scatter of one row into [16, 4] float32, alternating, medians "
+          f"(torch {torch.__version__ if torch else 'absent'}, NumPy {np.__version__}):")
+    for kind, us in medians.items():
+        print(f"  {kind:30s} {us:6.2f} us per call  ({us / numpy_us:.2f}x NumPy)")
+    if "torch" in medians:
+        ratio = medians["torch"] / numpy_us
+        print(f"torch / NumPy: {ratio:.2f}x (target <= 1.3x): {'met' if ratio <= 1.3 else 'NOT met'}")
+
+
 def main():
-    build = sys.argv[1] if len(sys.argv) > 1 else "build/default"
-    cpp = cpp_per_call_us(build)
-    python_median, python_p99 = python_per_call_us()
-    overhead = python_median - cpp
-    print(f"python call: median {python_median:.2f} us (p99 of repeats {python_p99:.2f} us)")
-    print(f"C++ call:    median {cpp:.2f} us")
-    print(f"overhead:    {overhead:.2f} us per call (target < 10 us): "
-          f"{'met' if overhead < 10 else 'NOT met'}")
+    args = sys.argv[1:]
+    side_by_side_only = "--side-by-side" in args
+    args = [a for a in args if a != "--side-by-side"]
+    build = args[0] if args else "build/default"
+    if not side_by_side_only and os.path.exists(f"{build}/bench/tensorbuf_bench"):
+        cpp = cpp_per_call_us(build)
+        python_median, python_p99 = python_per_call_us()
+        overhead = python_median - cpp
+        print(f"python call: median {python_median:.2f} us (p99 of repeats {python_p99:.2f} us)")
+        print(f"C++ call:    median {cpp:.2f} us")
+        print(f"overhead:    {overhead:.2f} us per call (target < 10 us): "
+              f"{'met' if overhead < 10 else 'NOT met'}")
+    print_side_by_side()
 
 
 if __name__ == "__main__":

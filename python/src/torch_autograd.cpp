@@ -3,38 +3,15 @@
 #include <string>
 
 #include "tensorbuf/errors.hpp"
+#include "torch_objects.hpp"
 
 namespace tensorbuf::python {
 
 namespace py = pybind11;
 
-namespace {
-
-// torch.Tensor once torch has been imported by anyone; a strong reference kept for the
-// process (torch is never unloaded). Read and set with the GIL held.
-PyObject* tensor_type() {
-  static PyObject* type = nullptr;
-  if (type == nullptr) {
-    PyObject* torch = PyDict_GetItemString(PyImport_GetModuleDict(), "torch");  // borrowed
-    if (torch == nullptr) return nullptr;
-    PyObject* tensor = PyObject_GetAttrString(torch, "Tensor");
-    if (tensor == nullptr) {
-      PyErr_Clear();  // torch half-imported: no tensor exists yet
-      return nullptr;
-    }
-    type = tensor;
-  }
-  return type;
-}
-
-}  // namespace
-
 bool is_torch_tensor(py::handle object) {
-  PyObject* type = tensor_type();
-  if (type == nullptr) return false;
-  const int is = PyObject_IsInstance(object.ptr(), type);
-  if (is < 0) throw py::error_already_set();
-  return is == 1;
+  const TorchObjects* torch = torch_objects();
+  return torch != nullptr && PyObject_TypeCheck(object.ptr(), torch->tensor);
 }
 
 py::object without_grad(py::handle object, const char* name) {
@@ -51,12 +28,18 @@ py::object without_grad(py::handle object, const char* name) {
 void note_torch_write(py::handle tensor) {
   // set_ to itself changes nothing but is an in-place op to autograd: it bumps the version
   // counter (0.3 us; as_strided_ to the same geometry does too, at 1 us).
-  try {
-    tensor.attr("set_")(tensor);
-  } catch (const py::error_already_set&) {
-    // An inference tensor (outside inference mode set_ raises): it has no counter to bump.
-    if (!tensor.attr("is_inference")().cast<bool>()) throw;
+  const TorchObjects* torch = torch_objects();
+  PyObject* args[] = {tensor.ptr(), tensor.ptr()};
+  PyObject* result = Py_TYPE(tensor.ptr()) == torch->tensor && torch->set_descriptor != nullptr
+                         ? PyObject_Vectorcall(torch->set_descriptor, args, 2, nullptr)
+                         : PyObject_CallMethodOneArg(tensor.ptr(), torch->set_, tensor.ptr());
+  if (result != nullptr) {
+    Py_DECREF(result);
+    return;
   }
+  py::error_already_set error;
+  // An inference tensor (outside inference mode set_ raises): it has no counter to bump.
+  if (!tensor.attr("is_inference")().cast<bool>()) throw error;
 }
 
 }  // namespace tensorbuf::python
