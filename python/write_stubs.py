@@ -61,8 +61,8 @@ ARGUMENT_OVERRIDES = {
 }
 
 # Returns pybind11 leaves as `object` (or types it writes too loosely), by function name. An
-# out-of-place op, i.e. a function with an `_in_place` twin, returns a TensorBuffer
-# (bind_ops.cpp wraps the result with wrap_buffer), so new ops of the table need no line here.
+# out-of-place op, i.e. a function with an `_in_place` twin, returns _OpResult (like in, like
+# out: python/src/result_type.hpp), so new ops of the table need no line here.
 RETURN_TYPES = {
     "asarray": "TensorBuffer",
     "from_dlpack": "TensorBuffer",
@@ -157,6 +157,10 @@ _Stream: TypeAlias = int | _SupportsCudaStream | _TorchCudaStream
 # A dtype: a name ("float32", "bfloat16"), anything numpy.dtype() takes, or a torch dtype.
 _DTypeLike: TypeAlias = DTypeLike | _TorchDType
 _ShapeLike: TypeAlias = int | Sequence[SupportsIndex]
+# An out-of-place op's result: the type of its `tensor` argument (a torch tensor, a
+# tb.TensorBuffer, a CuPy array, else a NumPy array) or the type out_type names. Any: the stubs
+# do not read torch, and out_type is a run-time choice.
+_OpResult: TypeAlias = Any
 '''
 
 WIDTH = 100
@@ -221,7 +225,7 @@ def return_type(qualname, returns, module):
         return RETURN_TYPES[qualname]
     if written in UNTYPED:
         if is_out_of_place_op(qualname, module):
-            return "TensorBuffer"
+            return "_OpResult"
         raise StubError(f"{qualname} returns `{written}` to pybind11: give it a type in "
                         f"write_stubs.py (RETURN_TYPES)")
     return written

@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "tensorbuf/spellings.hpp"
+#include "result_type.hpp"
 #include "tensorbuf/errors.hpp"
 
 namespace tensorbuf::python {
@@ -35,6 +36,7 @@ void bind_spellings(py::module_& m) {
   py::dict spellings;
   spellings["out_of_bounds"] = words<OutOfBoundsPolicy>();
   spellings["unit"] = words<SubstrUnit>();
+  spellings["out_type"] = out_type_words();
   m.attr("_spellings") = spellings;
 }
 

@@ -8,6 +8,7 @@
 #include "arguments.hpp"
 #include "bindings.hpp"
 #include "py_objects.hpp"
+#include "result_type.hpp"
 #include "to_strings.hpp"
 #include "to_tensor.hpp"
 #include "torch_autograd.hpp"
@@ -20,6 +21,11 @@ namespace py = pybind11;
 using namespace pybind11::literals;
 
 namespace {
+
+// The out-of-place ops' result rule (result_type.hpp), in their docstrings.
+#define RESULT_DOC                                                                          \
+  ". The result is the type of `tensor` (torch tensor, tb.TensorBuffer, else a NumPy array), " \
+  "without a copy; out_type=\"tensorbuf\" | \"numpy\" | \"torch\" picks another."
 
 using ScatterOut = TensorBuffer (*)(const TensorBuffer&, const TensorBuffer&, const TensorBuffer&,
                                     const ScatterOptions&);
@@ -50,7 +56,8 @@ ScatterArgs scatter_args(py::handle tensor, py::handle indices, py::handle updat
 void bind_scatter(py::module_& m, const char* name, ScatterOut out, ScatterInPlace in_place,
                   const char* doc) {
   m.def(name, [out](py::handle tensor, py::handle indices, py::handle updates, py::handle device,
-                    py::handle out_of_bounds, bool deterministic, py::handle stream) {
+                    py::handle out_of_bounds, bool deterministic, py::handle stream,
+                    py::handle out_type) {
     ScatterArgs a = scatter_args(tensor, indices, updates, device, out_of_bounds, deterministic,
                                  stream, Access::kRead);
     BufferLocks locks({a.tensor->object(), a.indices->object(), a.updates->object()});
@@ -59,9 +66,10 @@ void bind_scatter(py::module_& m, const char* name, ScatterOut out, ScatterInPla
       py::gil_scoped_release no_gil;
       result.emplace(out(a.tensor->get(), a.indices->get(), a.updates->get(), a.options));
     }
-    return wrap_buffer(std::move(*result));
+    return wrap_result(std::move(*result), tensor, out_type);
   }, "tensor"_a, "indices"_a, "updates"_a, py::kw_only(), "device"_a = py::none(),
-     "out_of_bounds"_a = "default", "deterministic"_a = false, "stream"_a = py::none(), doc);
+     "out_of_bounds"_a = "default", "deterministic"_a = false, "stream"_a = py::none(),
+     "out_type"_a = "same", doc);
   m.def((std::string(name) + "_in_place").c_str(),
         [in_place](py::handle tensor, py::handle indices, py::handle updates, py::handle device,
                    py::handle out_of_bounds, bool deterministic, py::handle stream) {
@@ -100,7 +108,8 @@ MaskArgs mask_args(py::handle tensor, py::handle mask, py::handle updates, int a
 
 void bind_boolean_mask_update(py::module_& m) {
   m.def("boolean_mask_update", [](py::handle tensor, py::handle mask, py::handle updates, int axis,
-                                  bool broadcast, py::handle device, py::handle stream) {
+                                  bool broadcast, py::handle device, py::handle stream,
+                                  py::handle out_type) {
     MaskArgs a = mask_args(tensor, mask, updates, axis, broadcast, device, stream, Access::kRead);
     BufferLocks locks({a.tensor->object(), a.mask->object(), a.updates->object()});
     std::optional<TensorBuffer> result;
@@ -108,10 +117,10 @@ void bind_boolean_mask_update(py::module_& m) {
       py::gil_scoped_release no_gil;
       result.emplace(boolean_mask_update(a.tensor->get(), a.mask->get(), a.updates->get(), a.options));
     }
-    return wrap_buffer(std::move(*result));
+    return wrap_result(std::move(*result), tensor, out_type);
   }, "tensor"_a, "mask"_a, "updates"_a, py::kw_only(), "axis"_a = 0, "broadcast"_a = true,
-     "device"_a = py::none(), "stream"_a = py::none(),
-     "NumPy's out[(slice(None),) * axis + (mask,)] = updates on a copy of tensor.");
+     "device"_a = py::none(), "stream"_a = py::none(), "out_type"_a = "same",
+     "NumPy's out[(slice(None),) * axis + (mask,)] = updates on a copy of tensor" RESULT_DOC);
   m.def("boolean_mask_update_in_place", [](py::handle tensor, py::handle mask, py::handle updates,
                                            int axis, bool broadcast, py::handle device,
                                            py::handle stream) {
@@ -163,7 +172,7 @@ void bind_substr(py::module_& m) {
 void bind_ops(py::module_& m) {
 #define TENSORBUF_BIND_SCATTER(name, op, what)                                         \
   bind_scatter(m, "tensor_scatter_nd_" #name, &tensor_scatter_nd_##name,               \
-               &tensor_scatter_nd_##name##_in_place, "out = tensor; " what ".");
+               &tensor_scatter_nd_##name##_in_place, "out = tensor; " what RESULT_DOC);
   TENSORBUF_SCATTER_COMBINES(TENSORBUF_BIND_SCATTER)
 #undef TENSORBUF_BIND_SCATTER
   bind_boolean_mask_update(m);

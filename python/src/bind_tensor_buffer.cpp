@@ -34,38 +34,8 @@ py::dtype numpy_dtype(DataType type) {
   return py::dtype(std::string(to_string(type)));
 }
 
-// Whether views of the buffer's memory (NumPy, DLPack) are read-only: a read-only borrow, or
-// bytes referenced by load_buffer until the first write copies them (never written in place).
-bool views_read_only(const TensorBuffer& buffer) {
-  return buffer.is_read_only() || buffer.is_copy_on_write();
-}
-
-// A NumPy array over the buffer's host memory (a DLPack export keeps it alive and in place),
-// or a copy when asked or when the memory lives on a device (read-only like a view unless the
-// copy was asked for, so that np.asarray and read_only agree).
 py::array to_numpy(PyTensorBuffer& self, bool copy) {
-  return with_lock(self, [&](TensorBuffer& buffer) -> py::array {
-    const py::dtype dtype = numpy_dtype(buffer.data_type());
-    const auto dims = buffer.shape().dims();
-    std::vector<py::ssize_t> shape(dims.begin(), dims.end());
-    buffer.sync_to(Device::cpu());
-    if (copy || buffer.flat_size() == 0 || buffer.residence().is_cuda()) {
-      const bool read_only = !copy && views_read_only(buffer);
-      py::array out(dtype, shape);
-      if (buffer.flat_size() != 0) std::memcpy(out.mutable_data(), buffer.host_bytes(), buffer.size_bytes());
-      if (read_only) out.attr("flags").attr("writeable") = false;
-      return out;
-    }
-    DLManagedTensorVersioned* tensor = nullptr;
-    py::capsule base = export_for_numpy(buffer, &tensor);
-    void* data = static_cast<std::byte*>(tensor->dl_tensor.data) + tensor->dl_tensor.byte_offset;
-    py::array view(dtype, shape, {}, data, base);
-    // The export's own flag: the same answer __dlpack__ gives.
-    if ((tensor->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0) {
-      view.attr("flags").attr("writeable") = false;
-    }
-    return view;
-  });
+  return with_lock(self, [&](TensorBuffer& buffer) { return numpy_view(buffer, copy); });
 }
 
 // The values of load_array as the seed's float[] or int[]: NumPy float kinds as float32, bool
@@ -118,6 +88,35 @@ std::string repr(PyTensorBuffer& self) {
 }
 
 }  // namespace
+
+// Whether views of the buffer's memory (NumPy, DLPack) are read-only: a read-only borrow, or
+// bytes referenced by load_buffer until the first write copies them (never written in place).
+bool views_read_only(const TensorBuffer& buffer) {
+  return buffer.is_read_only() || buffer.is_copy_on_write();
+}
+
+py::array numpy_view(TensorBuffer& buffer, bool copy) {
+  const py::dtype dtype = numpy_dtype(buffer.data_type());
+  const auto dims = buffer.shape().dims();
+  std::vector<py::ssize_t> shape(dims.begin(), dims.end());
+  buffer.sync_to(Device::cpu());
+  if (copy || buffer.flat_size() == 0 || buffer.residence().is_cuda()) {
+    const bool read_only = !copy && views_read_only(buffer);
+    py::array out(dtype, shape);
+    if (buffer.flat_size() != 0) std::memcpy(out.mutable_data(), buffer.host_bytes(), buffer.size_bytes());
+    if (read_only) out.attr("flags").attr("writeable") = false;
+    return out;
+  }
+  DLManagedTensorVersioned* tensor = nullptr;
+  py::capsule base = export_for_numpy(buffer, &tensor);
+  void* data = static_cast<std::byte*>(tensor->dl_tensor.data) + tensor->dl_tensor.byte_offset;
+  py::array view(dtype, shape, {}, data, base);
+  // The export's own flag: the same answer __dlpack__ gives.
+  if ((tensor->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0) {
+    view.attr("flags").attr("writeable") = false;
+  }
+  return view;
+}
 
 py::object wrap_buffer(TensorBuffer buffer) { return py::cast(wrap(std::move(buffer))); }
 

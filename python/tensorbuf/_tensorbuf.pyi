@@ -61,6 +61,10 @@ _Stream: TypeAlias = int | _SupportsCudaStream | _TorchCudaStream
 # A dtype: a name ("float32", "bfloat16"), anything numpy.dtype() takes, or a torch dtype.
 _DTypeLike: TypeAlias = DTypeLike | _TorchDType
 _ShapeLike: TypeAlias = int | Sequence[SupportsIndex]
+# An out-of-place op's result: the type of its `tensor` argument (a torch tensor, a
+# tb.TensorBuffer, a CuPy array, else a NumPy array) or the type out_type names. Any: the stubs
+# do not read torch, and out_type is a run-time choice.
+_OpResult: TypeAlias = Any
 
 __version__: str
 
@@ -214,8 +218,12 @@ def tensor_scatter_nd_sub(
     out_of_bounds: Literal["default", "error", "drop"] = "default",
     deterministic: bool = False,
     stream: _Stream | None = None,
-) -> TensorBuffer:
-    """out = tensor; out[indices[r]] -= updates[r] (TensorFlow TensorScatterSub)."""
+    out_type: Literal["same", "tensorbuf", "numpy", "torch"] = "same",
+) -> _OpResult:
+    """out = tensor; out[indices[r]] -= updates[r] (TensorFlow TensorScatterSub). The result is
+    the type of `tensor` (torch tensor, tb.TensorBuffer, else a NumPy array), without a copy;
+    out_type="tensorbuf" | "numpy" | "torch" picks another.
+    """
 
 def tensor_scatter_nd_sub_in_place(
     tensor: _ArrayLike,
@@ -240,8 +248,12 @@ def tensor_scatter_nd_add(
     out_of_bounds: Literal["default", "error", "drop"] = "default",
     deterministic: bool = False,
     stream: _Stream | None = None,
-) -> TensorBuffer:
-    """out = tensor; out[indices[r]] += updates[r] (TensorFlow TensorScatterAdd)."""
+    out_type: Literal["same", "tensorbuf", "numpy", "torch"] = "same",
+) -> _OpResult:
+    """out = tensor; out[indices[r]] += updates[r] (TensorFlow TensorScatterAdd). The result is
+    the type of `tensor` (torch tensor, tb.TensorBuffer, else a NumPy array), without a copy;
+    out_type="tensorbuf" | "numpy" | "torch" picks another.
+    """
 
 def tensor_scatter_nd_add_in_place(
     tensor: _ArrayLike,
@@ -266,9 +278,12 @@ def tensor_scatter_nd_update(
     out_of_bounds: Literal["default", "error", "drop"] = "default",
     deterministic: bool = False,
     stream: _Stream | None = None,
-) -> TensorBuffer:
+    out_type: Literal["same", "tensorbuf", "numpy", "torch"] = "same",
+) -> _OpResult:
     """out = tensor; out[indices[r]] = updates[r] (TensorFlow TensorScatterUpdate; the last
-    duplicate wins on the CPU).
+    duplicate wins on the CPU). The result is the type of `tensor` (torch tensor,
+    tb.TensorBuffer, else a NumPy array), without a copy; out_type="tensorbuf" | "numpy" |
+    "torch" picks another.
     """
 
 def tensor_scatter_nd_update_in_place(
@@ -294,9 +309,12 @@ def tensor_scatter_nd_min(
     out_of_bounds: Literal["default", "error", "drop"] = "default",
     deterministic: bool = False,
     stream: _Stream | None = None,
-) -> TensorBuffer:
+    out_type: Literal["same", "tensorbuf", "numpy", "torch"] = "same",
+) -> _OpResult:
     """out = tensor; out[indices[r]] = min(out[indices[r]], updates[r]) (TensorFlow
-    TensorScatterMin; NaN propagates).
+    TensorScatterMin; NaN propagates). The result is the type of `tensor` (torch tensor,
+    tb.TensorBuffer, else a NumPy array), without a copy; out_type="tensorbuf" | "numpy" |
+    "torch" picks another.
     """
 
 def tensor_scatter_nd_min_in_place(
@@ -322,9 +340,12 @@ def tensor_scatter_nd_max(
     out_of_bounds: Literal["default", "error", "drop"] = "default",
     deterministic: bool = False,
     stream: _Stream | None = None,
-) -> TensorBuffer:
+    out_type: Literal["same", "tensorbuf", "numpy", "torch"] = "same",
+) -> _OpResult:
     """out = tensor; out[indices[r]] = max(out[indices[r]], updates[r]) (TensorFlow
-    TensorScatterMax; NaN propagates).
+    TensorScatterMax; NaN propagates). The result is the type of `tensor` (torch tensor,
+    tb.TensorBuffer, else a NumPy array), without a copy; out_type="tensorbuf" | "numpy" |
+    "torch" picks another.
     """
 
 def tensor_scatter_nd_max_in_place(
@@ -350,9 +371,11 @@ def tensor_scatter_nd_mul(
     out_of_bounds: Literal["default", "error", "drop"] = "default",
     deterministic: bool = False,
     stream: _Stream | None = None,
-) -> TensorBuffer:
+    out_type: Literal["same", "tensorbuf", "numpy", "torch"] = "same",
+) -> _OpResult:
     """out = tensor; out[indices[r]] *= updates[r] (ONNX ScatterND with reduction mul; integers
-    wrap).
+    wrap). The result is the type of `tensor` (torch tensor, tb.TensorBuffer, else a NumPy
+    array), without a copy; out_type="tensorbuf" | "numpy" | "torch" picks another.
     """
 
 def tensor_scatter_nd_mul_in_place(
@@ -378,8 +401,12 @@ def boolean_mask_update(
     broadcast: bool = True,
     device: str | None = None,
     stream: _Stream | None = None,
-) -> TensorBuffer:
-    """NumPy's out[(slice(None),) * axis + (mask,)] = updates on a copy of tensor."""
+    out_type: Literal["same", "tensorbuf", "numpy", "torch"] = "same",
+) -> _OpResult:
+    """NumPy's out[(slice(None),) * axis + (mask,)] = updates on a copy of tensor. The result is
+    the type of `tensor` (torch tensor, tb.TensorBuffer, else a NumPy array), without a copy;
+    out_type="tensorbuf" | "numpy" | "torch" picks another.
+    """
 
 def boolean_mask_update_in_place(
     tensor: _ArrayLike,

@@ -47,7 +47,13 @@ def test_side_stream_and_cuda_stream_protocol():
 
 
 def test_results_reach_torch_cupy_and_jax_on_the_device():
-    result = tb.tensor_scatter_nd_add(torch.zeros(4, device="cuda"), [[1]], [2.0], device="cuda")
+    same = tb.tensor_scatter_nd_add(torch.zeros(4, device="cuda"), [[1]], [2.0], device="cuda")
+    assert type(same) is torch.Tensor and same.is_cuda and same.tolist() == [0, 2, 0, 0]
+    mask = tb.boolean_mask_update(torch.zeros(3, dtype=torch.bool, device="cuda"),
+                                  torch.tensor([True, False, True], device="cuda"), True)
+    assert mask.is_cuda and mask.dtype == torch.bool and mask.tolist() == [True, False, True]
+    result = tb.tensor_scatter_nd_add(torch.zeros(4, device="cuda"), [[1]], [2.0], device="cuda",
+                                      out_type="tensorbuf")
     assert result.device == "cuda:0" and result.__dlpack_device__() == (2, 0)
     as_torch = torch.from_dlpack(result)
     torch.cuda.synchronize()
@@ -66,7 +72,8 @@ def test_results_reach_torch_cupy_and_jax_on_the_device():
 
 
 def test_dlpack_stream_given_by_a_consumer():
-    result = tb.tensor_scatter_nd_add(torch.zeros(4, device="cuda"), [[0]], [1.0], device="cuda")
+    result = tb.tensor_scatter_nd_add(torch.zeros(4, device="cuda"), [[0]], [1.0], device="cuda",
+                                      out_type="tensorbuf")
     consumer = torch.cuda.Stream()
     capsule = result.__dlpack__(stream=consumer.cuda_stream)  # the consumer's stream waits
     imported = tb.from_dlpack(capsule, stream=consumer)

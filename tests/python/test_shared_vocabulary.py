@@ -30,6 +30,9 @@ def test_a_bad_word_is_named_with_the_accepted_words():
     with pytest.raises(tb.InvalidArgumentError) as raised:
         tb.substr(np.array([b"abc"]), 0, 1, unit="rune")
     assert str(raised.value) == "unit must be byte or utf8_char, not 'rune'"
+    with pytest.raises(tb.InvalidArgumentError) as raised:
+        tb.tensor_scatter_nd_add([1.0], [[0]], [1.0], out_type="list")
+    assert str(raised.value) == "out_type must be same, tensorbuf, numpy or torch, not 'list'"
     for device in ("gpu", "cuda:", "cuda:1x", "CPU"):
         with pytest.raises(tb.InvalidArgumentError) as raised:
             tb.tensor_scatter_nd_add([1.0], [[0]], [1.0], device=device)
@@ -39,7 +42,7 @@ def test_a_bad_word_is_named_with_the_accepted_words():
 def test_the_words_parse():
     for policy in ("default", "error", "drop"):
         out = tb.tensor_scatter_nd_add([1.0, 2.0], [[1]], [3.0], out_of_bounds=policy, device="cpu")
-        assert out.numpy().tolist() == [1.0, 5.0]
+        assert np.asarray(out).tolist() == [1.0, 5.0]
     for unit, expected in (("byte", [b"\xc3"]), ("utf8_char", ["é".encode()])):
         out = tb.substr(np.array(["éa".encode()]), 0, 1, unit=unit)
         assert out.to_list() == expected
@@ -50,4 +53,5 @@ def test_the_extension_lists_the_words_the_stubs_type():
     assert tb._tensorbuf._spellings == {
         "out_of_bounds": ("default", "error", "drop"),
         "unit": ("byte", "utf8_char"),
+        "out_type": ("same", "tensorbuf", "numpy", "torch"),
     }

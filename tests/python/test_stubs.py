@@ -105,7 +105,7 @@ def test_every_argument_and_op_result_is_typed():
                  if isinstance(n, ast.FunctionDef)}
     for name, returns in functions.items():
         if name + "_in_place" in functions:  # an out-of-place op
-            assert returns == "TensorBuffer", name
+            assert returns == "_OpResult", name  # like in, like out: Any to a type checker
             assert functions[name + "_in_place"] == "None", name
     assert functions["substr"] == "StringTensor"
 
@@ -130,7 +130,9 @@ def scatter(table: npt.NDArray[np.float32]) -> tb.TensorBuffer:
     tb.tensor_scatter_nd_add_in_place(table, rows, [[1.0] * 4, [2.0] * 4], out_of_bounds="drop")
     out = tb.tensor_scatter_nd_max(table, [[0]], np.ones((1, 4), np.float32), device="cpu",
                                    deterministic=True, stream=None)
-    return tb.boolean_mask_update(out, np.array([True, False] * 8), 0.0, axis=0)
+    result: tb.TensorBuffer = tb.boolean_mask_update(tb.asarray(out), np.array([True, False] * 8),
+                                                     0.0, axis=0, out_type="tensorbuf")
+    return result
 
 
 def strings() -> list[bytes]:
@@ -160,7 +162,8 @@ def buffers() -> float:
 MISUSES = [
     ('tb.tensor_scatter_nd_add(t, [[0]], [[1.0]], out_of_bounds="clip")', "arg-type"),
     ('tb.substr(["a"], 0, 1, unit="char")', "arg-type"),
-    ("r: np.ndarray = tb.tensor_scatter_nd_add(t, [[0]], [[1.0]])", "assignment"),
+    ('tb.tensor_scatter_nd_add(t, [[0]], [[1.0]], out_type="list")', "arg-type"),
+    ("r: int = tb.asarray(t)", "assignment"),
     ('tb.tensor_scatter_nd_add(t, [[0]], [[1.0]], "cpu")', "misc"),  # keyword-only
     ("tb.asarray(object())", "arg-type"),
     ('tb.TensorBuffer.create_fixed_size((2,), "float32").shape = (3,)', "misc"),  # read-only

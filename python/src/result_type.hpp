@@ -1,0 +1,28 @@
+// Like in, like out (spec/interop.md I3, amended 2026-12-04): the Python type of an out-of-place
+// op's result. Every binding that returns a TensorBuffer result calls wrap_result, so that a new
+// op gets the rule by one call:
+//
+//   m.def("my_op", [](py::handle tensor, ..., py::handle out_type) {
+//     ...
+//     return wrap_result(std::move(*result), tensor, out_type);
+//   }, "tensor"_a, ..., py::kw_only(), ..., "out_type"_a = "same", "...");
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include "tensorbuf/tensor_buffer.hpp"
+
+namespace tensorbuf::python {
+
+// The words of out_type ("same", "tensorbuf", "numpy", "torch"), for m._spellings.
+pybind11::tuple out_type_words();
+
+// `result` as the type `out_type` names: None or "same" picks it after `like` (the op's first
+// tensor argument): a torch tensor gives a torch tensor, a tb.TensorBuffer a tb.TensorBuffer, a
+// CuPy array a CuPy array, anything else (NumPy arrays, Python scalars and lists, the buffer
+// protocol) a NumPy array. Zero-copy, except: a CUDA result asked for as NumPy comes to the host;
+// a read-only result asked for as torch is copied (torch has no read-only tensors). "torch"
+// imports torch if nobody has. Another word: InvalidArgumentError.
+pybind11::object wrap_result(TensorBuffer result, pybind11::handle like, pybind11::handle out_type);
+
+}  // namespace tensorbuf::python
