@@ -15,4 +15,9 @@ namespace tensorbuf::python {
 // __arrow_c_array__. InvalidArgumentError / TypeError otherwise.
 std::shared_ptr<const StringTensor> to_strings(pybind11::handle object);
 
+// The general path of (nested) lists of str / bytes, without the flat-list fast path: the
+// reference of tests/python/test_strings_fast.py and the "before" of its A/B timing
+// (tb._tensorbuf._strings_general_path).
+StringTensor strings_general_path(pybind11::handle object);
+
 }  // namespace tensorbuf::python
