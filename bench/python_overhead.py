@@ -6,7 +6,8 @@ tensor.
    the same run (case scatter_nd_add_one_row_16x4_in_place_borrowed/cpu of tensorbuf_bench).
    Target: under 10 us.
 2. The same call with NumPy, torch and tb.TensorBuffer arguments side by side, alternating in
-   one process (round after round, each kind once per round, in turn), medians of the rounds;
+   one process (round after round, each kind once per round, in turn), medians of the rounds
+   in this thread's CPU time;
    torch's own index_add_ of the same row for scale. Target (issue 34): torch <= 1.3x NumPy.
    Without torch, only NumPy and tb are timed. Without a C++ bench build (no BUILD_DIR, or
    --side-by-side), only part 2 runs.
@@ -20,6 +21,7 @@ import os
 import statistics
 import subprocess
 import sys
+import time
 import timeit
 
 import numpy as np
@@ -33,7 +35,12 @@ except ImportError:  # the side-by-side table then has no torch column
 
 
 def per_call_us(call, calls):
-    return timeit.timeit(call, number=calls) / calls * 1e6
+    """CPU time of this thread per call (time.thread_time: on a shared machine, time other
+    processes take the core from this one does not count)."""
+    start = time.thread_time()
+    for _ in range(calls):
+        call()
+    return (time.thread_time() - start) / calls * 1e6
 
 
 def python_per_call_us(repeats=21, calls=2000):

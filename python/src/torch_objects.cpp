@@ -144,7 +144,8 @@ std::optional<TensorBuffer> borrow_torch_cpu(py::handle handle, const char* name
   const bool floating = *type == DataType::kFloat16 || *type == DataType::kBFloat16 ||
                         *type == DataType::kFloat32 || *type == DataType::kFloat64;
   if (floating && read(torch->is_neg).ptr() != Py_False) return std::nullopt;
-  if (read(torch->requires_grad).ptr() == Py_True) without_grad(handle, name);  // or throws
+  // Only floating-point tensors can require grad (torch raises for others).
+  if (floating && read(torch->requires_grad).ptr() == Py_True) without_grad(handle, name);
   const py::object contiguous = read_or_null(object, torch->is_contiguous, exact);
   if (contiguous.ptr() != Py_True) return std::nullopt;
   const py::object shape_object = read_or_null(object, torch->shape, exact);
