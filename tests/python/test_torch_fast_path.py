@@ -3,6 +3,7 @@ tensorbuf dtype is borrowed without a DLPack capsule; anything unusual (strided,
 sparse, subclasses) still comes out right, by the general route."""
 
 import gc
+import subprocess
 import sys
 
 import numpy as np
@@ -103,3 +104,12 @@ def test_the_version_counter_is_bumped_once_per_write():
     version = x._version
     tb.tensor_scatter_nd_add_in_place(x, [[0]], [1.0])
     assert x._version == version + 1
+
+
+def test_tensorbuf_never_imports_torch_itself():
+    code = ("import sys, numpy as np, tensorbuf as tb\n"
+            "out = tb.tensor_scatter_nd_add(np.zeros(2), [[0]], [1.0])\n"
+            "tb.tensor_scatter_nd_add_in_place(np.zeros(2), [[0]], [1.0])\n"
+            "assert type(out) is np.ndarray and out.tolist() == [1, 0]\n"
+            "assert 'torch' not in sys.modules, 'tensorbuf imported torch'\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
