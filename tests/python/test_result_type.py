@@ -3,6 +3,7 @@ the type of its `tensor` argument without a copy (torch -> torch, tb.TensorBuffe
 tb.TensorBuffer, NumPy / lists -> NumPy), and out_type overrides."""
 
 import gc
+import sys
 
 import numpy as np
 import pytest
@@ -102,3 +103,29 @@ def test_a_read_only_source_still_gives_a_writable_independent_torch_tensor():
         out = tb.tensor_scatter_nd_add(frozen, indices, updates, out_type="torch")
         out[0] = 7
         assert out[0].item() == 7 and frozen.tolist() == [0, 1, 2]
+
+
+def test_cupy_arrays_give_cupy_arrays(monkeypatch):
+    # A stand-in for CuPy (not installed here; tests/python/test_gpu.py has the real one):
+    # an array type of a module named cupy, and cupy.from_dlpack, which tensorbuf calls.
+    import types
+
+    fake = types.ModuleType("cupy")
+
+    class ndarray:  # noqa: N801 (CuPy's name)
+        def __init__(self, values):
+            self.values = values
+
+        def __dlpack__(self, stream=None):
+            return self.values.__dlpack__(stream=stream)
+
+        def __dlpack_device__(self):
+            return self.values.__dlpack_device__()
+
+    ndarray.__module__ = "cupy"
+    fake.ndarray = ndarray
+    fake.from_dlpack = lambda producer: ndarray(np.from_dlpack(producer))
+    monkeypatch.setitem(sys.modules, "cupy", fake)
+    out = scatter(ndarray(np.zeros(3, np.float32)))
+    assert type(out) is ndarray and out.values.tolist() == [0, 5, 0]
+    assert type(scatter(ndarray(np.zeros(3, np.float32)), out_type="numpy")) is np.ndarray
