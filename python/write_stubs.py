@@ -35,6 +35,15 @@ ARGUMENT_TYPES = {
     "indices": "_ArrayLike",
     "updates": "_ArrayLike",
     "mask": "_ArrayLike",
+    "out": "_ArrayLike",  # written in place: a writable array, torch tensor or TensorBuffer
+    "count": "_ArrayLike",
+    "input": "_ArrayLike",
+    "condition": "_ArrayLike",
+    "x": "_ArrayLike",
+    "mean": "float | Sequence[float]",  # normalize: one number, or one per channel
+    "stddev": "float | Sequence[float]",
+    "scale": "_ArrayLike",  # quantize_linear's (quantize's is a float pybind11 types itself)
+    "zero_point": "_ArrayLike",
     "pos": "_ArrayLike",
     "len": "_ArrayLike",
     "obj": "_ArrayLike",
@@ -67,6 +76,14 @@ RETURN_TYPES = {
     "asarray": "TensorBuffer",
     "from_dlpack": "TensorBuffer",
     "substr": "StringTensor",
+    "boolean_mask": "_OpResult",
+    "compress": "_OpResult",
+    "normalize": "_OpResult",
+    "quantize": "_OpResult",
+    "dequantize": "_OpResult",
+    "cast": "_OpResult",
+    "quantize_linear": "_OpResult",
+    "dequantize_linear": "_OpResult",
     "stats": "dict[str, int]",
     "TensorBuffer.shape": "tuple[int, ...]",
     "TensorBuffer.__array__": "NDArray[Any]",
@@ -83,6 +100,7 @@ CANONICAL_TYPES = [
     (r"\btensorbuf\._tensorbuf\.", ""),
     (r"\btyping\.SupportsInt( \| typing\.SupportsIndex)?\b", "int"),
     (r"\btyping\.SupportsFloat( \| typing\.SupportsIndex)?\b", "float"),
+    (r"\b(typing\.)?Optional\[(\w+)\]", r"\2 | None"),  # pybind11 2.10's std::optional<int>
     (r"\bTuple\[", "tuple["),
     (r"\bList\[", "list["),
     (r"\bDict\[", "dict["),

@@ -46,7 +46,7 @@ inline constexpr auto kScatterCombines = std::to_array<ScatterCombineInfo>({
 
 // The op families: what each surface offers for each. Which forms read a device value back on
 // the host, and so cannot be captured in a CUDA graph, is each op's rule (docs/capture.md).
-enum class OpFamily { kScatterNd, kBooleanMaskUpdate, kSubstr, kBooleanMask };
+enum class OpFamily { kScatterNd, kBooleanMaskUpdate, kSubstr, kBooleanMask, kProcessing };
 
 // The surfaces besides C++ that bind a family (a bit each). A test walks the table for each
 // checked surface and fails when a family claims one it lacks: the C API's error-test table
@@ -88,9 +88,23 @@ inline constexpr auto kOpFamilies = std::to_array<OpFamilyInfo>({
      "axis = 0, broadcast = true", true, true, surface::kAll},
     {OpFamily::kSubstr, "substr", "input, pos, len",
      "unit = byte, out_of_bounds = device default", false, true, surface::kAll},
-    // boolean_mask_into and compress are its other forms (docs/boolean_mask.md).
+    // A family of several ops has a row per op (each reaches its own surfaces).
     {OpFamily::kBooleanMask, "boolean_mask", "tensor, mask", "axis = 0", false, false,
-     surface::kC | surface::kCli},
+     surface::kC | surface::kCli | surface::kPython},
+    {OpFamily::kBooleanMask, "boolean_mask_into", "tensor, mask, out, count", "axis = 0", false,
+     false, surface::kC | surface::kPython},
+    {OpFamily::kBooleanMask, "compress", "input, condition", "axis = none (flattened)", false,
+     false, surface::kC | surface::kCli | surface::kPython},
+    {OpFamily::kProcessing, "normalize", "x, mean, stddev", "", false, false, surface::kPython},
+    {OpFamily::kProcessing, "quantize", "x, zero_point, scale", "", false, false,
+     surface::kPython},
+    {OpFamily::kProcessing, "dequantize", "x, zero_point, scale", "", false, false,
+     surface::kPython},
+    {OpFamily::kProcessing, "cast", "x, dtype", "", false, false, surface::kPython},
+    {OpFamily::kProcessing, "quantize_linear", "x, scale, zero_point", "axis = 1", false, false,
+     surface::kPython},
+    {OpFamily::kProcessing, "dequantize_linear", "x, scale, zero_point", "axis = 1", false,
+     false, surface::kPython},
 });
 
 }  // namespace tensorbuf

@@ -22,11 +22,6 @@ using namespace pybind11::literals;
 
 namespace {
 
-// The out-of-place ops' result rule (result_type.hpp), in their docstrings.
-#define RESULT_DOC                                                                          \
-  ". The result is the type of `tensor` (torch tensor, tb.TensorBuffer, else a NumPy array), " \
-  "without a copy; out_type=\"tensorbuf\" | \"numpy\" | \"torch\" picks another."
-
 using ScatterOut = TensorBuffer (*)(const TensorBuffer&, const TensorBuffer&, const TensorBuffer&,
                                     const ScatterOptions&);
 using ScatterInPlace = void (*)(TensorBuffer&, const TensorBuffer&, const TensorBuffer&,
@@ -120,7 +115,8 @@ void bind_boolean_mask_update(py::module_& m) {
     return wrap_result(std::move(*result), tensor, out_type);
   }, "tensor"_a, "mask"_a, "updates"_a, py::kw_only(), "axis"_a = 0, "broadcast"_a = true,
      "device"_a = py::none(), "stream"_a = py::none(), "out_type"_a = "same",
-     "NumPy's out[(slice(None),) * axis + (mask,)] = updates on a copy of tensor" RESULT_DOC);
+     "NumPy's out[(slice(None),) * axis + (mask,)] = updates on a copy of tensor"
+     TENSORBUF_RESULT_DOC("tensor"));
   m.def("boolean_mask_update_in_place", [](py::handle tensor, py::handle mask, py::handle updates,
                                            int axis, bool broadcast, py::handle device,
                                            py::handle stream) {
@@ -172,7 +168,8 @@ void bind_substr(py::module_& m) {
 void bind_ops(py::module_& m) {
 #define TENSORBUF_BIND_SCATTER(name, op, what)                                         \
   bind_scatter(m, "tensor_scatter_nd_" #name, &tensor_scatter_nd_##name,               \
-               &tensor_scatter_nd_##name##_in_place, "out = tensor; " what RESULT_DOC);
+               &tensor_scatter_nd_##name##_in_place,                                   \
+               "out = tensor; " what TENSORBUF_RESULT_DOC("tensor"));
   TENSORBUF_SCATTER_COMBINES(TENSORBUF_BIND_SCATTER)
 #undef TENSORBUF_BIND_SCATTER
   bind_boolean_mask_update(m);

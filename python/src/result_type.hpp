@@ -12,6 +12,11 @@
 
 #include "tensorbuf/tensor_buffer.hpp"
 
+// The rule, for the docstring of an op whose first tensor argument is `arg` (a literal).
+#define TENSORBUF_RESULT_DOC(arg)                                                           \
+  ". The result is the type of `" arg "` (torch tensor, tb.TensorBuffer, else a NumPy "      \
+  "array), without a copy; out_type=\"tensorbuf\" | \"numpy\" | \"torch\" picks another."
+
 namespace tensorbuf::python {
 
 // The words of out_type ("same", "tensorbuf", "numpy", "torch"), for m._spellings.

@@ -434,6 +434,138 @@ def substr(
     'utf8_char'); a tb.StringTensor.
     """
 
+def boolean_mask(
+    tensor: _ArrayLike,
+    mask: _ArrayLike,
+    *,
+    axis: int = 0,
+    device: str | None = None,
+    stream: _Stream | None = None,
+    out_type: Literal["same", "tensorbuf", "numpy", "torch"] = "same",
+) -> _OpResult:
+    """NumPy's tensor[(slice(None),) * axis + (mask,)], tf.boolean_mask: the slices where the
+    bool mask is true, in the mask's row-major order. The result is the type of `tensor`
+    (torch tensor, tb.TensorBuffer, else a NumPy array), without a copy; out_type="tensorbuf"
+    | "numpy" | "torch" picks another.
+    """
+
+def boolean_mask_into(
+    tensor: _ArrayLike,
+    mask: _ArrayLike,
+    out: _ArrayLike,
+    count: _ArrayLike,
+    *,
+    axis: int = 0,
+    device: str | None = None,
+    stream: _Stream | None = None,
+) -> None:
+    """boolean_mask written into the caller's `out` (capacity C along axis) and the true count n
+    into `count` (int64, one element), with no host wait: the first min(n, C) slices are
+    written, the rest of out is left as it was; compare count with C.
+    """
+
+def compress(
+    input: _ArrayLike,
+    condition: _ArrayLike,
+    *,
+    axis: int | None = None,
+    device: str | None = None,
+    stream: _Stream | None = None,
+    out_type: Literal["same", "tensorbuf", "numpy", "torch"] = "same",
+) -> _OpResult:
+    """ONNX Compress / numpy.compress: the slices of input along axis whose entry of the 1-D bool
+    condition is true (axis None: the flattened input). The result is the type of `input`
+    (torch tensor, tb.TensorBuffer, else a NumPy array), without a copy; out_type="tensorbuf"
+    | "numpy" | "torch" picks another.
+    """
+
+def normalize(
+    x: _ArrayLike,
+    mean: float | Sequence[float],
+    stddev: float | Sequence[float],
+    *,
+    device: str | None = None,
+    stream: _Stream | None = None,
+    out_type: Literal["same", "tensorbuf", "numpy", "torch"] = "same",
+) -> _OpResult:
+    """TFLite Support's NormalizeOp: (float32(x) - mean) / stddev in float32; numbers, or
+    sequences of one per channel (x's last axis). mean 0 with stddev 1 is the identity (x's
+    own memory, x's dtype). The result is the type of `x` (torch tensor, tb.TensorBuffer, else
+    a NumPy array), without a copy; out_type="tensorbuf" | "numpy" | "torch" picks another.
+    """
+
+def quantize(
+    x: _ArrayLike,
+    zero_point: float,
+    scale: float,
+    *,
+    device: str | None = None,
+    stream: _Stream | None = None,
+    out_type: Literal["same", "tensorbuf", "numpy", "torch"] = "same",
+) -> _OpResult:
+    """TFLite Support's QuantizeOp: normalize(x, -zero_point * scale, scale). The result is the
+    type of `x` (torch tensor, tb.TensorBuffer, else a NumPy array), without a copy;
+    out_type="tensorbuf" | "numpy" | "torch" picks another.
+    """
+
+def dequantize(
+    x: _ArrayLike,
+    zero_point: float,
+    scale: float,
+    *,
+    device: str | None = None,
+    stream: _Stream | None = None,
+    out_type: Literal["same", "tensorbuf", "numpy", "torch"] = "same",
+) -> _OpResult:
+    """TFLite Support's DequantizeOp: normalize(x, zero_point, 1 / scale). The result is the type
+    of `x` (torch tensor, tb.TensorBuffer, else a NumPy array), without a copy;
+    out_type="tensorbuf" | "numpy" | "torch" picks another.
+    """
+
+def cast(
+    x: _ArrayLike,
+    dtype: _DTypeLike,
+    *,
+    device: str | None = None,
+    stream: _Stream | None = None,
+    out_type: Literal["same", "tensorbuf", "numpy", "torch"] = "same",
+) -> _OpResult:
+    """TFLite Support's CastOp for every pair of dtypes (saturating, NaN to 0); x itself when
+    dtype is x's. The result is the type of `x` (torch tensor, tb.TensorBuffer, else a NumPy
+    array), without a copy; out_type="tensorbuf" | "numpy" | "torch" picks another.
+    """
+
+def quantize_linear(
+    x: _ArrayLike,
+    scale: _ArrayLike,
+    zero_point: _ArrayLike,
+    *,
+    axis: int = 1,
+    device: str | None = None,
+    stream: _Stream | None = None,
+    out_type: Literal["same", "tensorbuf", "numpy", "torch"] = "same",
+) -> _OpResult:
+    """ONNX QuantizeLinear (opset 13): saturate(round_half_even(x / scale) + zero_point) in the
+    zero point's dtype (a Python number: uint8); per tensor or per axis. The result is the
+    type of `x` (torch tensor, tb.TensorBuffer, else a NumPy array), without a copy;
+    out_type="tensorbuf" | "numpy" | "torch" picks another.
+    """
+
+def dequantize_linear(
+    x: _ArrayLike,
+    scale: _ArrayLike,
+    zero_point: _ArrayLike,
+    *,
+    axis: int = 1,
+    device: str | None = None,
+    stream: _Stream | None = None,
+    out_type: Literal["same", "tensorbuf", "numpy", "torch"] = "same",
+) -> _OpResult:
+    """ONNX DequantizeLinear (opset 13): (float32(x) - zero_point) * scale in float32. The result
+    is the type of `x` (torch tensor, tb.TensorBuffer, else a NumPy array), without a copy;
+    out_type="tensorbuf" | "numpy" | "torch" picks another.
+    """
+
 def asarray(
     obj: _ArrayLike,
     *,
