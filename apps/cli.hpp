@@ -67,6 +67,10 @@ extern const std::vector<FlagSpec> kSubstrRunFlags;
 int run_boolean_mask(const std::vector<std::string>& args);
 int run_compress(const std::vector<std::string>& args);
 
+// `tensorbuf run <op>` for the processing ops (apps/cli_run_processing.cpp); none when `op` is
+// not one of them.
+std::optional<int> run_processing(const std::string& op, const std::vector<std::string>& args);
+
 // `tensorbuf run <op> ... --distributed` under mpiexec (apps/cli_run_distributed.cpp);
 // InvalidArgumentError in a build without MPI.
 int run_distributed(const std::string& op, const std::vector<std::string>& args);

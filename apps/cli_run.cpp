@@ -37,6 +37,13 @@ ops:
       --tensor T.npy --mask M.npy --out O.npy [--axis N] [--device cpu|cuda]
   compress
       --input X.npy --condition C.npy --out O.npy [--axis N] [--device cpu|cuda]
+  normalize          --x X.npy --mean M[,M...] --stddev S[,S...] --out O.npy
+  quantize           --x X.npy --zero-point Z --scale S --out O.npy
+  dequantize         --x X.npy --zero-point Z --scale S --out O.npy
+  cast               --x X.npy --dtype D --out O.npy
+  quantize_linear    --x X.npy --scale S.npy --zero-point Z.npy [--axis N] --out O.npy
+  dequantize_linear  --x X.npy --scale S.npy --zero-point Z.npy [--axis N] --out O.npy
+      (each also takes [--device cpu|cuda])
   substr
       --input S.npy --pos P.npy --len L.npy [--unit byte|utf8_char] --out O.npy
       [--out-of-bounds default|error|drop] [--device cpu|cuda]
@@ -236,6 +243,7 @@ int run_command(const std::vector<std::string>& args) {
   if (op == "substr") return run_substr(rest);
   if (op == "boolean_mask") return run_boolean_mask(rest);
   if (op == "compress") return run_compress(rest);
+  if (const std::optional<int> status = run_processing(op, rest)) return *status;
   throw InvalidArgumentError("unknown op '" + op + "' (see tensorbuf run --help)");
 }
 

@@ -93,6 +93,51 @@ TEST_F(Cli, BooleanMaskAndCompress) {
   EXPECT_FALSE(std::filesystem::exists(path("bad.npy")));
 }
 
+// The processing ops: TFLite Support's with numbers on the command line, ONNX's with .npy
+// tensors; each result checked against float32 arithmetic done here.
+TEST_F(Cli, ProcessingOps) {
+  const std::string x = save("x.npy", f32({0, 64, 255, 10, 20, 30}, {2, 3}));
+  Result r = run({"run", "normalize", "--x", x, "--mean", "1,2,3", "--stddev", "2,4,8", "--out",
+                  path("n.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(load_npy_tensor(path("n.npy")).get_float_array(),
+            (std::vector<float>{(0.f - 1) / 2, (64.f - 2) / 4, (255.f - 3) / 8, (10.f - 1) / 2,
+                                (20.f - 2) / 4, (30.f - 3) / 8}));
+  r = run({"run", "quantize", "--x", x, "--zero-point", "2", "--scale", "0.5", "--out",
+           path("q.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(load_npy_tensor(path("q.npy")).get_float_array()[1], (64.f + 1.f) / 0.5f);
+  r = run({"run", "cast", "--x", x, "--dtype", "int8", "--out", path("c.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_npy(path("c.npy"), DataType::kInt8, "|i1", Shape({2, 3}), "(2, 3)");
+  EXPECT_EQ(load_npy_tensor(path("c.npy")).get_int_array(),
+            (std::vector<std::int32_t>{0, 64, 127, 10, 20, 30}));  // saturated
+  TensorBuffer zero_point = TensorBuffer::create_fixed_size(Shape({}), DataType::kUInt8);
+  zero_point.load_array(std::vector<std::int32_t>{10}, Shape({}));
+  const std::string scale = save("s.npy", f32({0.5f}, {}));
+  const std::string zero = save("z.npy", zero_point);
+  r = run({"run", "quantize_linear", "--x", x, "--scale", scale, "--zero-point", zero, "--out",
+           path("ql.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(load_npy_tensor(path("ql.npy")).get_int_array(),
+            (std::vector<std::int32_t>{10, 138, 255, 30, 50, 70}));
+  r = run({"run", "dequantize_linear", "--x", path("ql.npy"), "--scale", scale, "--zero-point",
+           zero, "--out", path("dql.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(load_npy_tensor(path("dql.npy")).get_float_array(),
+            (std::vector<float>{0, 64, 122.5f, 10, 20, 30}));
+  // Bad parameters: exit 2, the message, no output file.
+  r = run({"run", "normalize", "--x", x, "--mean", "1,x", "--stddev", "1", "--out",
+           path("bad.npy")});
+  EXPECT_EQ(r.status, 2);
+  expect_error_exactly(r, "InvalidArgument: --mean must be numbers separated by commas, not '1,x'");
+  r = run({"run", "normalize", "--x", x, "--mean", "1", "--stddev", "0", "--out", path("bad.npy")});
+  EXPECT_EQ(r.status, 2);
+  r = run({"run", "cast", "--x", x, "--dtype", "float128", "--out", path("bad.npy")});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_FALSE(std::filesystem::exists(path("bad.npy")));
+}
+
 TEST_F(Cli, BooleanMaskUpdateWithAxisAndNoBroadcast) {
   const std::string t = save("t.npy", i32({1, 2, 3, 4, 5, 6}, {2, 3}));
   const std::string m = save("m.npy", bools({1, 0, 1}, {3}));

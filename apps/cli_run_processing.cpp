@@ -1,0 +1,130 @@
+// `tensorbuf run normalize | quantize | dequantize | cast | quantize_linear |
+// dequantize_linear`: the pre- and post-processing ops on .npy files (docs/processing.md).
+// TFLite Support's ops take their parameters as numbers on the command line; ONNX's
+// quantize_linear / dequantize_linear take tensors (per tensor or per axis) as .npy files.
+#include <charconv>
+#include <iostream>
+
+#include "cli.hpp"
+#include "tensorbuf/processing.hpp"
+#include "tensorbuf/quantize_linear.hpp"
+#include "tensorbuf/spellings.hpp"
+
+namespace tensorbuf::cli {
+namespace {
+
+// One float, or several separated by commas (`--mean 123.675,116.28,103.53`).
+std::vector<float> parse_floats(const std::string& flag, const std::string& text) {
+  std::vector<float> values;
+  std::size_t begin = 0;
+  while (true) {
+    const std::size_t end = std::min(text.find(',', begin), text.size());
+    float value = 0;
+    const auto [ptr, ec] = std::from_chars(text.data() + begin, text.data() + end, value);
+    if (ec != std::errc() || ptr != text.data() + end || end == begin) {
+      throw InvalidArgumentError("--" + flag + " must be numbers separated by commas, not '" +
+                                 text + "'");
+    }
+    values.push_back(value);
+    if (end == text.size()) return values;
+    begin = end + 1;
+  }
+}
+
+float parse_float(const std::string& flag, const std::string& text) {
+  const std::vector<float> values = parse_floats(flag, text);
+  if (values.size() != 1) throw InvalidArgumentError("--" + flag + " takes one number");
+  return values.front();
+}
+
+ProcessOptions process_options(const Args& flags) {
+  ProcessOptions options;
+  options.device = parse_device(flags.optional("device").value_or("cpu"));
+  return options;
+}
+
+struct ProcessingCommand {
+  const char* op;
+  std::vector<FlagSpec> flags;  // besides --x, --out and --device
+  const char* usage;            // the flags' synopsis
+  const char* help;             // what the op computes
+  TensorBuffer (*run)(const TensorBuffer& x, const Args& flags);
+};
+
+const ProcessingCommand kCommands[] = {
+    {"normalize", {{"mean", true}, {"stddev", true}}, "--mean M[,M...] --stddev S[,S...]",
+     "TFLite Support's NormalizeOp: (float32(x) - mean) / stddev in float32. One number each,\n"
+     "or one per channel (x's last axis); mean 0 with stddev 1 is the identity.\n",
+     [](const TensorBuffer& x, const Args& flags) {
+       const std::vector<float> means = parse_floats("mean", flags.required("mean"));
+       const std::vector<float> stddevs = parse_floats("stddev", flags.required("stddev"));
+       if (means.size() == 1 && stddevs.size() == 1) {
+         return normalize(x, means[0], stddevs[0], process_options(flags));
+       }
+       return normalize(x, means, stddevs, process_options(flags));
+     }},
+    {"quantize", {{"zero-point", true}, {"scale", true}}, "--zero-point Z --scale S",
+     "TFLite Support's QuantizeOp: normalize(x, -zero_point * scale, scale), float32.\n",
+     [](const TensorBuffer& x, const Args& flags) {
+       return quantize(x, parse_float("zero-point", flags.required("zero-point")),
+                       parse_float("scale", flags.required("scale")), process_options(flags));
+     }},
+    {"dequantize", {{"zero-point", true}, {"scale", true}}, "--zero-point Z --scale S",
+     "TFLite Support's DequantizeOp: normalize(x, zero_point, 1 / scale), float32.\n",
+     [](const TensorBuffer& x, const Args& flags) {
+       return dequantize(x, parse_float("zero-point", flags.required("zero-point")),
+                         parse_float("scale", flags.required("scale")), process_options(flags));
+     }},
+    {"cast", {{"dtype", true}}, "--dtype bool|uint8|int8|...|float64",
+     "TFLite Support's CastOp, for every pair of dtypes (saturating, NaN to 0).\n",
+     [](const TensorBuffer& x, const Args& flags) {
+       return cast(x, parse_spelling<DataType>(flags.required("dtype"), "--dtype"),
+                   process_options(flags));
+     }},
+    {"quantize_linear", {{"scale", true}, {"zero-point", true}, {"axis", true}},
+     "--scale S.npy --zero-point Z.npy [--axis N]",
+     "ONNX QuantizeLinear (opset 13): saturate(round_half_even(x / scale) + zero_point) in the\n"
+     "zero point's dtype; scale and zero point of one element (per tensor) or 1-D along --axis\n"
+     "(default 1).\n",
+     [](const TensorBuffer& x, const Args& flags) {
+       QuantizeLinearOptions options;
+       options.device = parse_device(flags.optional("device").value_or("cpu"));
+       if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
+       return quantize_linear(x, load_npy_tensor(flags.required("scale")),
+                              load_npy_tensor(flags.required("zero-point")), options);
+     }},
+    {"dequantize_linear", {{"scale", true}, {"zero-point", true}, {"axis", true}},
+     "--scale S.npy --zero-point Z.npy [--axis N]",
+     "ONNX DequantizeLinear (opset 13): (float32(x) - zero_point) * scale in float32.\n",
+     [](const TensorBuffer& x, const Args& flags) {
+       QuantizeLinearOptions options;
+       options.device = parse_device(flags.optional("device").value_or("cpu"));
+       if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
+       return dequantize_linear(x, load_npy_tensor(flags.required("scale")),
+                                load_npy_tensor(flags.required("zero-point")), options);
+     }},
+};
+
+}  // namespace
+
+std::optional<int> run_processing(const std::string& op, const std::vector<std::string>& args) {
+  for (const ProcessingCommand& command : kCommands) {
+    if (op != command.op) continue;
+    const std::string name = "tensorbuf run " + op;
+    std::vector<FlagSpec> specs = command.flags;
+    specs.insert(specs.end(), {{"x", true}, {"out", true}, {"device", true}});
+    const Args flags(args, specs, name);
+    if (flags.help()) {
+      std::cout << "usage: " << name << " --x X.npy " << command.usage
+                << " --out O.npy [--device cpu|cuda]\n\n"
+                << command.help;
+      return kExitOk;
+    }
+    const std::string& out = flags.required("out");
+    save_npy(out, command.run(load_npy_tensor(flags.required("x")), flags));
+    return kExitOk;
+  }
+  return std::nullopt;
+}
+
+}  // namespace tensorbuf::cli
