@@ -30,3 +30,4 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/tensorbufConfigVers
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/tensorbufConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/tensorbufConfigVersion.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/tensorbuf)
+include(cmake/TensorbufPkgConfig.cmake)

@@ -56,3 +56,5 @@ print("check_install: import tensorbuf from", tb.__file__)')
 else
   echo "check_install: no Python package in this build: Python check skipped"
 fi
+# Without CMake: the installed .pc files and plain compiler drivers.
+"$root/scripts/check_pkgconfig.sh" "$work_dir/prefix" "$work_dir"

@@ -8,11 +8,12 @@ set -euo pipefail
 # libdlpack-dev: the system DLPack header (tensorbuf's own declarations are used without it).
 # python3-dev pybind11-dev python3-numpy python3-pytest python3-torch: the Python package and its
 # tests (TENSORBUF_WITH_PYTHON off without the first two), and the benchmarks' NumPy / PyTorch peers.
+# pkgconf: scripts/check_pkgconfig.sh (the installed .pc files, used without CMake).
 # mypy: the type stubs' checks (tests/python/test_stubs.py; they skip without it).
 # python3-onnx libonnx-testdata: the ONNX node tests of tests/processing (they skip without them).
 packages=(cmake ninja-build g++ gfortran libgtest-dev libbenchmark-dev libdlpack-dev python3 clang
           python3-dev pybind11-dev python3-numpy python3-pytest python3-torch mypy
-          libclang-rt-14-dev libopenmpi-dev openmpi-bin python3-onnx libonnx-testdata "$@")
+          libclang-rt-14-dev libopenmpi-dev openmpi-bin python3-onnx libonnx-testdata pkgconf "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" > /dev/null 2>&1 || missing+=("$p")
