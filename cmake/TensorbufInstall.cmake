@@ -1,8 +1,9 @@
-# cmake --install gives find_package(tensorbuf CONFIG) and tensorbuf::tensorbuf.
+# cmake --install gives find_package(tensorbuf CONFIG), tensorbuf::tensorbuf and tensorbuf::c
+# (the C API alone, no C++20 requirement: src/CMakeLists.txt).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS tensorbuf EXPORT tensorbufTargets
+install(TARGETS tensorbuf tensorbuf_c EXPORT tensorbufTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs tensorbuf from a configured build tree and builds + runs against it: tests/consumer
-# (C++), tests/consumer_c (a C project: docs/c_api.md's C example), tests/consumer_fortran (the
+# (C++), tests/consumer_c (a C project: docs/c_api.md's C example), tests/consumer_cxx17 (the
+# same example in a C++17 project, through tensorbuf::c), tests/consumer_fortran (the
 # installed .mod files and tensorbuf::tensorbuf_f, and a program using the wrappers alone) when
 # the build has the Fortran module, and
 # tests/consumer_mpi (component mpi, on 2 ranks) when the build has tensorbuf::mpi, and imports
@@ -11,8 +12,8 @@ build_dir=$1
 mkdir -p "$2"
 work_dir=$(cd "$2" && pwd)  # absolute: the consumer's CMake resolves paths from elsewhere
 root=$(cd "$(dirname "$0")/.." && pwd)
-rm -rf "$work_dir"/prefix "$work_dir"/consumer "$work_dir"/consumer_c "$work_dir"/consumer_fortran \
-  "$work_dir"/consumer_mpi
+rm -rf "$work_dir"/prefix "$work_dir"/consumer "$work_dir"/consumer_c "$work_dir"/consumer_cxx17 \
+  "$work_dir"/consumer_fortran "$work_dir"/consumer_mpi
 cmake --install "$build_dir" --prefix "$work_dir/prefix" > /dev/null
 cmake -S "$root/tests/consumer" -B "$work_dir/consumer" -G Ninja \
   -DCMAKE_PREFIX_PATH="$work_dir/prefix" > /dev/null
@@ -30,6 +31,11 @@ cmake -S "$root/tests/consumer_c" -B "$work_dir/consumer_c" -G Ninja \
   -DCMAKE_PREFIX_PATH="$work_dir/prefix" > /dev/null
 cmake --build "$work_dir/consumer_c" > /dev/null
 "$work_dir/consumer_c/consumer_c"
+"$work_dir/consumer_c/consumer_c_target_c"
+cmake -S "$root/tests/consumer_cxx17" -B "$work_dir/consumer_cxx17" -G Ninja \
+  -DCMAKE_PREFIX_PATH="$work_dir/prefix" > /dev/null
+cmake --build "$work_dir/consumer_cxx17" > /dev/null
+"$work_dir/consumer_cxx17/consumer_cxx17"
 if [ -f "$work_dir/prefix/include/tensorbuf/fortran/tensorbuf_f.mod" ]; then
   cmake -S "$root/tests/consumer_fortran" -B "$work_dir/consumer_fortran" -G Ninja \
     -DCMAKE_PREFIX_PATH="$work_dir/prefix" > /dev/null
