@@ -15,6 +15,29 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 rm -rf "$work_dir"/prefix "$work_dir"/consumer "$work_dir"/consumer_c "$work_dir"/consumer_cxx17 \
   "$work_dir"/consumer_fortran "$work_dir"/consumer_mpi
 cmake --install "$build_dir" --prefix "$work_dir/prefix" > /dev/null
+# A shared install: each library's soname is lib<name>.so.<major>.<minor> while the version is
+# 0.x (lib<name>.so.<major> from 1.0), and every installed shared object (the Python module
+# too) finds all it needs from the install itself, without LD_LIBRARY_PATH (RUNPATH $ORIGIN...).
+if compgen -G "$work_dir/prefix/lib*/libtensorbuf.so" > /dev/null; then
+  version=$(sed -n 's/^Version: //p' "$work_dir"/prefix/lib*/pkgconfig/tensorbuf.pc)
+  major=${version%%.*} minor=${version#*.}
+  soversion=$major
+  [ "$major" != 0 ] || soversion=$major.${minor%%.*}
+  for lib in "$work_dir"/prefix/lib*/lib*.so; do
+    soname=$(readelf -d "$lib" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+    if [ "$soname" != "$(basename "$lib").$soversion" ]; then
+      echo "check_install: $lib: soname '$soname', expected $(basename "$lib").$soversion" >&2
+      exit 1
+    fi
+  done
+  while IFS= read -r -d '' object; do
+    if env -u LD_LIBRARY_PATH ldd "$object" | grep 'not found'; then
+      echo "check_install: $object does not find the libraries above from the install" >&2
+      exit 1
+    fi
+  done < <(find "$work_dir/prefix" -name '*.so*' -type f -print0)
+  echo "check_install: shared install: sonames lib*.so.$soversion, every shared object resolves"
+fi
 cmake -S "$root/tests/consumer" -B "$work_dir/consumer" -G Ninja \
   -DCMAKE_PREFIX_PATH="$work_dir/prefix" > /dev/null
 cmake --build "$work_dir/consumer" > /dev/null
