@@ -22,7 +22,14 @@ if(TENSORBUF_WITH_MPI)
   install(EXPORT tensorbufMpiTargets NAMESPACE tensorbuf::
           DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/tensorbuf)
 endif()
-set(TENSORBUF_PACKAGE_WITH_CUDA ${TENSORBUF_WITH_CUDA})
+# Only a static libtensorbuf.a makes the consumer link the CUDA runtime (and so find the
+# toolkit); a shared libtensorbuf.so has it inside.
+get_target_property(_tensorbuf_install_type tensorbuf TYPE)
+if(TENSORBUF_WITH_CUDA AND _tensorbuf_install_type STREQUAL "STATIC_LIBRARY")
+  set(TENSORBUF_PACKAGE_WITH_CUDA ON)
+else()
+  set(TENSORBUF_PACKAGE_WITH_CUDA OFF)
+endif()
 configure_package_config_file(cmake/tensorbufConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/tensorbufConfig.cmake
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/tensorbuf)

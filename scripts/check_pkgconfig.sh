@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Builds and runs consumers of an installed tensorbuf with plain compiler drivers and
 # pkg-config alone (no CMake), as a Makefile or autotools project would: a C program
-# (docs/c_api.md's C example), the same as C++17, a C++20 program (tests/consumer), the Fortran
-# test program and a wrappers-only Fortran program (with --as-needed) when tensorbuf-fortran.pc
-# is installed, and the MPI consumer on 2 ranks when tensorbuf-mpi.pc is. A static install is
-# linked with `pkg-config --static` (its Libs.private: the C++ runtime, the static CUDA
-# runtime); a shared one without, with an rpath to the install's libdir.
+# (docs/c_api.md's C example, also by make with tests/consumer_make/Makefile), the same as
+# C++17, a C++20 program (tests/consumer), the Fortran test program and a wrappers-only Fortran
+# program (with --as-needed) when tensorbuf-fortran.pc is installed, and the MPI consumer on 2
+# ranks when tensorbuf-mpi.pc is. A static install is linked with `pkg-config --static` (its
+# Libs.private: the C++ runtime, the static CUDA runtime); a shared one without, with an rpath
+# to the install's libdir.
 # usage: scripts/check_pkgconfig.sh PREFIX WORK_DIR  (called by scripts/check_install.sh)
 set -euo pipefail
 prefix=$1
@@ -18,7 +19,7 @@ pc_file=$(compgen -G "$prefix/lib*/pkgconfig/tensorbuf.pc" | head -n 1) || {
   exit 1
 }
 # The install first, then the system's modules (MPI's ompi-cxx).
-pc_dir=$(dirname "$pc_file")
+pc_dir=$(cd "$(dirname "$pc_file")" && pwd)  # absolute: make -C runs elsewhere
 export PKG_CONFIG_PATH="$pc_dir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 pkg-config --print-errors --exists tensorbuf
 type=$(pkg-config --variable=library_type tensorbuf)
@@ -41,6 +42,12 @@ run "$cc" -std=c99 -Wall -Wextra -pedantic -Werror "$root/tests/c_api/example.c"
 run "$cxx" -std=c++20 -Wall -Wextra -Werror "$root/tests/consumer/main.cpp" -o "$out/cxx" \
   $(flags tensorbuf) "${rpath[@]}"
 "$out/cxx"
+# The same with make and tests/consumer_make/Makefile (the README's Makefile lines).
+make_args=()
+[ "$type" = static ] || make_args=(TENSORBUF_PKG_CONFIG_STATIC= "LDFLAGS=${rpath[*]}")
+run make -s -C "$out" -f "$root/tests/consumer_make/Makefile" VPATH="$root/tests/c_api" \
+  "${make_args[@]}" example
+"$out/example"
 # The C API from C++17: tensorbuf.pc's Cflags impose no standard.
 # shellcheck disable=SC2046
 run "$cxx" -std=c++17 -Wall -Wextra -pedantic -Werror "$root/tests/c_api/example_cxx17.cpp" \
@@ -69,4 +76,4 @@ if pkg-config --exists tensorbuf-mpi; then
 else
   echo "check_pkgconfig: no tensorbuf-mpi.pc (built without MPI): MPI consumer skipped"
 fi
-echo "check_pkgconfig: $type install: C, C++17, C++20, Fortran and MPI consumers built with pkg-config ran"
+echo "check_pkgconfig: $type install: C (gcc, make), C++17, C++20, Fortran and MPI consumers built with pkg-config ran"
