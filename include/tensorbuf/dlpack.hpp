@@ -101,7 +101,7 @@ inline constexpr std::uint32_t kDLPackMinorVersion = 0;
 struct DLPackExportOptions {
   /// The consumer's stream: it is made to wait (an event) on the buffer's last write, never the
   /// host, and tensorbuf's next use of the buffer waits on the consumer's work recorded now.
-  Stream consumer_stream;
+  Stream consumer_stream{};
   /// Versioned form only: export with DLPACK_FLAG_BITMASK_READ_ONLY (the buffer keeps its home).
   bool read_only = false;
 };
@@ -117,7 +117,7 @@ DLManagedTensorVersioned* to_dlpack_versioned(const TensorBuffer& buffer,
 struct DLPackImportOptions {
   /// The producer's stream the data is ready on (the borrow's ready_stream); the foreign
   /// deleter runs once that stream is ordered after tensorbuf's last use (I5).
-  Stream stream;
+  Stream stream{};
   /// Import 8-bit integer data as kBool (a mask exported as uint8, as torch 1.13 must).
   bool as_bool = false;
 };

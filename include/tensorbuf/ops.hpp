@@ -11,10 +11,10 @@ namespace tensorbuf {
 
 /// Options of the scatter ops. Unset `device`: the device where `tensor`'s freshest copy lives.
 struct ScatterOptions {
-  std::optional<Device> device;
+  std::optional<Device> device{};
   OutOfBoundsPolicy out_of_bounds = OutOfBoundsPolicy::kDeviceDefault;
   bool deterministic = false;  // CUDA results equal the CPU's bit for bit
-  Stream stream;               // CUDA work goes here (null: the library's stream)
+  Stream stream{};             // CUDA work goes here (null: the library's stream)
 };
 
 /// out = tensor; out[indices[r]] -= updates[r] for every row r (TensorFlow TensorScatterSub).
@@ -54,10 +54,10 @@ void tensor_scatter_nd_mul_in_place(TensorBuffer& tensor, const TensorBuffer& in
 
 /// Options of boolean_mask_update.
 struct BooleanMaskUpdateOptions {
-  std::optional<Device> device;
+  std::optional<Device> device{};
   int axis = 0;            // negative counts from the end
   bool broadcast = true;   // NumPy broadcasting of `updates` to the target shape
-  Stream stream;
+  Stream stream{};
 };
 
 /// NumPy `out[(slice(None),)*axis + (mask,)] = updates` on a copy of `tensor`.
@@ -76,9 +76,9 @@ void boolean_mask_update_in_place(TensorBuffer& tensor, const TensorBuffer& mask
 
 /// Options of boolean_mask and boolean_mask_into.
 struct BooleanMaskOptions {
-  std::optional<Device> device;
+  std::optional<Device> device{};
   int axis = 0;  // negative counts from the end
-  Stream stream;
+  Stream stream{};
 };
 
 /// NumPy `tensor[(slice(None),)*axis + (mask,)]`, TensorFlow tf.boolean_mask: the slices of
@@ -97,9 +97,9 @@ void boolean_mask_into(const TensorBuffer& tensor, const TensorBuffer& mask, Ten
 
 /// Options of compress.
 struct CompressOptions {
-  std::optional<Device> device;
-  std::optional<int> axis;  // unset: along the flattened input
-  Stream stream;
+  std::optional<Device> device{};
+  std::optional<int> axis{};  // unset: along the flattened input
+  Stream stream{};
 };
 
 /// ONNX Compress: the slices of `input` along `axis` whose entry of the 1-D bool `condition` is
@@ -111,10 +111,10 @@ TensorBuffer compress(const TensorBuffer& input, const TensorBuffer& condition,
 
 /// Options of substr.
 struct SubstrOptions {
-  std::optional<Device> device;
+  std::optional<Device> device{};
   SubstrUnit unit = SubstrUnit::kByte;
   OutOfBoundsPolicy out_of_bounds = OutOfBoundsPolicy::kDeviceDefault;
-  Stream stream;
+  Stream stream{};
 };
 
 /// Substrings (TensorFlow Substr): for each element of the broadcast of input and pos, the

@@ -13,8 +13,8 @@ namespace tensorbuf {
 /// Options of normalize, quantize, dequantize and cast. Unset `device`: where `x`'s freshest
 /// copy lives; the result is valid there.
 struct ProcessOptions {
-  std::optional<Device> device;
-  Stream stream;
+  std::optional<Device> device{};
+  Stream stream{};
 };
 
 /// NormalizeOp(mean, stddev), scalar form: y = (float32(x) - mean) / stddev in float32, output

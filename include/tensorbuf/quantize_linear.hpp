@@ -12,9 +12,9 @@ namespace tensorbuf {
 /// Options of quantize_linear and dequantize_linear. Unset `device`: where `x`'s freshest copy
 /// lives. `axis` (negative counts from the end) is used by the per-axis form only.
 struct QuantizeLinearOptions {
-  std::optional<Device> device;
+  std::optional<Device> device{};
   int axis = 1;
-  Stream stream;
+  Stream stream{};
 };
 
 /// y = saturate(round_half_even(x / scale) + zero_point), in float32 (float64 for float64 x).

@@ -24,12 +24,12 @@ struct BorrowOptions {
   bool read_only = false;
   /// The caller's stream the data is ready on: tensorbuf's first use waits on it (an event on
   /// the device; the host waits only for a host read of host memory).
-  Stream ready_stream;
+  Stream ready_stream{};
   /// Called exactly once, when the last TensorBuffer or DLPack export referring to the memory
   /// is gone, with the stream of tensorbuf's last use (null: none) so the owner can free in
   /// stream order. Never called when borrow() throws. May run on any thread; must not throw
   /// or block.
-  std::function<void(Stream last_use)> release;
+  std::function<void(Stream last_use)> release{};
   /// Keep the other side's copy (the mirror) across calls until note_external_write().
   bool cache_mirror = false;
 };
