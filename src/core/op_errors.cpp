@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/error_macros.hpp"
+#include "core/nd_indices.hpp"
 #include "core/plan_boolean_mask_update.hpp"
 
 namespace tensorbuf::core {
@@ -52,33 +53,8 @@ std::string python_bytes_repr(std::string_view bytes) {
 }  // namespace
 
 std::string rejection_message(const ScatterNdPlan& plan, const ScatterNdResult& result) {
-  const std::int64_t row = result.first_bad_index;
-  const std::vector<std::int64_t>& components = result.bad_components;
-  std::string out = "indices";
-  const int batch_rank = plan.indices_dims.rank() - 1;
-  if (batch_rank > 0) {
-    // The unflattened position of `row` in indices.shape[:-1].
-    std::vector<std::int64_t> position(static_cast<std::size_t>(batch_rank));
-    std::int64_t rest = row;
-    for (int i = batch_rank - 1; i >= 0; --i) {
-      const std::int64_t dim = plan.indices_dims[static_cast<std::size_t>(i)];
-      position[static_cast<std::size_t>(i)] = dim == 0 ? 0 : rest % dim;
-      rest = dim == 0 ? 0 : rest / dim;
-    }
-    out += '[';
-    for (int i = 0; i < batch_rank; ++i) {
-      if (i != 0) out += ',';
-      out += std::to_string(position[static_cast<std::size_t>(i)]);
-    }
-    out += ']';
-  }
-  out += " = [";
-  for (std::size_t i = 0; i < components.size(); ++i) {
-    if (i != 0) out += ", ";
-    out += std::to_string(components[i]);
-  }
-  out += "] does not index into shape " + Shape(plan.tensor_dims.to_vector()).to_string();
-  return out;
+  return bad_index_message(plan.indices_dims, result.first_bad_index, result.bad_components,
+                           plan.tensor_dims.to_vector());
 }
 
 std::string rejection_message(const BooleanMaskUpdatePlan& plan,

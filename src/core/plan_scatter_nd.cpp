@@ -5,6 +5,7 @@
 
 #include "core/buffer_access.hpp"
 #include "core/error_macros.hpp"
+#include "core/nd_indices.hpp"
 #include "core/shape_product.hpp"
 
 namespace tensorbuf::core {
@@ -56,10 +57,7 @@ ScatterNdPlan plan_scatter_nd(ScatterOp op, const TensorBuffer& tensor, const Te
                     str_cat(name, ": tensor dtype ", to_string(dtype),
                             " is not supported (numeric dtypes only; bool only for "
                             "tensor_scatter_nd_update)"));
-  TENSORBUF_EXPECTS(
-      indices.data_type() == DataType::kInt32 || indices.data_type() == DataType::kInt64,
-      InvalidArgumentError,
-      str_cat(name, ": indices must be int32 or int64, got ", to_string(indices.data_type())));
+  check_index_dtype(name, indices.data_type());
   TENSORBUF_EXPECTS(updates.data_type() == dtype, InvalidArgumentError,
                     str_cat(name, ": updates dtype ", to_string(updates.data_type()),
                             " does not match tensor dtype ", to_string(dtype)));
@@ -115,19 +113,7 @@ ScatterNdPlan plan_scatter_nd(ScatterOp op, const TensorBuffer& tensor, const Te
   plan.num_rows = dims_product(indices_shape.dims(), 0, indices_shape.dims().size() - 1);
   plan.slice_size =
       dims_product(tensor_shape.dims(), static_cast<std::size_t>(d), tensor_shape.dims().size());
-  // Shapes are overflow-checked as a whole; a prefix may overflow only when a later dim is 0.
-  std::int64_t slices = 1;
-  bool overflow = false;
-  for (int i = 0; i < d; ++i) overflow |= __builtin_mul_overflow(slices, tensor_shape[i], &slices);
-  plan.num_slices = overflow ? 0 : slices;
-  plan.slice_strides.assign(static_cast<std::size_t>(d), 0);
-  if (!overflow) {
-    std::int64_t stride = 1;
-    for (int i = d - 1; i >= 0; --i) {
-      plan.slice_strides[static_cast<std::size_t>(i)] = stride;
-      stride *= tensor_shape[i];
-    }
-  }
+  plan.num_slices = slice_strides(tensor_shape.dims(), 0, d, plan.slice_strides);
   return plan;
 }
 

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "core/boolean_mask_plan.hpp"
+#include "kernels/carriers.hpp"
 #include "kernels/config.hpp"
 #include "kernels/mask_tiles.hpp"
 
@@ -63,14 +64,6 @@ struct StoreMaskCount {
   }
 };
 
-// The widest carrier (up to 16 bytes) that divides a row's bytes and the alignment of every
-// pointer the pass touches: the op only moves bytes, so several elements move as one.
-inline std::size_t mask_compact_carrier_size(std::size_t row_bytes, std::uintptr_t pointer_bits) {
-  std::size_t size = 16;
-  while (size > 1 && (row_bytes % size != 0 || (pointer_bits & (size - 1)) != 0)) size /= 2;
-  return size;
-}
-
 // The compaction pass with the widest carrier, `capacity` rows per outer block.
 template <class Index, class Executor>
 void run_mask_compact_pass(Executor& ex, const core::BooleanMaskPlan& plan,
@@ -78,7 +71,7 @@ void run_mask_compact_pass(Executor& ex, const core::BooleanMaskPlan& plan,
                            const void* tensor, void* out, std::int64_t capacity) {
   const std::size_t row_bytes = static_cast<std::size_t>(plan.inner) * plan.element_size;
   if (capacity <= 0 || row_bytes == 0 || plan.outer == 0 || tiles == 0) return;
-  const std::size_t carrier = mask_compact_carrier_size(
+  const std::size_t carrier = carrier_size(
       row_bytes, reinterpret_cast<std::uintptr_t>(tensor) | reinterpret_cast<std::uintptr_t>(out));
   const auto inner = static_cast<std::int64_t>(row_bytes / carrier);
   auto pass = [&](auto tag) {

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "kernels/bits.hpp"
+#include "kernels/carriers.hpp"
 #include "kernels/config.hpp"
 
 namespace tensorbuf::kernels {
@@ -69,12 +70,6 @@ struct MaskTileCountFunctor {
   MaskTileCountOf<Index> count_of;
   Index* counts;
   TENSORBUF_HOST_DEVICE void operator()(std::int64_t tile) const { counts[tile] = count_of(tile); }
-};
-
-// 16 bytes moved as one: the widest carrier of the mask ops, which only move bytes.
-struct alignas(16) Bytes16 {
-  std::uint64_t low;
-  std::uint64_t high;
 };
 
 }  // namespace tensorbuf::kernels

@@ -25,20 +25,6 @@
 
 namespace tensorbuf::kernels {
 
-inline constexpr std::int64_t kNoBadRow = std::numeric_limits<std::int64_t>::max();
-
-// Records the smallest bad row.
-template <class Index>
-struct ValidateRowsFunctor {
-  const Index* indices;
-  ScatterGeometry geometry;
-  std::int64_t* first_bad;
-  TENSORBUF_HOST_DEVICE void operator()(std::int64_t row) const {
-    std::int64_t slice = 0;
-    if (!geometry.slice_of(indices + row * geometry.depth, &slice)) atomic_min_i64(first_bad, row);
-  }
-};
-
 // out[slice(row) * S + j + k] op= updates[row * S + j + k] for k < W, where position i covers
 // (row, j = W * chunk) (S % W == 0); bad rows are skipped (kRecordBad: and the smallest one
 // recorded).
@@ -135,34 +121,11 @@ void sort_rows_by_slice(Executor& executor, Key* keys, std::int64_t* rows, std::
   executor.sort_by_key(keys, rows, n);
 }
 
-// The geometry of `plan` for kernels of `executor`: deep indices get their dims and strides
-// copied into executor memory.
+// The geometry of `plan` for kernels of `executor` (executor_geometry, scatter_nd_combine.hpp).
 template <class Executor>
 ScatterGeometry executor_geometry(Executor& executor, const core::ScatterNdPlan& plan) {
-  ScatterGeometry geometry = make_geometry(plan);
-  if (plan.depth > kInlineDepth) {
-    const std::int64_t count = 2 * static_cast<std::int64_t>(plan.depth);
-    std::int64_t* table = executor.template scratch<std::int64_t>(count);
-    store_values(executor, table, count, [&](std::int64_t at) {
-      return at < plan.depth ? plan.tensor_dims[static_cast<std::size_t>(at)]
-                             : plan.slice_strides[static_cast<std::size_t>(at - plan.depth)];
-    });
-    geometry.external = table;
-  }
-  return geometry;
-}
-
-// The result for bad row `row`: reads its components back (error path only).
-template <class Executor, class Index>
-core::ScatterNdResult bad_row_result(Executor& executor, const core::ScatterNdPlan& plan,
-                                     const Index* indices, std::int64_t row) {
-  core::ScatterNdResult result;
-  result.first_bad_index = row;
-  for (int d = 0; d < plan.depth; ++d) {
-    result.bad_components.push_back(
-        static_cast<std::int64_t>(executor.read_value(indices + row * plan.depth + d)));
-  }
-  return result;
+  return executor_geometry(executor, plan.depth, plan.slice_size, plan.tensor_dims.data(),
+                           plan.slice_strides.data());
 }
 
 // `copy_tensor` writes out = tensor (out of place); it runs after the sort, once every scratch
@@ -206,7 +169,9 @@ core::ScatterNdResult run_scatter_nd(Executor& executor, const core::ScatterNdPl
   if (check_first && n > 0) {
     executor.for_each_index(n, ValidateRowsFunctor<Index>{indices, geometry, first_bad});
     const std::int64_t bad = executor.read_value(first_bad);
-    if (bad != kNoBadRow) return bad_row_result(executor, plan, indices, bad);
+    if (bad != kNoBadRow) {
+      return bad_row_result<core::ScatterNdResult>(executor, plan.depth, indices, bad);
+    }
   }
   // out = tensor, only once all scratch is taken (the strong guarantee on a failed allocation).
   auto copy_tensor = [&] {
@@ -229,7 +194,9 @@ core::ScatterNdResult run_scatter_nd(Executor& executor, const core::ScatterNdPl
   if (error_policy && !check_first) {
     run_atomic_pass<Op, true>(executor, work, geometry, out, indices, updates, first_bad);
     const std::int64_t bad = executor.read_value(first_bad);
-    if (bad != kNoBadRow) return bad_row_result(executor, plan, indices, bad);
+    if (bad != kNoBadRow) {
+      return bad_row_result<core::ScatterNdResult>(executor, plan.depth, indices, bad);
+    }
     return result;
   }
   run_atomic_pass<Op, false>(executor, work, geometry, out, indices, updates,

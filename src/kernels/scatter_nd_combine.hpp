@@ -1,6 +1,6 @@
 // The per-element logic of the scatter ops, shared by the CPU backend and the CUDA kernels:
-// the combine step (core/op_table.hpp's combines) and the row -> slice mapping with its bounds
-// check (one unsigned compare per index component).
+// the combine step (core/op_table.hpp's combines); the row -> slice mapping with its bounds
+// check is nd_rows.hpp's, shared with gather_nd.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +8,7 @@
 
 #include "core/scatter_nd_plan.hpp"
 #include "kernels/config.hpp"
+#include "kernels/nd_rows.hpp"
 #include "tensorbuf/half.hpp"
 
 namespace tensorbuf::kernels {
@@ -66,65 +67,10 @@ struct Combine {
   }
 };
 
-// Index depths up to this are passed to kernels by value; deeper ones through memory.
-inline constexpr int kInlineDepth = 8;
-
-// Maps an index row to its slice: slice = sum_d idx[d] * stride[d], after checking
-// 0 <= idx[d] < dim[d] with one unsigned compare per component (negatives never wrap).
-struct ScatterGeometry {
-  int depth = 1;
-  std::int64_t slice_size = 0;
-  // Filled by make_geometry (no member initializers: their zero fill, a `rep stos` of 136
-  // bytes, was 6% of a small CPU scatter call).
-  std::int64_t dims[kInlineDepth];
-  std::int64_t strides[kInlineDepth];
-  const std::int64_t* external = nullptr;  // depth > kInlineDepth: dims[D], then strides[D]
-
-  template <class Index>
-  TENSORBUF_HOST_DEVICE bool slice_of(const Index* index, std::int64_t* slice) const {
-    if (depth == 1) {
-      const auto v = static_cast<std::uint64_t>(static_cast<std::int64_t>(index[0]));
-      if (v >= static_cast<std::uint64_t>(dims[0])) return false;
-      *slice = static_cast<std::int64_t>(v);
-      return true;
-    }
-    const std::int64_t* bound = depth <= kInlineDepth ? dims : external;
-    const std::int64_t* stride = depth <= kInlineDepth ? strides : external + depth;
-    std::int64_t sum = 0;
-    for (int d = 0; d < depth; ++d) {
-      const auto v = static_cast<std::uint64_t>(static_cast<std::int64_t>(index[d]));
-      if (v >= static_cast<std::uint64_t>(bound[d])) return false;
-      sum += static_cast<std::int64_t>(v) * stride[d];
-    }
-    *slice = sum;
-    return true;
-  }
-};
-
-// The geometry of a plan; `external` (2 * depth values: dims, then strides) must be set by
-// the caller when depth > kInlineDepth.
+// The geometry of a scatter plan (tensor.shape[:D]).
 inline ScatterGeometry make_geometry(const core::ScatterNdPlan& plan) {
-  ScatterGeometry geometry;
-  geometry.depth = plan.depth;
-  geometry.slice_size = plan.slice_size;
-  // Every entry written, unused ones as 0.
-  for (int d = 0; d < kInlineDepth; ++d) {
-    const bool used = d < plan.depth;
-    geometry.dims[d] = used ? plan.tensor_dims[static_cast<std::size_t>(d)] : 0;
-    geometry.strides[d] = used ? plan.slice_strides[static_cast<std::size_t>(d)] : 0;
-  }
-  return geometry;
-}
-
-// Splits a flat (row, element-of-slice) position; 32-bit division when it fits.
-TENSORBUF_HOST_DEVICE inline void split_position(std::int64_t i, std::int64_t slice_size,
-                                                 std::int64_t* row, std::int64_t* element) {
-  if (slice_size == 1) {
-    *row = i;
-    *element = 0;
-  } else {
-    divide(i, slice_size, *row, *element);
-  }
+  return make_geometry(plan.depth, plan.slice_size, plan.tensor_dims.data(),
+                       plan.slice_strides.data());
 }
 
 }  // namespace tensorbuf::kernels

@@ -1,0 +1,24 @@
+// Carriers: the ops that only move bytes (boolean_mask, its update, gather_nd) move several
+// elements as one unsigned word of 1, 2, 4, 8 or 16 bytes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tensorbuf::kernels {
+
+// 16 bytes moved as one: the widest carrier.
+struct alignas(16) Bytes16 {
+  std::uint64_t low;
+  std::uint64_t high;
+};
+
+// The widest carrier (up to 16 bytes) that divides a row's bytes and the alignment of every
+// pointer the pass touches (`pointer_bits`: the pointers or-ed together).
+inline std::size_t carrier_size(std::size_t row_bytes, std::uintptr_t pointer_bits) {
+  std::size_t size = 16;
+  while (size > 1 && (row_bytes % size != 0 || (pointer_bits & (size - 1)) != 0)) size /= 2;
+  return size;
+}
+
+}  // namespace tensorbuf::kernels
