@@ -109,6 +109,28 @@ struct CompressOptions {
 TensorBuffer compress(const TensorBuffer& input, const TensorBuffer& condition,
                       const CompressOptions& = {});
 
+/// Options of gather_nd (spec/indexing.md 5b: the options of gather, gather_elements and
+/// gather_nd; each op reads the fields it has, gather_nd ignores `axis`).
+struct GatherOptions {
+  std::optional<Device> device;
+  OutOfBoundsPolicy out_of_bounds = OutOfBoundsPolicy::kDeviceDefault;
+  int axis = 0;        // gather, gather_elements
+  int batch_dims = 0;  // gather_nd: leading dims shared by params and indices
+  Stream stream;
+};
+
+/// TensorFlow GatherNd / ONNX GatherND: with b = batch_dims and D = indices.shape[-1],
+/// out[i..., :] = params[i[:b]..., indices[i...], :], shape indices.shape[:-1] +
+/// params.shape[b+D:]. `indices`: int32/int64; 0 <= b < indices.rank; 1 <= D <= params.rank - b;
+/// params.shape[:b] == indices.shape[:b]. Any params dtype. Negative index components are out
+/// of range (TensorFlow's rule, not ONNX's wrap). InvalidArgumentError for wrong dtypes, shapes
+/// or batch_dims, and under kError for an out-of-range row (the first one, named as the scatter
+/// ops name it: "indices[0,1] = [7] does not index into shape [3]"); under kDrop its output
+/// slice is zeros. Host sync on CUDA: one under kError (the first bad row is read back), none
+/// under kDrop (the CUDA default).
+TensorBuffer gather_nd(const TensorBuffer& params, const TensorBuffer& indices,
+                       const GatherOptions& = {});
+
 /// Options of substr.
 struct SubstrOptions {
   std::optional<Device> device{};

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/boolean_mask_update_plan.hpp"
+#include "core/gather_nd_plan.hpp"
 #include "core/scatter_nd_plan.hpp"
 #include "core/substr_plan.hpp"
 #include "tensorbuf/types.hpp"
@@ -15,6 +16,7 @@ namespace tensorbuf::core {
 const char* scatter_nd_capture_blocker(const ScatterNdPlan& plan);
 const char* mask_update_capture_blocker(const BooleanMaskUpdatePlan& plan);
 const char* substr_capture_blocker(const SubstrPlan& plan);
+const char* gather_nd_capture_blocker(const GatherNdPlan& plan);
 
 // The output chars of a kDrop substr, bounded on the host: the input's chars times the
 // broadcast factor (each input string is used out_size / in_size times, and a substring is

@@ -4,6 +4,7 @@
 #include "core/boolean_mask_backends.hpp"
 #include "core/boolean_mask_update_backends.hpp"
 #include "core/error_macros.hpp"
+#include "core/gather_nd_backends.hpp"
 #include "core/route_rows_backend.hpp"
 #include "core/scatter_nd_backends.hpp"
 #include "core/substr_backends.hpp"
@@ -40,6 +41,13 @@ core::BooleanMaskUpdateResult boolean_mask_update(const core::BooleanMaskUpdateP
   not_built();
 }
 // --- end boolean_mask_update ---
+
+// --- gather_nd (src/core/gather_nd_backends.hpp) ---
+core::GatherNdResult gather_nd(const core::GatherNdPlan&, const core::GatherNdBuffers&,
+                               const core::CudaContext&) {
+  not_built();
+}
+// --- end gather_nd ---
 
 // --- scatter_nd (src/core/scatter_nd_backends.hpp) ---
 core::ScatterNdResult scatter_nd(const core::ScatterNdPlan&, const core::ScatterNdBuffers&,

@@ -1,0 +1,26 @@
+// Validating and planning gather_nd (src/core only; a bad row's text: core/nd_indices.hpp).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/gather_nd_plan.hpp"
+#include "tensorbuf/ops.hpp"
+#include "tensorbuf/tensor_buffer.hpp"
+
+namespace tensorbuf::core {
+
+// spec/indexing.md 3 rule 1 and 5b: InvalidArgumentError naming the problem for indices that
+// are not int32/int64, batch_dims outside [0, indices.rank), a depth outside
+// [1, params.rank - batch_dims], or batch dims of params and indices that differ. The policy is
+// left to the op.
+GatherNdPlan plan_gather_nd(const TensorBuffer& params, const TensorBuffer& indices,
+                            const GatherOptions& options);
+
+// indices.shape[:-1] + params.shape[batch_dims + D:].
+std::vector<std::int64_t> gather_nd_output_dims(const GatherNdPlan& plan);
+
+// What a bad row's components index into: params.shape[batch_dims:].
+std::vector<std::int64_t> gather_nd_indexed_shape(const GatherNdPlan& plan);
+
+}  // namespace tensorbuf::core
