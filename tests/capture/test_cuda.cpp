@@ -271,6 +271,24 @@ TEST_F(CUDACaptureTest, MaskUpdateBroadcastFormsReplayAsEager) {
   }
 }
 
+TEST_F(CUDACaptureTest, GatherNdDropReplaysAsEager) {
+  // Rows of 8 int32 with some out of range (kDrop: zeros), and elements of depth 2.
+  for (const bool elements : {false, true}) {
+    const std::vector<Input> inputs = {
+        ints(Shape{64, 8}, -100, 100, DataType::kInt32),
+        ints(elements ? Shape{256, 2} : Shape{256, 1}, -2, 70, DataType::kInt64)};
+    capture_and_replay(elements ? "gather_nd elements" : "gather_nd rows", inputs,
+                       [](std::vector<TensorBuffer>& b, Device device,
+                          Stream stream) -> std::optional<TensorBuffer> {
+                         GatherOptions options;
+                         options.device = device;
+                         options.stream = stream;
+                         options.out_of_bounds = OutOfBoundsPolicy::kDrop;
+                         return gather_nd(b[0], b[1], options);
+                       });
+  }
+}
+
 TEST_F(CUDACaptureTest, BlockedFormsRaiseAndKeepTheCaptureValid) {
   expect_blocked(
       "scatter kError",
@@ -283,6 +301,16 @@ TEST_F(CUDACaptureTest, BlockedFormsRaiseAndKeepTheCaptureValid) {
         options.out_of_bounds = OutOfBoundsPolicy::kError;
         return std::optional<TensorBuffer>(tensor_scatter_nd_add(b[0], b[1], b[2], options));
       });
+  expect_blocked("gather_nd kError",
+                 {ints(Shape{64, 2}, 0, 9, DataType::kInt32),
+                  ints(Shape{8, 1}, 0, 63, DataType::kInt32)},
+                 [](std::vector<TensorBuffer>& b, Device device, Stream stream) {
+                   GatherOptions options;
+                   options.device = device;
+                   options.stream = stream;
+                   options.out_of_bounds = OutOfBoundsPolicy::kError;
+                   return std::optional<TensorBuffer>(gather_nd(b[0], b[1], options));
+                 });
   // updates of n rows: n is read back to validate the shape. An all-true mask of 8.
   Input all_true{DataType::kBool, Shape{8},
                  [](std::mt19937_64&) { return std::vector<std::uint8_t>(8, 1); }};
