@@ -46,7 +46,14 @@ inline constexpr auto kScatterCombines = std::to_array<ScatterCombineInfo>({
 
 // The op families: what each surface offers for each. Which forms read a device value back on
 // the host, and so cannot be captured in a CUDA graph, is each op's rule (docs/capture.md).
-enum class OpFamily { kScatterNd, kBooleanMaskUpdate, kSubstr, kBooleanMask, kProcessing };
+enum class OpFamily {
+  kScatterNd,
+  kBooleanMaskUpdate,
+  kSubstr,
+  kBooleanMask,
+  kProcessing,
+  kGatherNd
+};
 
 // The surfaces besides C++ that bind a family (a bit each). A test walks the table for each
 // checked surface and fails when a family claims one it lacks: the C API's error-test table
@@ -107,6 +114,9 @@ inline constexpr auto kOpFamilies = std::to_array<OpFamilyInfo>({
      surface::kPython | surface::kCli},
     {OpFamily::kProcessing, "dequantize_linear", "x, scale, zero_point", "axis = 1", false,
      false, surface::kPython | surface::kCli},
+    // C++ only so far (docs/gather_nd.md).
+    {OpFamily::kGatherNd, "gather_nd", "params, indices",
+     "out_of_bounds = device default, batch_dims = 0", false, false, 0},
 });
 
 }  // namespace tensorbuf
