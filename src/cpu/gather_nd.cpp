@@ -4,6 +4,7 @@
 // bad row, and the first chunk that found one names it (chunks are in row order), so the row is
 // the smallest whatever the thread count; the output is then discarded. kDrop: a bad row's
 // slice is zeros.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -12,6 +13,7 @@
 #include "core/dtype_dispatch.hpp"
 #include "core/gather_nd_backends.hpp"
 #include "core/parallel.hpp"
+#include "cpu/prefetch.hpp"
 #include "kernels/nd_rows.hpp"
 
 namespace tensorbuf::cpu {
@@ -22,13 +24,32 @@ namespace {
 constexpr double kRowNs = 3.0;
 constexpr double kCopyNsPerByte = 0.05;
 
+// Random rows of params beyond the caches are read at memory latency: the row kAheadRows ahead
+// is prefetched (its first kPrefetchBytes), so that many reads are in flight at once.
+constexpr std::int64_t kPrefetchParamsBytes = std::int64_t{8} << 20;
+constexpr std::int64_t kAheadRows = 16;
+constexpr std::int64_t kPrefetchBytes = 512;
+
 struct RowLayout {
   const std::uint8_t* params;
   std::uint8_t* out;
   std::int64_t row_bytes;
   std::int64_t rows_per_batch;  // R
   std::int64_t batch_bytes;     // bytes per params batch
+  bool prefetch;                // params beyond kPrefetchParamsBytes
 };
+
+// Prefetches the slice row `row` reads (nothing for a bad row).
+template <class Index>
+void prefetch_row(const kernels::ScatterGeometry& geometry, const Index* indices,
+                  const RowLayout& layout, std::int64_t row) {
+  std::int64_t slice = 0;
+  if (!geometry.slice_of(indices + row * geometry.depth, &slice)) return;
+  const std::int64_t batch = layout.rows_per_batch > 0 ? row / layout.rows_per_batch : 0;
+  const std::int64_t offset = batch * layout.batch_bytes + slice * layout.row_bytes;
+  const std::int64_t bytes = std::min(layout.row_bytes, kPrefetchBytes);
+  for (std::int64_t at = 0; at < bytes; at += 64) prefetch_at(layout.params, offset + at);
+}
 
 // Rows [begin, end): the first bad row under kError (then it stops), else -1. `copy(to, from)`
 // moves one row's bytes.
@@ -41,6 +62,9 @@ std::int64_t gather_rows(const kernels::ScatterGeometry& geometry, const Index* 
   std::int64_t r = r_count > 0 ? begin - batch * r_count : 0;
   const std::uint8_t* batch_params = layout.params + batch * layout.batch_bytes;
   for (std::int64_t row = begin; row < end; ++row) {
+    if (layout.prefetch && row + kAheadRows < end) {
+      prefetch_row(geometry, indices, layout, row + kAheadRows);
+    }
     std::int64_t slice = 0;
     std::uint8_t* target = layout.out + row * layout.row_bytes;
     if (geometry.slice_of(indices + row * geometry.depth, &slice)) {
@@ -77,9 +101,15 @@ core::GatherNdResult gather_typed(const core::GatherNdPlan& plan,
     table.insert(table.end(), plan.slice_strides.begin(), plan.slice_strides.end());
     geometry.external = table.data();
   }
-  const RowLayout layout{
-      static_cast<const std::uint8_t*>(buffers.params), static_cast<std::uint8_t*>(buffers.out),
-      row_bytes, plan.batch_dims > 0 ? plan.rows_per_batch : 0, plan.slices_per_batch * row_bytes};
+  std::int64_t params_elements = 1;
+  for (const std::int64_t d : plan.params_dims) params_elements *= d;
+  const std::int64_t params_bytes = params_elements * static_cast<std::int64_t>(plan.element_size);
+  const RowLayout layout{static_cast<const std::uint8_t*>(buffers.params),
+                         static_cast<std::uint8_t*>(buffers.out),
+                         row_bytes,
+                         plan.batch_dims > 0 ? plan.rows_per_batch : 0,
+                         plan.slices_per_batch * row_bytes,
+                         params_bytes >= kPrefetchParamsBytes};
 
   auto rows = [&](std::int64_t begin, std::int64_t end) -> std::int64_t {
     auto run = [&](auto copy) {

@@ -63,5 +63,35 @@ TEST_P(GatherNdRandom, BothPoliciesMatchTheReference) {
   }
 }
 
+// params of 8 MiB and more: the CPU backend prefetches rows ahead there (batched, bad rows too).
+TEST_P(GatherNdRandom, LargeParamsMatchTheReference) {
+  std::mt19937_64 rng(8);
+  RandomCase c;
+  c.dtype = DataType::kFloat32;
+  c.index_dtype = DataType::kInt64;
+  c.params_shape = {2, std::int64_t{1} << 17, 8};
+  c.indices_shape = {2, 3000, 1};
+  c.batch_dims = 1;
+  c.params.resize(std::size_t{2} << 22);
+  for (auto& byte : c.params) byte = static_cast<std::uint8_t>(rng());
+  for (int r = 0; r < 6000; ++r) {
+    const std::int64_t v = static_cast<std::int64_t>(rng() % (std::uint64_t{1} << 17));
+    c.indices.push_back(r % 997 == 500 ? -v - 1 : v);
+  }
+  const auto expected = reference(c.params, c.params_shape, c.indices, c.indices_shape,
+                                  type_size(c.dtype), c.batch_dims);
+  const TensorBuffer params = from_bytes(c.dtype, Shape(c.params_shape), c.params);
+  const TensorBuffer indices = indices_buffer(c);
+  EXPECT_EQ(bytes(gather_nd(params, indices,
+                            {GetParam(), OutOfBoundsPolicy::kDrop, 0, c.batch_dims, {}})),
+            expected.bytes);
+  EXPECT_EQ(
+      invalid_argument_text([&] {
+        gather_nd(params, indices, {GetParam(), OutOfBoundsPolicy::kError, 0, c.batch_dims, {}});
+      }),
+      expected.first_bad_text);
+  EXPECT_EQ(expected.first_bad_text.rfind("indices[0,500] = [-", 0), 0u);
+}
+
 }  // namespace
 }  // namespace tensorbuf
