@@ -26,6 +26,13 @@ struct BufferAccess {
   static TensorBuffer share(const TensorBuffer& buffer) {
     return TensorBuffer(buffer.type_, buffer.shape_, buffer.dynamic_, buffer.storage_);
   }
+  // An output buffer: create_uninitialized's (nothing allocated until the first write), dynamic
+  // when `dynamic` (an op whose result is dynamic when its input is).
+  static TensorBuffer uninitialized(const Shape& shape, DataType type, bool dynamic) {
+    TensorBuffer buffer = TensorBuffer::create_uninitialized(shape, type);
+    buffer.dynamic_ = dynamic;
+    return buffer;
+  }
   // Shrinks a rank-1 buffer to its first `elements` elements in place (Storage::shrink: same
   // memory, nothing copied). A non-const call: nothing else may use `buffer` meanwhile.
   static void shrink(TensorBuffer& buffer, std::int64_t elements) {

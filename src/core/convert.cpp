@@ -91,6 +91,25 @@ void convert_range(const From* src, To* dst, bool src_is_bool, bool dst_is_bool,
 
 }  // namespace
 
+void convert_elements(const void* src, DataType src_type, void* dst, DataType dst_type,
+                      std::int64_t n) {
+  if (n <= 0) return;
+  if (src_type == dst_type) {
+    std::memcpy(dst, src, static_cast<std::size_t>(n) * type_size(src_type));
+    return;
+  }
+  const bool src_is_bool = src_type == DataType::kBool;
+  const bool dst_is_bool = dst_type == DataType::kBool;
+  dispatch_type(src_type, [&](auto src_tag) {
+    using From = typename decltype(src_tag)::type;
+    dispatch_type(dst_type, [&](auto dst_tag) {
+      using To = typename decltype(dst_tag)::type;
+      convert_range(static_cast<const From*>(src), static_cast<To*>(dst), src_is_bool,
+                    dst_is_bool, 0, n);
+    });
+  });
+}
+
 void convert_buffer(const void* src, DataType src_type, void* dst, DataType dst_type,
                     std::int64_t n) {
   if (n <= 0) return;

@@ -63,4 +63,9 @@ To convert_element(From value) {
 void convert_buffer(const void* src, DataType src_type, void* dst, DataType dst_type,
                     std::int64_t n);
 
+// convert_buffer's conversion of n elements on the calling thread alone (the fused Processor
+// converts cache-sized blocks with it, so that its result is create_from's bit for bit).
+void convert_elements(const void* src, DataType src_type, void* dst, DataType dst_type,
+                      std::int64_t n);
+
 }  // namespace tensorbuf::core

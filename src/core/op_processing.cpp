@@ -2,14 +2,13 @@
 // constructor rules and the channel check here, once; the arithmetic runs on the host
 // (docs/processing.md: no CUDA kernel yet, a CUDA result is computed on the host and synced).
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <vector>
 
 #include "core/buffer_access.hpp"
 #include "core/dispatch.hpp"
-#include "core/error_macros.hpp"
 #include "core/parallel.hpp"
+#include "core/processing_rules.hpp"
 #include "tensorbuf/processing.hpp"
 
 namespace tensorbuf {
@@ -51,17 +50,13 @@ void normalize_rows(const In* x, float* y, std::int64_t n, const std::vector<flo
 }
 
 // Applies a validated normalization (not the identity).
-TensorBuffer apply(const TensorBuffer& x, const std::vector<float>& mean,
-                   const std::vector<float>& stddev, const ProcessOptions& options) {
+TensorBuffer apply(const TensorBuffer& x, const core::Normalization& norm,
+                   const ProcessOptions& options) {
+  const std::vector<float>& mean = norm.means;
+  const std::vector<float>& stddev = norm.stddevs;
   const Device device = core::resolve_device(options.device, x);
   const Shape& shape = core::BufferAccess::shape(x);
-  const auto channels = static_cast<std::int64_t>(mean.size());
-  TENSORBUF_EXPECTS(channels == 1 || (shape.rank() != 0 && shape[shape.rank() - 1] == channels),
-                    InvalidArgumentError,
-                    core::str_cat("normalize: ", channels,
-                                  " means (stddevs) for a last axis of shape ", shape.to_string(),
-                                  ": the number of channels must equal the size of the last "
-                                  "axis"));
+  core::check_channels(static_cast<std::int64_t>(mean.size()), shape, "normalize");
   const std::int64_t n = shape.num_elements();
   // Fixed-size uint8 and float32 (images, the common case): one pass from x. float32 of uint8
   // is exact, so this equals the conversion below.
@@ -84,44 +79,32 @@ TensorBuffer apply(const TensorBuffer& x, const std::vector<float>& mean,
 
 TensorBuffer identity(const TensorBuffer& x) { return core::BufferAccess::share(x); }
 
+TensorBuffer normalize_with(const TensorBuffer& x, const core::Normalization& norm,
+                            const ProcessOptions& options) {
+  return norm.identity ? identity(x) : apply(x, norm, options);
+}
+
 }  // namespace
 
+// The constructor rules are core/processing_rules.cpp's, shared with the Processor's steps.
 TensorBuffer normalize(const TensorBuffer& x, float mean, float stddev,
                        const ProcessOptions& options) {
-  // NormalizeOp(float, float): unpopulated metadata (0, 0) or (0, inf) is the identity.
-  if (mean == 0.0f && (stddev == 0.0f || std::isinf(stddev))) stddev = 1.0f;
-  TENSORBUF_EXPECTS(stddev != 0.0f, InvalidArgumentError, "normalize: stddev cannot be zero");
-  if (mean == 0.0f && stddev == 1.0f) return identity(x);
-  return apply(x, {mean}, {stddev}, options);
+  return normalize_with(x, core::scalar_normalization(mean, stddev), options);
 }
 
 TensorBuffer normalize(const TensorBuffer& x, const std::vector<float>& means,
                        const std::vector<float>& stddevs, const ProcessOptions& options) {
-  TENSORBUF_EXPECTS(means.size() == stddevs.size(), InvalidArgumentError,
-                    core::str_cat("normalize: per-channel normalization requires as many means "
-                                  "as stddevs (",
-                                  means.size(), " means, ", stddevs.size(), " stddevs)"));
-  TENSORBUF_EXPECTS(!means.empty(), InvalidArgumentError, "normalize: means and stddevs are empty");
-  bool is_identity = true;
-  for (std::size_t c = 0; c < means.size(); ++c) {
-    TENSORBUF_EXPECTS(stddevs[c] != 0.0f, InvalidArgumentError,
-                      core::str_cat("normalize: stddev cannot be zero (channel ", c, ")"));
-    if (stddevs[c] != 1.0f || means[c] != 0.0f) is_identity = false;
-  }
-  if (is_identity) return identity(x);
-  return apply(x, means, stddevs, options);
+  return normalize_with(x, core::channel_normalization(means, stddevs), options);
 }
 
 TensorBuffer quantize(const TensorBuffer& x, float zero_point, float scale,
                       const ProcessOptions& options) {
-  const float mean = -zero_point * scale;  // Java: super(-zeroPoint * scale, scale)
-  return normalize(x, mean, scale, options);
+  return normalize_with(x, core::quantize_normalization(zero_point, scale), options);
 }
 
 TensorBuffer dequantize(const TensorBuffer& x, float zero_point, float scale,
                         const ProcessOptions& options) {
-  const float stddev = 1.0f / scale;  // Java: super(zeroPoint, 1 / scale)
-  return normalize(x, zero_point, stddev, options);
+  return normalize_with(x, core::dequantize_normalization(zero_point, scale), options);
 }
 
 TensorBuffer cast(const TensorBuffer& x, DataType type, const ProcessOptions& options) {

@@ -1,0 +1,47 @@
+// The fused Processor's plan: the chain's steps for one input dtype and size, as the stages
+// the backend runs over each block of elements. Plain data only (DESIGN.md, the op template).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "tensorbuf/types.hpp"
+
+namespace tensorbuf::core {
+
+// The elements a stage works on at a time: a block's intermediate values stay in the L1 cache
+// (1024 x 8 bytes at most), and each stage's loop over it vectorises.
+inline constexpr std::int64_t kProcessBlock = 1024;
+
+enum class ProcessStageKind {
+  kConvert,    // tensor_buffer.md's conversion, from -> to (cast, and float32(x) of normalize)
+  kNormalize,  // y = (x - mean[c]) / stddev[c] in float32; from is uint8 (not bool) or float32
+};
+
+struct ProcessStage {
+  ProcessStageKind kind = ProcessStageKind::kConvert;
+  DataType from = DataType::kFloat32;
+  DataType to = DataType::kFloat32;
+  // kNormalize: the means and stddevs repeated over `period` elements (a multiple of
+  // `channels`, at least kProcessBlock + channels - 1 when channels <= kProcessBlock, so a
+  // block starting at channel c reads means[c .. c + block) without wrapping). Owned by the
+  // Processor's compiled chain.
+  const float* means = nullptr;
+  const float* stddevs = nullptr;
+  std::int64_t channels = 1;
+  std::int64_t period = 1;
+};
+
+struct ProcessPlan {
+  std::vector<ProcessStage> stages;  // in order; empty: a plain copy
+  std::int64_t elements = 0;
+  DataType in_type = DataType::kFloat32;
+  DataType out_type = DataType::kFloat32;
+};
+
+struct ProcessBuffers {
+  const void* in = nullptr;
+  void* out = nullptr;
+};
+
+}  // namespace tensorbuf::core
