@@ -14,8 +14,11 @@ namespace tensorbuf::core {
 inline constexpr std::int64_t kProcessBlock = 1024;
 
 enum class ProcessStageKind {
-  kConvert,    // tensor_buffer.md's conversion, from -> to (cast, and float32(x) of normalize)
-  kNormalize,  // y = (x - mean[c]) / stddev[c] in float32; from is uint8 (not bool) or float32
+  kConvert,  // tensor_buffer.md's conversion, from -> to (cast, and float32(x) of normalize)
+  // y = (x - mean[c]) / stddev[c] in float32; from is uint8 (not bool) or float32; to is
+  // float32, or float16 when the next step is a cast to float16 (the float32 result then
+  // rounded to float16 as that cast does, without a pass over a float32 block in between)
+  kNormalize,
 };
 
 struct ProcessStage {
@@ -24,8 +27,8 @@ struct ProcessStage {
   DataType to = DataType::kFloat32;
   // kNormalize: the means and stddevs repeated over `period` elements (a multiple of
   // `channels`, at least kProcessBlock + channels - 1 when channels <= kProcessBlock, so a
-  // block starting at channel c reads means[c .. c + block) without wrapping). Owned by the
-  // Processor's compiled chain.
+  // block starting at channel c reads means[c .. c + block) without wrapping; a scalar is
+  // repeated too). Owned by the Processor's compiled chain.
   const float* means = nullptr;
   const float* stddevs = nullptr;
   std::int64_t channels = 1;

@@ -68,9 +68,10 @@ std::vector<float> repeated(const std::vector<float>& values, std::int64_t perio
 }
 
 // Elements over which a block starting at any channel reads its means without wrapping (or
-// the channels alone when they are longer than a block: the backend then wraps).
+// the channels alone when they are longer than a block: the backend then wraps). A scalar is
+// repeated over a block too, so that vector loops read it as they read channels.
 std::int64_t period_for(std::int64_t channels) {
-  if (channels == 1 || channels > core::kProcessBlock) return channels;
+  if (channels > core::kProcessBlock) return channels;
   const std::int64_t repeats = (core::kProcessBlock + channels - 1 + channels - 1) / channels;
   return repeats * channels;
 }
@@ -134,6 +135,16 @@ core::ProcessPlan plan_for(const core::ProcessChain& chain, DataType in) {
     stage.period = step.period;
     plan.stages.push_back(stage);
     type = DataType::kFloat32;
+  }
+  // A normalize followed by a cast to float16 (the spec's float16 pipeline) is one stage.
+  for (std::size_t s = 0; s + 1 < plan.stages.size(); ++s) {
+    core::ProcessStage& stage = plan.stages[s];
+    const core::ProcessStage& next = plan.stages[s + 1];
+    if (stage.kind == core::ProcessStageKind::kNormalize &&
+        next.kind == core::ProcessStageKind::kConvert && next.to == DataType::kFloat16) {
+      stage.to = DataType::kFloat16;
+      plan.stages.erase(plan.stages.begin() + static_cast<std::ptrdiff_t>(s) + 1);
+    }
   }
   plan.out_type = type;
   return plan;

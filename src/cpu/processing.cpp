@@ -7,13 +7,22 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <type_traits>
 
 #include "core/convert.hpp"
+#include "core/convert_backends.hpp"
+#include "core/isa.hpp"
 #include "core/parallel.hpp"
 #include "core/processing_backends.hpp"
+#include "cpu/cpu_features.hpp"
 #include "cpu/streaming_copy.hpp"
 #include "kernels/processing.hpp"
+#include "tensorbuf/half.hpp"
+#if defined(TENSORBUF_ISA_X86_64)
+#include <immintrin.h>
+#endif
 
 namespace tensorbuf::cpu {
 namespace {
@@ -25,17 +34,87 @@ constexpr std::int64_t kBlock = core::kProcessBlock;
 constexpr double kNsPerElement = 0.35;
 constexpr double kNsPerStageElement = 0.25;
 
-// y[j] = normalize(float32(x[j])) for the n elements from global index `first`; x may be y.
+// y[j] = normalize(float32(x[j])) over one run of means and stddevs; x and y never overlap
+// (the stages write the other scratch block, run_into computes aliased outputs apart).
 template <class From>
-void normalize_block(const From* x, float* y, std::int64_t n, std::int64_t first,
-                     const core::ProcessStage& stage) {
-  if (stage.channels == 1) {
-    const float mean = stage.means[0];
-    const float stddev = stage.stddevs[0];
-    for (std::int64_t j = 0; j < n; ++j) {
-      y[j] = kernels::normalize_element(static_cast<float>(x[j]), mean, stddev);
+[[gnu::always_inline]] inline void normalize_span(const From* __restrict x, float* __restrict y,
+                                                  std::int64_t n, const float* __restrict mean,
+                                                  const float* __restrict stddev) {
+  for (std::int64_t j = 0; j < n; ++j) {
+    y[j] = kernels::normalize_element(static_cast<float>(x[j]), mean[j], stddev[j]);
+  }
+}
+
+template <class From>
+[[gnu::always_inline]] inline void normalize_scalar(const From* __restrict x, float* __restrict y,
+                                                    std::int64_t n, float mean, float stddev) {
+  for (std::int64_t j = 0; j < n; ++j) {
+    y[j] = kernels::normalize_element(static_cast<float>(x[j]), mean, stddev);
+  }
+}
+
+// The loops above compiled for AVX-512 (16 lanes a division) where the CPU has it: a block's
+// arithmetic is then well under its memory time. Same IEEE operations, so the same bits.
+#if defined(TENSORBUF_ISA_X86_64)
+#define TENSORBUF_AVX512 \
+  __attribute__((target("avx512f,avx512bw,avx512vl,prefer-vector-width=512")))
+template <class From>
+TENSORBUF_AVX512 void normalize_span_avx512(const From* x, float* y, std::int64_t n,
+                                            const float* mean, const float* stddev) {
+  normalize_span(x, y, n, mean, stddev);
+}
+template <class From>
+TENSORBUF_AVX512 void normalize_scalar_avx512(const From* x, float* y, std::int64_t n, float mean,
+                                              float stddev) {
+  normalize_scalar(x, y, n, mean, stddev);
+}
+#undef TENSORBUF_AVX512
+#endif
+
+#if defined(TENSORBUF_ISA_X86_64)
+// normalize_span with each float32 result rounded to float16 (vcvtps2ph: round to nearest even,
+// overflow to inf, NaN quieted keeping its payload's top bits, the rule of float16(float) and of
+// convert_half.cpp's F16C path, bit for bit) and stored as such: the chain's float16 pipeline
+// in one loop.
+template <class From>
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void normalize_half_avx512(
+    const From* x, std::uint16_t* y, std::int64_t n, const float* mean, const float* stddev) {
+  // The maskz forms with a full mask: g++ 12 warns that the plain forms' undefined source is
+  // uninitialised (as in convert_half.cpp).
+  const __mmask16 all = 0xffff;
+  std::int64_t j = 0;
+  for (; j + 16 <= n; j += 16) {
+    __m512 v;
+    if constexpr (std::is_same_v<From, std::uint8_t>) {
+      const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x + j));
+      v = _mm512_maskz_cvtepi32_ps(all, _mm512_maskz_cvtepu8_epi32(all, bytes));
+    } else {
+      v = _mm512_loadu_ps(x + j);
     }
-    return;
+    v = _mm512_div_ps(_mm512_sub_ps(v, _mm512_loadu_ps(mean + j)), _mm512_loadu_ps(stddev + j));
+    _mm256_storeu_si256(
+        reinterpret_cast<__m256i*>(y + j),
+        _mm512_maskz_cvtps_ph(all, v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+  }
+  for (; j < n; ++j) {
+    y[j] = detail::float_to_half_bits(
+        kernels::normalize_element(static_cast<float>(x[j]), mean[j], stddev[j]));
+  }
+}
+#endif
+
+// y[j] = To(normalize(float32(x[j]))), To float32 or float16 (as its bits), for the n elements of
+// a block starting at global index `first`.
+template <class From, class To>
+void normalize_block(const From* x, To* y, std::int64_t n, std::int64_t first,
+                     const core::ProcessStage& stage, bool avx512) {
+  if constexpr (std::is_same_v<To, float>) {
+    if (stage.channels == 1) {
+#if defined(TENSORBUF_ISA_X86_64)
+      if (avx512) return normalize_scalar_avx512(x, y, n, stage.means[0], stage.stddevs[0]);
+#endif
+      return normalize_scalar(x, y, n, stage.means[0], stage.stddevs[0]);
+    }
   }
   // The repeated means start at any channel and cover a whole block (period_for), so one
   // segment does it; channels longer than a block wrap at the end of the period.
@@ -44,8 +123,27 @@ void normalize_block(const From* x, float* y, std::int64_t n, std::int64_t first
     const std::int64_t len = std::min(n, stage.period - phase);
     const float* mean = stage.means + phase;
     const float* stddev = stage.stddevs + phase;
-    for (std::int64_t j = 0; j < len; ++j) {
-      y[j] = kernels::normalize_element(static_cast<float>(x[j]), mean[j], stddev[j]);
+    if constexpr (std::is_same_v<To, float>) {
+#if defined(TENSORBUF_ISA_X86_64)
+      if (avx512) {
+        normalize_span_avx512(x, y, len, mean, stddev);
+      } else {
+        normalize_span(x, y, len, mean, stddev);
+      }
+#else
+      normalize_span(x, y, len, mean, stddev);
+#endif
+    } else {
+#if defined(TENSORBUF_ISA_X86_64)
+      if (avx512) {
+        normalize_half_avx512(x, y, len, mean, stddev);
+      } else
+#endif
+      {
+        alignas(64) float block[kBlock];
+        normalize_span(x, block, len, mean, stddev);
+        float_to_half_bits(block, y, 0, len);  // convert_elements' float -> float16
+      }
     }
     x += len;
     y += len;
@@ -54,15 +152,24 @@ void normalize_block(const From* x, float* y, std::int64_t n, std::int64_t first
   }
 }
 
+template <class From>
+void normalize_stage(const core::ProcessStage& stage, const From* src, void* dst, std::int64_t n,
+                     std::int64_t first, bool avx512) {
+  if (stage.to == DataType::kFloat16) {
+    normalize_block(src, static_cast<std::uint16_t*>(dst), n, first, stage, avx512);
+  } else {
+    normalize_block(src, static_cast<float*>(dst), n, first, stage, avx512);
+  }
+}
+
 void run_stage(const core::ProcessStage& stage, const void* src, void* dst, std::int64_t n,
-               std::int64_t first) {
+               std::int64_t first, bool avx512) {
   if (stage.kind == core::ProcessStageKind::kConvert) {
     core::convert_elements(src, stage.from, dst, stage.to, n);
   } else if (stage.from == DataType::kUInt8) {
-    normalize_block(static_cast<const std::uint8_t*>(src), static_cast<float*>(dst), n, first,
-                    stage);
+    normalize_stage(stage, static_cast<const std::uint8_t*>(src), dst, n, first, avx512);
   } else {
-    normalize_block(static_cast<const float*>(src), static_cast<float*>(dst), n, first, stage);
+    normalize_stage(stage, static_cast<const float*>(src), dst, n, first, avx512);
   }
 }
 
@@ -75,6 +182,7 @@ void process(const core::ProcessPlan& plan, const core::ProcessBuffers& buffers)
   const std::size_t out_size = type_size(plan.out_type);
   const auto* in = static_cast<const std::uint8_t*>(buffers.in);
   auto* out = static_cast<std::uint8_t*>(buffers.out);
+  const bool avx512 = cpu_features().avx512bw;
   const bool stream = static_cast<std::int64_t>(out_size) * n >= kStreamOutputBytes;
   const std::int64_t blocks = (n + kBlock - 1) / kBlock;
   const auto stages = static_cast<std::int64_t>(plan.stages.size());
@@ -102,7 +210,7 @@ void process(const core::ProcessPlan& plan, const core::ProcessBuffers& buffers)
           for (std::int64_t s = 0; s < stages; ++s) {
             void* dst = (s == stages - 1 && !stream) ? static_cast<void*>(target)
                                                      : static_cast<void*>(scratch[s % 2]);
-            run_stage(plan.stages[static_cast<std::size_t>(s)], src, dst, len, first);
+            run_stage(plan.stages[static_cast<std::size_t>(s)], src, dst, len, first, avx512);
             src = dst;
           }
           if (stream) copy_streaming(target, src, static_cast<std::size_t>(len) * out_size);

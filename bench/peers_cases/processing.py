@@ -1,0 +1,62 @@
+"""Peers of bench/bench_processing.cpp: PyTorch `(x.float() - mean) / std` (and `.half()` of it)
+and NumPy `(x.astype(np.float32) - mean) / std` (and `.astype(np.float16)`) on the CPU.
+
+Same cases, sizes and data as the C++ file: a uint8 image [h, w, 3] of random_ints(n, 0, 256,
+seed 37), ImageNet's means and stddevs on the 0-255 scale (float32). Bytes as the C++ case
+counts them: the image read (1 byte per element) and the output written (4 or 2).
+"""
+import numpy as np
+
+from . import Case, random_ints
+
+MEANS = [123.675, 116.28, 103.53]
+STDDEVS = [58.395, 57.12, 57.375]
+
+# name: (height, width, output dtype)
+CASES = {
+    "processing_u8_1080p_normalize_f32": (1080, 1920, "float32"),
+    "processing_u8_1080p_normalize_f16": (1080, 1920, "float16"),
+    "processing_u8_224_normalize_f32": (224, 224, "float32"),
+    "processing_u8_224_normalize_f16": (224, 224, "float16"),
+}
+
+# spec/processing.md 7: >= 0.7x a memcpy of the same bytes, >= 3x PyTorch on the CPU.
+TARGETS = {
+    ("processing_u8_1080p_normalize_f32", "cpu"): {"ratio_to_limit": 0.7, "vs": {"torch": 3.0}},
+    ("processing_u8_1080p_normalize_f16", "cpu"): {"ratio_to_limit": 0.7, "vs": {"torch": 3.0}},
+}
+
+
+def _image(height, width):
+    n = height * width * 3
+    return random_ints(n, 0, 256, 37).astype(np.uint8).reshape(height, width, 3)
+
+
+def cases(ctx):
+    torch = ctx.torch
+    out = []
+    for name, (height, width, dtype) in CASES.items():
+        n = height * width * 3
+        nbytes = n * (1 + np.dtype(dtype).itemsize)
+
+        def numpy_setup(height=height, width=width, dtype=dtype):
+            x = _image(height, width)
+            mean = np.asarray(MEANS, dtype=np.float32)
+            std = np.asarray(STDDEVS, dtype=np.float32)
+            if dtype == "float32":
+                return lambda: (x.astype(np.float32) - mean) / std
+            return lambda: ((x.astype(np.float32) - mean) / std).astype(np.float16)
+        out.append(Case(name, "cpu", "numpy", nbytes, numpy_setup))
+
+        if torch is None:
+            continue
+
+        def torch_setup(height=height, width=width, dtype=dtype):
+            x = torch.from_numpy(_image(height, width))
+            mean = torch.tensor(MEANS, dtype=torch.float32)
+            std = torch.tensor(STDDEVS, dtype=torch.float32)
+            if dtype == "float32":
+                return lambda: (x.float() - mean) / std
+            return lambda: ((x.float() - mean) / std).half()
+        out.append(Case(name, "cpu", "torch", nbytes, torch_setup))
+    return out
