@@ -3,6 +3,7 @@
 // channel), quantize, dequantize and a cast to every dtype), exact errors, run_into's checks,
 // identities, and NumPy's float32 arithmetic (tests/data/processing/vectors.txt).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <bit>
@@ -10,6 +11,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <random>
@@ -588,6 +590,36 @@ TEST(ProcessorRunInto, OutMayBeTheInput) {
   const Processor q({normalize_op(100.0f, 0.5f), cast_op(DataType::kUInt8)});
   q.run_into(u, alias);
   EXPECT_EQ(bytes_of(u), (std::vector<std::uint8_t>{0, 0, 200, 255}));
+}
+
+// docs/processing.md's example pipeline, as written there (with a file and a model output made
+// here).
+TEST(ProcessorDocs, ExamplePipeline) {
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() /
+      ("tb_processor_example_" + std::to_string(::getpid()) + ".npy");
+  std::vector<std::uint8_t> pixels(224 * 224 * 3);
+  for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<std::uint8_t>(i * 7);
+  save_npy(path, bytes_buffer({224, 224, 3}, DataType::kUInt8, pixels));
+  TensorBuffer logits = TensorBuffer::create_fixed_size({10}, DataType::kInt8);
+  for (int i = 0; i < 10; ++i)
+    logits.mutable_host<std::int8_t>()[i] = static_cast<std::int8_t>(i * 11 - 50);
+
+  TensorBuffer image = load_npy_tensor(path);  // uint8 [224, 224, 3]
+  std::filesystem::remove(path);
+  const Processor pre({normalize_op({123.675f, 116.28f, 103.53f}, {58.395f, 57.12f, 57.375f})});
+  TensorBuffer input = pre.run(image);                  // float32 [224, 224, 3], one pass
+  const Processor post({dequantize_op(-3.0f, 0.05f)});  // (q - (-3)) / (1 / 0.05)
+  TensorBuffer scores = post.run(logits);               // float32
+  const Processor pre16({normalize_op(127.5f, 127.5f), cast_op(DataType::kFloat16)});
+  TensorBuffer bound = TensorBuffer::create_fixed_size({224, 224, 3}, DataType::kFloat16);
+  pre16.run_into(image, bound);
+
+  EXPECT_EQ(bytes_of(input),
+            bytes_of(normalize(image, {123.675f, 116.28f, 103.53f}, {58.395f, 57.12f, 57.375f})));
+  EXPECT_EQ(floats(scores), floats(dequantize(logits, -3.0f, 0.05f)));
+  EXPECT_EQ(floats(scores)[0], (-50.0f + 3.0f) / (1.0f / 0.05f));
+  EXPECT_EQ(bytes_of(bound), bytes_of(cast(normalize(image, 127.5f, 127.5f), DataType::kFloat16)));
 }
 
 }  // namespace
