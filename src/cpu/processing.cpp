@@ -56,8 +56,13 @@ template <class From>
 // The loops above compiled for AVX-512 (16 lanes a division) where the CPU has it: a block's
 // arithmetic is then well under its memory time. Same IEEE operations, so the same bits.
 #if defined(TENSORBUF_ISA_X86_64)
+// (g++ uses 256-bit vectors for AVX-512 unless told; clang has no such target option.)
+#if defined(__clang__)
+#define TENSORBUF_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl")))
+#else
 #define TENSORBUF_AVX512 \
   __attribute__((target("avx512f,avx512bw,avx512vl,prefer-vector-width=512")))
+#endif
 template <class From>
 TENSORBUF_AVX512 void normalize_span_avx512(const From* x, float* y, std::int64_t n,
                                             const float* mean, const float* stddev) {
@@ -107,7 +112,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void normalize_half_avx512(
 // a block starting at global index `first`.
 template <class From, class To>
 void normalize_block(const From* x, To* y, std::int64_t n, std::int64_t first,
-                     const core::ProcessStage& stage, bool avx512) {
+                     const core::ProcessStage& stage, [[maybe_unused]] bool avx512) {
   if constexpr (std::is_same_v<To, float>) {
     if (stage.channels == 1) {
 #if defined(TENSORBUF_ISA_X86_64)
