@@ -94,7 +94,8 @@ ProcessStep cast_op(DataType type);
 /// step in registers and cache-resident blocks, rounded to each step's output dtype where the
 /// single op rounds, and stored once (docs/processing.md, "Processor"). Identity steps drop out.
 /// CPU only so far: a CUDA device (asked for, or where x's freshest copy lives) is
-/// UnavailableError. Immutable after construction, so one Processor may run on many threads.
+/// UnavailableError. Immutable after construction, so one Processor may run on many threads;
+/// copies share the compiled chain. A moved-from Processor raises InvalidArgumentError.
 class Processor {
  public:
   /// Keeps the steps in order. InvalidArgumentError when two steps normalize over different
@@ -118,6 +119,7 @@ class Processor {
   void run_into(const TensorBuffer& x, TensorBuffer& out, const ProcessOptions& options = {}) const;
 
  private:
+  const core::ProcessChain& chain() const;
   std::vector<ProcessStep> steps_;
   std::shared_ptr<const core::ProcessChain> chain_;  // the steps compiled (core/processor.cpp)
 };

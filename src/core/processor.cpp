@@ -216,11 +216,18 @@ ProcessStep cast_op(DataType type) {
 Processor::Processor(std::vector<ProcessStep> steps)
     : steps_(std::move(steps)), chain_(compile(steps_)) {}
 
-DataType Processor::output_type(DataType input) const { return plan_for(*chain_, input).out_type; }
+// A moved-from Processor has no chain: an error, not a null dereference.
+const core::ProcessChain& Processor::chain() const {
+  TENSORBUF_EXPECTS(chain_ != nullptr, InvalidArgumentError,
+                    "Processor: used after it was moved from");
+  return *chain_;
+}
+
+DataType Processor::output_type(DataType input) const { return plan_for(chain(), input).out_type; }
 
 TensorBuffer Processor::run(const TensorBuffer& x, const ProcessOptions& options) const {
   const Device device = resolve_cpu(options, x);
-  const core::ProcessPlan plan = plan_run(*chain_, steps_, x);
+  const core::ProcessPlan plan = plan_run(chain(), steps_, x);
   // Every step an identity for x: x itself, as the single ops return it.
   if (plan.stages.empty()) return core::BufferAccess::share(x);
   TensorBuffer out = core::BufferAccess::uninitialized(core::BufferAccess::shape(x), plan.out_type,
@@ -232,7 +239,7 @@ TensorBuffer Processor::run(const TensorBuffer& x, const ProcessOptions& options
 void Processor::run_into(const TensorBuffer& x, TensorBuffer& out,
                          const ProcessOptions& options) const {
   const Device device = resolve_cpu(options, x);
-  const core::ProcessPlan plan = plan_run(*chain_, steps_, x);
+  const core::ProcessPlan plan = plan_run(chain(), steps_, x);
   TENSORBUF_EXPECTS(out.data_type() == plan.out_type, InvalidArgumentError,
                     core::str_cat("Processor::run_into: out has dtype ", to_string(out.data_type()),
                                   "; the chain gives ", to_string(plan.out_type), " for a ",

@@ -482,6 +482,17 @@ TEST(Processor, CudaIsUnavailable) {
   EXPECT_EQ(floats(out), (std::vector<float>{0, 0, 0}));
 }
 
+TEST(Processor, CopiesShareTheChainAndAMovedFromOneRaises) {
+  const TensorBuffer x = floats_buffer({2}, {3.0f, 5.0f});
+  Processor p({normalize_op(1.0f, 2.0f)});
+  const Processor copy = p;  // NOLINT(performance-unnecessary-copy-initialization)
+  const Processor moved = std::move(p);
+  EXPECT_EQ(floats(copy.run(x)), (std::vector<float>{1.0f, 2.0f}));
+  EXPECT_EQ(floats(moved.run(x)), (std::vector<float>{1.0f, 2.0f}));
+  // NOLINTNEXTLINE(bugprone-use-after-move): the point of the test
+  EXPECT_EQ(error_of([&] { p.run(x); }), "Processor: used after it was moved from");
+}
+
 // --- identities and empty chains ---
 
 TEST(Processor, AllIdentityChainsGiveTheInputItself) {
