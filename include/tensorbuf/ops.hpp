@@ -112,11 +112,11 @@ TensorBuffer compress(const TensorBuffer& input, const TensorBuffer& condition,
 /// Options of gather_nd (spec/indexing.md 5b: the options of gather, gather_elements and
 /// gather_nd; each op reads the fields it has, gather_nd ignores `axis`).
 struct GatherOptions {
-  std::optional<Device> device;
+  std::optional<Device> device{};
   OutOfBoundsPolicy out_of_bounds = OutOfBoundsPolicy::kDeviceDefault;
   int axis = 0;        // gather, gather_elements
   int batch_dims = 0;  // gather_nd: leading dims shared by params and indices
-  Stream stream;
+  Stream stream{};
 };
 
 /// TensorFlow GatherNd / ONNX GatherND: with b = batch_dims and D = indices.shape[-1],
