@@ -57,6 +57,8 @@ std::optional<std::string> output_path(const Args& flags);
 // `--out-of-bounds default|error|drop` and `--axis N` (InvalidArgumentError otherwise).
 OutOfBoundsPolicy parse_policy(const std::optional<std::string>& text);
 int parse_axis(const std::string& text);
+// `--device` of `tensorbuf run <op>`: cpu when not given.
+Device run_device(const Args& flags);
 
 // The flags of `tensorbuf run <op>`, the same with --distributed (apps/cli_run.cpp).
 extern const std::vector<FlagSpec> kScatterRunFlags;

@@ -85,11 +85,11 @@ int parse_axis(const std::string& text) {
   return axis;
 }
 
-namespace {
-
-Device device_of(const Args& flags) {
+Device run_device(const Args& flags) {
   return parse_device(flags.optional("device").value_or("cpu"));
 }
+
+namespace {
 
 // The tensor argument: a copy read from the file, or (in place) the file's data mapped.
 TensorBuffer load_tensor(const Args& flags, bool in_place) {
@@ -128,7 +128,7 @@ int run_scatter(const std::string& op, ScatterFns fn, const std::vector<std::str
     return kExitOk;
   }
   ScatterOptions options;
-  options.device = device_of(flags);
+  options.device = run_device(flags);
   options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
   options.deterministic = flags.has("deterministic");
   const std::optional<std::string> out = output_path(flags);
@@ -166,7 +166,7 @@ int run_boolean_mask_update(const std::vector<std::string>& args) {
     return kExitOk;
   }
   BooleanMaskUpdateOptions options;
-  options.device = device_of(flags);
+  options.device = run_device(flags);
   if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
   options.broadcast = !flags.has("no-broadcast");
   const std::optional<std::string> out = output_path(flags);
@@ -195,7 +195,7 @@ int run_substr(const std::vector<std::string>& args) {
     return kExitOk;
   }
   SubstrOptions options;
-  options.device = device_of(flags);
+  options.device = run_device(flags);
   options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
   if (auto unit = flags.optional("unit")) {
     options.unit = parse_spelling<SubstrUnit>(*unit, "--unit");

@@ -13,10 +13,6 @@ const std::vector<FlagSpec> kBooleanMaskRunFlags = {
 const std::vector<FlagSpec> kCompressRunFlags = {
     {"input", true}, {"condition", true}, {"out", true}, {"axis", true}, {"device", true}};
 
-Device device_flag(const Args& flags) {
-  return parse_device(flags.optional("device").value_or("cpu"));
-}
-
 }  // namespace
 
 int run_boolean_mask(const std::vector<std::string>& args) {
@@ -31,7 +27,7 @@ int run_boolean_mask(const std::vector<std::string>& args) {
     return kExitOk;
   }
   BooleanMaskOptions options;
-  options.device = device_flag(flags);
+  options.device = run_device(flags);
   if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
   const std::string& out = flags.required("out");
   const TensorBuffer tensor = load_npy_tensor(flags.required("tensor"));
@@ -52,7 +48,7 @@ int run_compress(const std::vector<std::string>& args) {
     return kExitOk;
   }
   CompressOptions options;
-  options.device = device_flag(flags);
+  options.device = run_device(flags);
   if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
   const std::string& out = flags.required("out");
   const TensorBuffer input = load_npy_tensor(flags.required("input"));

@@ -71,7 +71,7 @@ void write_tensor(const std::optional<std::string>& out, const Args& flags,
 int run_scatter(const std::string& op, DistScatter fn, const std::vector<std::string>& args) {
   const Args flags(args, kScatterRunFlags, "tensorbuf run " + op + " --distributed");
   ScatterOptions options;
-  options.device = parse_device(flags.optional("device").value_or("cpu"));
+  options.device = run_device(flags);
   options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
   options.deterministic = flags.has("deterministic");
   const std::optional<std::string> out = output_path(flags);
@@ -88,7 +88,7 @@ int run_scatter(const std::string& op, DistScatter fn, const std::vector<std::st
 int run_mask_update(const std::vector<std::string>& args) {
   const Args flags(args, kMaskUpdateRunFlags, "tensorbuf run boolean_mask_update --distributed");
   BooleanMaskUpdateOptions options;
-  options.device = parse_device(flags.optional("device").value_or("cpu"));
+  options.device = run_device(flags);
   if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
   options.broadcast = !flags.has("no-broadcast");
   const std::optional<std::string> out = output_path(flags);
@@ -111,7 +111,7 @@ int run_mask_update(const std::vector<std::string>& args) {
 int run_substr(const std::vector<std::string>& args) {
   const Args flags(args, kSubstrRunFlags, "tensorbuf run substr --distributed");
   SubstrOptions options;
-  options.device = parse_device(flags.optional("device").value_or("cpu"));
+  options.device = run_device(flags);
   options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
   if (auto unit = flags.optional("unit")) {
     options.unit = parse_spelling<SubstrUnit>(*unit, "--unit");

@@ -39,7 +39,14 @@ float parse_float(const std::string& flag, const std::string& text) {
 
 ProcessOptions process_options(const Args& flags) {
   ProcessOptions options;
-  options.device = parse_device(flags.optional("device").value_or("cpu"));
+  options.device = run_device(flags);
+  return options;
+}
+
+QuantizeLinearOptions linear_options(const Args& flags) {
+  QuantizeLinearOptions options;
+  options.device = run_device(flags);
+  if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
   return options;
 }
 
@@ -87,21 +94,16 @@ const ProcessingCommand kCommands[] = {
      "zero point's dtype; scale and zero point of one element (per tensor) or 1-D along --axis\n"
      "(default 1).\n",
      [](const TensorBuffer& x, const Args& flags) {
-       QuantizeLinearOptions options;
-       options.device = parse_device(flags.optional("device").value_or("cpu"));
-       if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
        return quantize_linear(x, load_npy_tensor(flags.required("scale")),
-                              load_npy_tensor(flags.required("zero-point")), options);
+                              load_npy_tensor(flags.required("zero-point")), linear_options(flags));
      }},
     {"dequantize_linear", {{"scale", true}, {"zero-point", true}, {"axis", true}},
      "--scale S.npy --zero-point Z.npy [--axis N]",
      "ONNX DequantizeLinear (opset 13): (float32(x) - zero_point) * scale in float32.\n",
      [](const TensorBuffer& x, const Args& flags) {
-       QuantizeLinearOptions options;
-       options.device = parse_device(flags.optional("device").value_or("cpu"));
-       if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
        return dequantize_linear(x, load_npy_tensor(flags.required("scale")),
-                                load_npy_tensor(flags.required("zero-point")), options);
+                                load_npy_tensor(flags.required("zero-point")),
+                                linear_options(flags));
      }},
 };
 

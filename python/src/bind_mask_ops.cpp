@@ -24,12 +24,17 @@ TensorArg read_arg(py::handle object, const char* name, Stream stream) {
   return to_tensor(object, {name, Access::kRead, std::nullopt, stream});
 }
 
-py::object boolean_mask_py(py::handle tensor, py::handle mask, int axis, py::handle device,
-                           py::handle stream, py::handle out_type) {
+BooleanMaskOptions mask_options(int axis, py::handle device, py::handle stream) {
   BooleanMaskOptions options;
   options.device = parse_device(device);
   options.axis = axis;
   options.stream = parse_stream(stream);
+  return options;
+}
+
+py::object boolean_mask_py(py::handle tensor, py::handle mask, int axis, py::handle device,
+                           py::handle stream, py::handle out_type) {
+  const BooleanMaskOptions options = mask_options(axis, device, stream);
   TensorArg t = read_arg(tensor, "tensor", options.stream);
   TensorArg m = read_arg(mask, "mask", options.stream);
   BufferLocks locks({t.object(), m.object()});
@@ -43,10 +48,7 @@ py::object boolean_mask_py(py::handle tensor, py::handle mask, int axis, py::han
 
 void boolean_mask_into_py(py::handle tensor, py::handle mask, py::handle out, py::handle count,
                           int axis, py::handle device, py::handle stream) {
-  BooleanMaskOptions options;
-  options.device = parse_device(device);
-  options.axis = axis;
-  options.stream = parse_stream(stream);
+  const BooleanMaskOptions options = mask_options(axis, device, stream);
   TensorArg t = read_arg(tensor, "tensor", options.stream);
   TensorArg m = read_arg(mask, "mask", options.stream);
   TensorArg o = to_tensor(out, {"out", Access::kWrite, std::nullopt, options.stream});
