@@ -131,6 +131,18 @@ struct GatherOptions {
 TensorBuffer gather_nd(const TensorBuffer& params, const TensorBuffer& indices,
                        const GatherOptions& = {});
 
+/// ONNX Gather / np.take / tf.gather: with a = axis (negative counts from the end) and
+/// b = batch_dims, out[p[:a], i[b:]..., p[a+1:]] = params[p[:a], indices[p[:b], i[b:]...],
+/// p[a+1:]], shape params.shape[:a] + indices.shape[b:] + params.shape[a+1:]. `indices`:
+/// int32/int64, any rank (a scalar drops the axis); 0 <= b <= min(indices.rank, a);
+/// params.shape[:b] == indices.shape[:b]; params of rank >= 1 and any dtype. An index i with
+/// -s <= i < 0 means i + s (s = params.shape[a], ONNX); InvalidArgumentError for wrong dtypes,
+/// axis, batch_dims or shapes, and under kError for an index outside [-s, s) (the first in
+/// row-major order: "indices[1,0] = 7 is out of range for axis 1 of shape [3,3]"); under kDrop
+/// its output slice is zeros. Host sync on CUDA: one under kError, none under kDrop.
+TensorBuffer gather(const TensorBuffer& params, const TensorBuffer& indices,
+                    const GatherOptions& = {});
+
 /// Options of substr.
 struct SubstrOptions {
   std::optional<Device> device{};

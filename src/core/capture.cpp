@@ -22,6 +22,13 @@ const char* gather_nd_capture_blocker(const GatherNdPlan& plan) {
   return nullptr;
 }
 
+const char* axis_index_capture_blocker(OutOfBoundsPolicy policy) {
+  if (policy == OutOfBoundsPolicy::kError) {
+    return "kError reads the first bad index back to the host";
+  }
+  return nullptr;
+}
+
 const char* mask_update_capture_blocker(const BooleanMaskUpdatePlan& plan) {
   // Only a required n reaches the host (spec rule 8); the pass itself never reads back.
   if (plan.required_count >= 0 && plan.layout.mask_size > 0) {

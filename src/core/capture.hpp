@@ -17,6 +17,8 @@ const char* scatter_nd_capture_blocker(const ScatterNdPlan& plan);
 const char* mask_update_capture_blocker(const BooleanMaskUpdatePlan& plan);
 const char* substr_capture_blocker(const SubstrPlan& plan);
 const char* gather_nd_capture_blocker(const GatherNdPlan& plan);
+// gather, gather_elements, scatter_elements: kError reads the first bad index back.
+const char* axis_index_capture_blocker(OutOfBoundsPolicy policy);
 
 // The output chars of a kDrop substr, bounded on the host: the input's chars times the
 // broadcast factor (each input string is used out_size / in_size times, and a substring is

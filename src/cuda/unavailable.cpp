@@ -4,6 +4,7 @@
 #include "core/boolean_mask_backends.hpp"
 #include "core/boolean_mask_update_backends.hpp"
 #include "core/error_macros.hpp"
+#include "core/gather_backends.hpp"
 #include "core/gather_nd_backends.hpp"
 #include "core/route_rows_backend.hpp"
 #include "core/scatter_nd_backends.hpp"
@@ -48,6 +49,13 @@ core::GatherNdResult gather_nd(const core::GatherNdPlan&, const core::GatherNdBu
   not_built();
 }
 // --- end gather_nd ---
+
+// --- gather (src/core/gather_backends.hpp) ---
+core::AxisIndexResult gather(const core::GatherPlan&, const core::GatherBuffers&,
+                             const core::CudaContext&) {
+  not_built();
+}
+// --- end gather ---
 
 // --- scatter_nd (src/core/scatter_nd_backends.hpp) ---
 core::ScatterNdResult scatter_nd(const core::ScatterNdPlan&, const core::ScatterNdBuffers&,
