@@ -52,7 +52,10 @@ enum class OpFamily {
   kSubstr,
   kBooleanMask,
   kProcessing,
-  kGatherNd
+  kGatherNd,
+  kGather,
+  kGatherElements,
+  kScatterElements
 };
 
 // The surfaces besides C++ that bind a family (a bit each). A test walks the table for each
@@ -117,6 +120,11 @@ inline constexpr auto kOpFamilies = std::to_array<OpFamilyInfo>({
     // C++ only so far (docs/gather_nd.md).
     {OpFamily::kGatherNd, "gather_nd", "params, indices",
      "out_of_bounds = device default, batch_dims = 0", false, false, 0},
+    // C++ only so far (docs/elements.md).
+    {OpFamily::kGather, "gather", "params, indices",
+     "out_of_bounds = device default, axis = 0, batch_dims = 0", false, false, 0},
+    {OpFamily::kGatherElements, "gather_elements", "params, indices",
+     "out_of_bounds = device default, axis = 0", false, false, 0},
 });
 
 }  // namespace tensorbuf

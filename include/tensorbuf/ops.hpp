@@ -143,6 +143,42 @@ TensorBuffer gather_nd(const TensorBuffer& params, const TensorBuffer& indices,
 TensorBuffer gather(const TensorBuffer& params, const TensorBuffer& indices,
                     const GatherOptions& = {});
 
+/// ONNX GatherElements / torch.gather: out[p] = params[p with p[axis] = indices[p]], shape
+/// indices.shape. `indices`: int32/int64 of params' rank with indices.shape[d] <= params.shape[d]
+/// for d != axis (negative axis counts from the end); params of rank >= 1 and any dtype. Index
+/// wrap, errors and policies as gather's (the bad index named at its position in indices).
+/// Host sync on CUDA: one under kError, none under kDrop.
+TensorBuffer gather_elements(const TensorBuffer& params, const TensorBuffer& indices,
+                             const GatherOptions& = {});
+
+/// How scatter_elements combines an update with the element it lands on.
+enum class Reduction { kNone, kAdd, kMul, kMin, kMax };
+
+/// Options of scatter_elements.
+struct ScatterElementsOptions {
+  std::optional<Device> device{};
+  OutOfBoundsPolicy out_of_bounds = OutOfBoundsPolicy::kDeviceDefault;
+  bool deterministic = false;  // CUDA results equal the CPU's bit for bit
+  int axis = 0;                // negative counts from the end
+  Reduction reduction = Reduction::kNone;
+  Stream stream{};
+};
+
+/// ONNX ScatterElements / torch scatter_reduce_ (include_self): out = tensor; for each position
+/// p of indices in row-major order, q = p with q[axis] = indices[p] (-s <= i < 0 means i + s),
+/// out[q] = combine(out[q], updates[p]): kNone assigns (duplicates: the last wins on the CPU),
+/// kAdd / kMul (integers wrap), kMin / kMax (NaN propagates); not kAdd..kMax on bool.
+/// `indices` int32/int64 and `updates` (tensor's dtype) have the same shape, of tensor's rank,
+/// with indices.shape[d] <= tensor.shape[d] for d != axis. InvalidArgumentError for wrong dtypes
+/// or shapes, and under kError for an index outside [-s, s) (the first in row-major order:
+/// "indices[1,0] = 7 is out of range for axis 1 of shape [3,3]"); kDrop skips it. Host sync on
+/// CUDA: one under kError (before anything is written), none under kDrop.
+TensorBuffer scatter_elements(const TensorBuffer& tensor, const TensorBuffer& indices,
+                              const TensorBuffer& updates, const ScatterElementsOptions& = {});
+/// Same, writing into `tensor`; on error nothing is written.
+void scatter_elements_in_place(TensorBuffer& tensor, const TensorBuffer& indices,
+                               const TensorBuffer& updates, const ScatterElementsOptions& = {});
+
 /// Options of substr.
 struct SubstrOptions {
   std::optional<Device> device{};

@@ -3,6 +3,7 @@
 #include "core/backend.hpp"
 #include "core/boolean_mask_backends.hpp"
 #include "core/boolean_mask_update_backends.hpp"
+#include "core/elements_backends.hpp"
 #include "core/error_macros.hpp"
 #include "core/gather_backends.hpp"
 #include "core/gather_nd_backends.hpp"
@@ -56,6 +57,19 @@ core::AxisIndexResult gather(const core::GatherPlan&, const core::GatherBuffers&
   not_built();
 }
 // --- end gather ---
+
+// --- gather_elements, scatter_elements (src/core/elements_backends.hpp) ---
+core::AxisIndexResult gather_elements(const core::GatherElementsPlan&,
+                                      const core::GatherElementsBuffers&,
+                                      const core::CudaContext&) {
+  not_built();
+}
+core::AxisIndexResult scatter_elements(const core::ScatterElementsPlan&,
+                                       const core::ScatterElementsBuffers&,
+                                       const core::CudaContext&) {
+  not_built();
+}
+// --- end gather_elements, scatter_elements ---
 
 // --- scatter_nd (src/core/scatter_nd_backends.hpp) ---
 core::ScatterNdResult scatter_nd(const core::ScatterNdPlan&, const core::ScatterNdBuffers&,
