@@ -125,6 +125,9 @@ inline constexpr auto kOpFamilies = std::to_array<OpFamilyInfo>({
      "out_of_bounds = device default, axis = 0, batch_dims = 0", false, false, 0},
     {OpFamily::kGatherElements, "gather_elements", "params, indices",
      "out_of_bounds = device default, axis = 0", false, false, 0},
+    {OpFamily::kScatterElements, "scatter_elements", "tensor, indices, updates",
+     "out_of_bounds = device default, deterministic = false, axis = 0, reduction = none", true,
+     false, 0},
 });
 
 }  // namespace tensorbuf

@@ -88,3 +88,59 @@ GatherElementsPlan plan_gather_elements(const TensorBuffer& params, const Tensor
 }
 
 }  // namespace tensorbuf::core
+
+namespace tensorbuf::core {
+namespace {
+
+ScatterOp scatter_op_of(Reduction reduction) {
+  switch (reduction) {
+    case Reduction::kNone: return ScatterOp::kUpdate;
+    case Reduction::kAdd: return ScatterOp::kAdd;
+    case Reduction::kMul: return ScatterOp::kMul;
+    case Reduction::kMin: return ScatterOp::kMin;
+    case Reduction::kMax: return ScatterOp::kMax;
+  }
+  throw InvalidArgumentError(str_cat("scatter_elements: unknown reduction ",
+                                     static_cast<int>(reduction)));
+}
+
+const char* reduction_word(Reduction reduction) {
+  switch (reduction) {
+    case Reduction::kNone: return "none";
+    case Reduction::kAdd: return "add";
+    case Reduction::kMul: return "mul";
+    case Reduction::kMin: return "min";
+    case Reduction::kMax: return "max";
+  }
+  return "?";
+}
+
+}  // namespace
+
+ScatterElementsPlan plan_scatter_elements(const TensorBuffer& tensor, const TensorBuffer& indices,
+                                          const TensorBuffer& updates,
+                                          const ScatterElementsOptions& options) {
+  constexpr const char* kName = "scatter_elements";
+  ScatterElementsPlan plan;
+  plan.op = scatter_op_of(options.reduction);
+  plan.layout = plan_layout(kName, "tensor", tensor, indices, options.axis);
+  TENSORBUF_EXPECTS(updates.data_type() == tensor.data_type(), InvalidArgumentError,
+                    str_cat(kName, ": updates must have the tensor's dtype ",
+                            to_string(tensor.data_type()), ", got ",
+                            to_string(updates.data_type())));
+  const Shape& ushape = BufferAccess::shape(updates);
+  const Shape& ishape = BufferAccess::shape(indices);
+  TENSORBUF_EXPECTS(ushape == ishape, InvalidArgumentError,
+                    str_cat(kName, ": updates shape ", ushape.to_string(),
+                            " must equal indices shape ", ishape.to_string()));
+  TENSORBUF_EXPECTS(
+      options.reduction == Reduction::kNone || tensor.data_type() != DataType::kBool,
+      InvalidArgumentError,
+      str_cat(kName, ": reduction ", reduction_word(options.reduction), " is not defined on bool"));
+  plan.dtype = tensor.data_type();
+  plan.index_dtype = indices.data_type();
+  plan.num_elements = BufferAccess::shape(tensor).num_elements();
+  return plan;
+}
+
+}  // namespace tensorbuf::core

@@ -1,0 +1,99 @@
+// The CPU backend of scatter_elements: kError checks the indices first (axis_index_check.hpp),
+// so nothing is written on error; then out = tensor (unless in place) and the positions are
+// applied. Positions that share a target differ only along the axis (q = p with q[axis]
+// replaced), so the lanes across the axis, (o, i) with p = (o * A + a) * In + i, run in
+// contiguous chunks on the pool, each chunk walking a = 0..A-1 in order: every target sees its
+// updates in row-major order (kNone: the last wins), whatever the thread count.
+#include <cstdint>
+#include <cstring>
+
+#include "core/dtype_dispatch.hpp"
+#include "core/elements_backends.hpp"
+#include "core/parallel.hpp"
+#include "cpu/axis_index_check.hpp"
+#include "cpu/elements_geometry.hpp"
+#include "kernels/scatter_nd_combine.hpp"
+
+namespace tensorbuf::cpu {
+namespace {
+
+// Cost of one position on one core (index wrap, a division per merged dim, a combine at a
+// random address), for the pool's policy.
+constexpr double kPositionNs = 5.0;
+
+template <core::ScatterOp Op, class T, class Index>
+core::AxisIndexResult scatter_typed(const core::ScatterElementsPlan& plan,
+                                    const core::ScatterElementsBuffers& buffers) {
+  const core::ElementsLayout& layout = plan.layout;
+  const std::int64_t n = layout.num_positions;
+  const auto* indices = static_cast<const Index*>(buffers.indices);
+  const auto* updates = static_cast<const T*>(buffers.updates);
+  auto* out = static_cast<T*>(buffers.out);
+  if (plan.policy == OutOfBoundsPolicy::kError && n > 0) {
+    core::AxisIndexResult checked = check_axis_indices(indices, n, layout.axis_size);
+    if (!checked.applied()) return checked;
+  }
+  if (buffers.out != buffers.tensor && plan.num_elements > 0) {
+    std::memcpy(out, buffers.tensor, static_cast<std::size_t>(plan.num_elements) * sizeof(T));
+  }
+  if (n == 0) return {};
+  std::int64_t outer = 1;
+  std::int64_t inner = 1;
+  for (int d = 0; d < layout.indices_dims.rank(); ++d) {
+    const std::int64_t dim = layout.indices_dims[static_cast<std::size_t>(d)];
+    if (d < layout.axis) outer *= dim;
+    if (d > layout.axis) inner *= dim;
+  }
+  const std::int64_t along = layout.indices_dims[static_cast<std::size_t>(layout.axis)];
+  const HostElementsGeometry host_geometry(layout);
+  const kernels::ElementsGeometry& geometry = host_geometry.get();
+  const std::int64_t min_lanes = core::min_chunk_for(kPositionNs * static_cast<double>(along));
+  core::parallel_for(outer * inner, min_lanes, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t a = 0; a < along; ++a) {
+      std::int64_t o = begin / inner;
+      std::int64_t i = begin - o * inner;
+      for (std::int64_t lane = begin; lane < end; ++lane) {
+        const std::int64_t p = (o * along + a) * inner + i;
+        std::int64_t target = 0;
+        if (geometry.target_of(p, indices[p], &target)) {
+          out[target] = kernels::Combine<Op>::apply(out[target], updates[p]);
+        }
+        if (++i == inner) {
+          i = 0;
+          ++o;
+        }
+      }
+    }
+  });
+  return {};
+}
+
+template <core::ScatterOp Op>
+core::AxisIndexResult scatter_op(const core::ScatterElementsPlan& plan,
+                                 const core::ScatterElementsBuffers& buffers) {
+  return core::dispatch_type(plan.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return core::dispatch_index_type(plan.index_dtype, [&](auto index_tag) {
+      using Index = typename decltype(index_tag)::type;
+      return scatter_typed<Op, T, Index>(plan, buffers);
+    });
+  });
+}
+
+}  // namespace
+
+core::AxisIndexResult scatter_elements(const core::ScatterElementsPlan& plan,
+                                       const core::ScatterElementsBuffers& buffers) {
+  using core::ScatterOp;
+  switch (plan.op) {
+    case ScatterOp::kUpdate: return scatter_op<ScatterOp::kUpdate>(plan, buffers);
+    case ScatterOp::kAdd: return scatter_op<ScatterOp::kAdd>(plan, buffers);
+    case ScatterOp::kMul: return scatter_op<ScatterOp::kMul>(plan, buffers);
+    case ScatterOp::kMin: return scatter_op<ScatterOp::kMin>(plan, buffers);
+    case ScatterOp::kMax: return scatter_op<ScatterOp::kMax>(plan, buffers);
+    default: break;
+  }
+  throw InternalError("scatter_elements: unplanned reduction");
+}
+
+}  // namespace tensorbuf::cpu
