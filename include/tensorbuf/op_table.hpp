@@ -116,7 +116,7 @@ inline constexpr auto kOpFamilies = std::to_array<OpFamilyInfo>({
      false, surface::kPython | surface::kCli},
     {OpFamily::kGatherNd, "gather_nd", "params, indices",
      "out_of_bounds = device default, batch_dims = 0", false, false,
-     surface::kPython | surface::kCli},
+     surface::kC | surface::kPython | surface::kCli},
 });
 
 }  // namespace tensorbuf
