@@ -115,8 +115,7 @@ inline constexpr auto kOpFamilies = std::to_array<OpFamilyInfo>({
     {OpFamily::kProcessing, "dequantize_linear", "x, scale, zero_point", "axis = 1", false,
      false, surface::kPython | surface::kCli},
     {OpFamily::kGatherNd, "gather_nd", "params, indices",
-     "out_of_bounds = device default, batch_dims = 0", false, false,
-     surface::kC | surface::kPython | surface::kCli},
+     "out_of_bounds = device default, batch_dims = 0", false, false, surface::kAll},
 });
 
 }  // namespace tensorbuf
