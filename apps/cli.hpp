@@ -68,6 +68,8 @@ extern const std::vector<FlagSpec> kSubstrRunFlags;
 // `tensorbuf run boolean_mask` and `tensorbuf run compress` (apps/cli_run_boolean_mask.cpp).
 int run_boolean_mask(const std::vector<std::string>& args);
 int run_compress(const std::vector<std::string>& args);
+// `tensorbuf run gather_nd` (apps/cli_run_gather_nd.cpp).
+int run_gather_nd(const std::vector<std::string>& args);
 
 // `tensorbuf run <op>` for the processing ops (apps/cli_run_processing.cpp); none when `op` is
 // not one of them.

@@ -47,6 +47,9 @@ ops:
   substr
       --input S.npy --pos P.npy --len L.npy [--unit byte|utf8_char] --out O.npy
       [--out-of-bounds default|error|drop] [--device cpu|cuda]
+  gather_nd
+      --params P.npy --indices I.npy --out O.npy [--batch-dims N]
+      [--out-of-bounds default|error|drop] [--device cpu|cuda]
 
 Inputs and outputs are NumPy .npy files (format 1.0-3.0, either byte order, C order); strings
 are dtype S arrays; a 0-d array is a scalar. --in-place maps T.npy into memory and updates its
@@ -243,6 +246,7 @@ int run_command(const std::vector<std::string>& args) {
   if (op == "substr") return run_substr(rest);
   if (op == "boolean_mask") return run_boolean_mask(rest);
   if (op == "compress") return run_compress(rest);
+  if (op == "gather_nd") return run_gather_nd(rest);
   if (const std::optional<int> status = run_processing(op, rest)) return *status;
   throw InvalidArgumentError("unknown op '" + op + "' (see tensorbuf run --help)");
 }

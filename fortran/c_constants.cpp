@@ -57,6 +57,9 @@ Constant constants[] = {
     TB_OFFSET_(tb_substr_options, device),
     TB_OFFSET_(tb_borrow_desc, release_ctx),
     TB_OFFSET_(tb_borrow_desc, cache_mirror),
+    TB_SIZE_(tb_gather_options),
+    TB_OFFSET_(tb_gather_options, batch_dims),
+    TB_OFFSET_(tb_gather_options, device),
 };
 #undef TB_CONSTANT_
 #undef TB_SIZE_

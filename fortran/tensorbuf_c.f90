@@ -57,6 +57,15 @@ module tensorbuf_c
     type(c_ptr) :: stream = c_null_ptr
     type(c_ptr) :: device = c_null_ptr
   end type
+  ! gather_nd's (the gather family's: axis is for gather and gather_elements).
+  type, bind(c), public :: tb_gather_options
+    integer(c_size_t) :: struct_size = 0
+    integer(c_int) :: oob = 0
+    integer(c_int) :: axis = 0
+    integer(c_int) :: batch_dims = 0
+    type(c_ptr) :: stream = c_null_ptr
+    type(c_ptr) :: device = c_null_ptr
+  end type
 
 
   interface
@@ -234,6 +243,14 @@ module tensorbuf_c
       type(c_ptr), intent(out) :: out
       integer(c_int) :: status
     end function
+    ! options: c_loc of a type(tb_gather_options), target, or c_null_ptr (the defaults).
+    function c_tb_gather_nd(params, indices, options, out) &
+        result(status) bind(c, name="tb_gather_nd")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: params, indices, options
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: status
+    end function
   end interface
 
   public :: c_tb_abi_version, c_tb_last_error, c_tb_buffer_create, c_tb_buffer_borrow, &
@@ -242,7 +259,7 @@ module tensorbuf_c
       c_tb_buffer_dtype, c_tb_buffer_shape, c_tb_synchronize, &
       c_tb_boolean_mask_update_in_place, c_tb_boolean_mask_update, &
       c_tb_boolean_mask_update_in_place_ex, c_tb_boolean_mask_update_ex, c_tb_substr, &
-      c_tb_buffer_to_dlpack_versioned, c_tb_buffer_from_dlpack_versioned
+      c_tb_buffer_to_dlpack_versioned, c_tb_buffer_from_dlpack_versioned, c_tb_gather_nd
   public :: c_string
 
 contains

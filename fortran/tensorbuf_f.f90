@@ -22,7 +22,8 @@ module tensorbuf_f
   private :: array_arg, describe, contiguous_layout, write_back, borrow, borrow3, destroy3, &
       check_arg, check_out, finish, set_message, fortran_message, add_int, add_shape, &
       add_dtype, int_list, dtype_bytes, run_in_place, run_out_of_place, run_op, &
-      scatter_options, mask_options, device_address, flag, string_offsets, substr_result
+      scatter_options, mask_options, device_address, flag, string_offsets, substr_result, &
+      check_gathered
 
   ! One array argument as the C API sees it: its address (the array's own memory, or staged:
   ! a contiguous copy of its elements in array element order), dtype (-1: not supported) and
@@ -326,15 +327,21 @@ contains
   ! The end of every wrapper `name`: a failure's message (the wrapper's own, or C's in Fortran
   ! terms, under the wrapper's name: C's names the C function, e.g. an _ex form) becomes this
   ! thread's last message; then ierr, or error stop.
-  subroutine finish(name, status, message, ierr)
+  ! `array`: the name of the array a bad index tuple indexes (default 'a').
+  subroutine finish(name, status, message, ierr, array)
     character(len=*), intent(in) :: name
     integer(c_int), intent(in) :: status
     character(len=:), allocatable, intent(inout) :: message
     integer, intent(out), optional :: ierr
+    character(len=*), intent(in), optional :: array
     integer :: colon
     if (status /= TB_OK) then
       if (.not. allocated(message)) then
-        call fortran_message(c_string(c_tb_last_error()), message)
+        if (present(array)) then
+          call fortran_message(c_string(c_tb_last_error()), message, array)
+        else
+          call fortran_message(c_string(c_tb_last_error()), message, 'a')
+        end if
         colon = index(message, ': ')
         if (colon > 0) message = name // message(colon:)
       end if
@@ -384,9 +391,10 @@ contains
   ! C's message, with a bad index tuple restated the Fortran way (1-based subscripts, dims in
   ! Fortran order, the tensor's text kept beside it); a message naming shapes says they are the
   ! tensor's.
-  subroutine fortran_message(text, message)
+  subroutine fortran_message(text, message, array)
     character(len=*), intent(in) :: text
     character(len=:), allocatable, intent(out) :: message
+    character(len=*), intent(in) :: array
     character(len=*), parameter :: marker = '] does not index into shape ['
     integer(c_int64_t), allocatable :: position(:), coords(:), dims(:)
     integer :: at, eq, tuple, close, rank, depth, i
@@ -417,8 +425,8 @@ contains
       message = message // ', '
       call add_int(message, position(i) + 1)
     end do
-    element = 'a('
-    outside = 'a('
+    element = array // '('
+    outside = array // '('
     do i = 1, rank
       if (i > 1) element = element // ', '
       if (i > 1) outside = outside // ', '
@@ -695,6 +703,90 @@ contains
     call destroy3(hp, hl, c_null_ptr)
     call finish('tb_substr', status, message, ierr)
   end subroutine
+
+  ! gather_nd (docs/gather_nd.md, spec/indexing.md 3): out = the slices of params at the index
+  ! tuples of indices, which are 0-based tensor coordinates as the scatters' (indices(k, n) is n
+  ! tuples of k; integer(c_int32_t) or integer(c_int64_t)). batch_dims (default 0) counts tensor
+  ! dims, i.e. the last Fortran dims of params and indices, which must be equal. out has params'
+  ! type and the result's shape: the tensor shape indices.shape[:-1] + params.shape[b+k:], i.e.
+  ! in Fortran order params' first rank-b-k dims, then indices' dims 2 and up. Negative
+  ! coordinates are out of range. oob (TB_OOB_ERROR on the host by default; TB_OOB_DROP: zeros
+  ! for a bad tuple), device and stream as the scatters'.
+  subroutine tb_gather_nd(params, indices, out, ierr, batch_dims, oob, device, stream)
+    class(*), dimension(..), target, intent(in) :: params, indices
+    class(*), dimension(..), target, intent(inout) :: out
+    integer, intent(out), optional :: ierr
+    integer, intent(in), optional :: batch_dims
+    integer(c_int), intent(in), optional :: oob
+    type(tb_device), intent(in), optional :: device
+    type(c_ptr), intent(in), optional :: stream
+    type(array_arg), target :: pa, ia, oa
+    type(tb_gather_options), target :: o
+    type(tb_device), target :: chosen
+    type(c_ptr) :: hp, hi, result
+    integer(c_int64_t) :: dims(TB_MAX_NDIM)
+    integer(c_int) :: status, rank
+    character(len=:), allocatable :: message
+    hp = c_null_ptr
+    hi = c_null_ptr
+    call describe(params, pa)
+    call describe(indices, ia)
+    call describe(out, oa)
+    status = check_arg('tb_gather_nd', 'params', pa, message)
+    if (status == TB_OK) status = check_arg('tb_gather_nd', 'indices', ia, message)
+    if (status == TB_OK) status = check_arg('tb_gather_nd', 'out', oa, message)
+    if (status == TB_OK) status = borrow(pa, .true., .false., hp)
+    if (status == TB_OK) status = borrow(ia, .true., .false., hi)
+    o%struct_size = c_sizeof(o)
+    if (present(oob)) o%oob = oob
+    if (present(batch_dims)) o%batch_dims = int(batch_dims, c_int)
+    if (present(stream)) o%stream = stream
+    o%device = device_address(device, chosen)
+    if (status == TB_OK) then
+      status = c_tb_gather_nd(hp, hi, c_loc(o), result)
+      if (status == TB_OK) then
+        status = c_tb_buffer_shape(result, rank, dims)
+        if (status == TB_OK) status = check_gathered(pa, oa, rank, dims, message)
+        if (status == TB_OK) status = c_tb_buffer_copy_to_host(result, oa%address, &
+            int(dtype_bytes(oa%dtype), c_size_t) * int(product(oa%dims(1:oa%rank)), c_size_t))
+        call c_tb_buffer_destroy(result)
+      end if
+    end if
+    call destroy3(hp, hi, c_null_ptr)
+    if (status == TB_OK) call write_back(out, oa)
+    call finish('tb_gather_nd', status, message, ierr, 'params')
+  end subroutine
+
+  ! `out` of tb_gather_nd: params' type and the result's tensor shape (rank, dims) in reverse.
+  integer(c_int) function check_gathered(params, out, rank, dims, message) result(status)
+    type(array_arg), intent(in) :: params, out
+    integer(c_int), intent(in) :: rank
+    integer(c_int64_t), intent(in) :: dims(:)
+    character(len=:), allocatable, intent(inout) :: message
+    integer :: i
+    status = TB_OK
+    if (out%dtype /= params%dtype) then
+      status = TB_INVALID_ARGUMENT
+      message = 'tb_gather_nd: out is '
+      call add_dtype(message, out%dtype)
+      message = message // ' but params is '
+      call add_dtype(message, params%dtype)
+      message = message // ' (out must have the type of params)'
+      return
+    end if
+    if (out%rank == rank) then
+      if (all([(out%dims(i) == dims(rank + 1 - i), i = 1, rank)])) return
+    end if
+    status = TB_INVALID_ARGUMENT
+    message = 'tb_gather_nd: out has shape '
+    call add_shape(message, out)
+    message = message // ' but the result has shape ('
+    do i = rank, 1, -1
+      call add_int(message, dims(i))
+      if (i > 1) message = message // ', '
+    end do
+    message = message // ')'
+  end function
 
   ! The Arrow large_string layout of `strings` (each its first lengths(i) characters, else its
   ! len_trim): offsets(0:n), and chars (one element at least: c_loc of an empty array is not

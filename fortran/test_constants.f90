@@ -26,6 +26,7 @@ program test_constants
   type(tb_mask_update_options), target :: mask
   type(tb_substr_options), target :: substr
   type(tb_borrow_desc), target :: desc
+  type(tb_gather_options), target :: gather
 
   call expect('TB_OK', int(TB_OK, c_int64_t))
   call expect('TB_INVALID_ARGUMENT', int(TB_INVALID_ARGUMENT, c_int64_t))
@@ -60,6 +61,10 @@ program test_constants
   call expect('offsetof(tb_borrow_desc, release_ctx)', offset(c_loc(desc), c_loc(desc%release_ctx)))
   call expect('offsetof(tb_borrow_desc, cache_mirror)', &
       offset(c_loc(desc), c_loc(desc%cache_mirror)))
+  call expect('sizeof(tb_gather_options)', int(c_sizeof(gather), c_int64_t))
+  call expect('offsetof(tb_gather_options, batch_dims)', &
+      offset(c_loc(gather), c_loc(gather%batch_dims)))
+  call expect('offsetof(tb_gather_options, device)', offset(c_loc(gather), c_loc(gather%device)))
   call check(unasked_constants() == 0, 'every C constant has its Fortran check')
   call check(combines_match() == 1, 'the module was generated for the op table''s combines')
   call finish('constants')

@@ -56,6 +56,7 @@ ARGUMENT_TYPES = {
     "dtype": "_DTypeLike",
     "shape": "_ShapeLike",
     "copy": "bool",
+    "params": "_ArrayLike",  # gather_nd's
 }
 
 # The same, for one function's argument ("function.argument", "Class.method.argument").
@@ -84,6 +85,7 @@ RETURN_TYPES = {
     "cast": "_OpResult",
     "quantize_linear": "_OpResult",
     "dequantize_linear": "_OpResult",
+    "gather_nd": "_OpResult",
     "stats": "dict[str, int]",
     "TensorBuffer.shape": "tuple[int, ...]",
     "TensorBuffer.__array__": "NDArray[Any]",

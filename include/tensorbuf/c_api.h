@@ -297,6 +297,24 @@ tb_status tb_boolean_mask_into(const tb_buffer* tensor, const tb_buffer* mask, t
 tb_status tb_compress(const tb_buffer* input, const tb_buffer* condition,
                       const tb_compress_options* options, tb_buffer** out) TB_NOEXCEPT;
 
+/* ---- gather_nd (spec/indexing.md 3) ------------------------------------------------------ */
+/* docs/gather_nd.md. tensorbuf::GatherOptions, the options of the whole gather family: gather_nd
+ * reads oob and batch_dims and ignores axis (for gather and gather_elements). options may be NULL
+ * (defaults: TB_OOB_DEFAULT, batch_dims 0, the library's stream, the device where `params`
+ * lives); struct_size as above. With TB_OOB_ERROR on CUDA the first bad row is read back (one
+ * host wait); TB_OOB_DROP (CUDA's default) writes zeros for bad rows and never waits. */
+typedef struct {
+  size_t struct_size;
+  tb_oob oob;
+  int axis;       /**< gather, gather_elements; ignored by tb_gather_nd */
+  int batch_dims; /**< leading dims shared by params and indices */
+  void* stream;
+  const tb_device* device; /**< NULL: where `params` lives */
+} tb_gather_options;
+
+tb_status tb_gather_nd(const tb_buffer* params, const tb_buffer* indices,
+                       const tb_gather_options* options, tb_buffer** out) TB_NOEXCEPT;
+
 /* ---- substr (spec/substr.md) ------------------------------------------------------------- */
 
 /** struct_size: sizeof(tb_substr_options), or an older layout's (see "Option structs"). */

@@ -117,9 +117,8 @@ inline constexpr auto kOpFamilies = std::to_array<OpFamilyInfo>({
      surface::kPython | surface::kCli},
     {OpFamily::kProcessing, "dequantize_linear", "x, scale, zero_point", "axis = 1", false,
      false, surface::kPython | surface::kCli},
-    // C++ only so far (docs/gather_nd.md).
     {OpFamily::kGatherNd, "gather_nd", "params, indices",
-     "out_of_bounds = device default, batch_dims = 0", false, false, 0},
+     "out_of_bounds = device default, batch_dims = 0", false, false, surface::kAll},
     // C++ only so far (docs/elements.md).
     {OpFamily::kGather, "gather", "params, indices",
      "out_of_bounds = device default, axis = 0, batch_dims = 0", false, false, 0},

@@ -566,6 +566,23 @@ def dequantize_linear(
     out_type="tensorbuf" | "numpy" | "torch" picks another.
     """
 
+def gather_nd(
+    params: _ArrayLike,
+    indices: _ArrayLike,
+    *,
+    batch_dims: int = 0,
+    out_of_bounds: Literal["default", "error", "drop"] = "default",
+    device: str | None = None,
+    stream: _Stream | None = None,
+    out_type: Literal["same", "tensorbuf", "numpy", "torch"] = "same",
+) -> _OpResult:
+    """tf.gather_nd / ONNX GatherND: with b = batch_dims and D = indices.shape[-1], out[i...] =
+    params[i[:b]..., *indices[i...]], shape indices.shape[:-1] + params.shape[b+D:]; indices
+    int32/int64, negative components out of range (error, or zeros with out_of_bounds="drop").
+    The result is the type of `params` (torch tensor, tb.TensorBuffer, else a NumPy array),
+    without a copy; out_type="tensorbuf" | "numpy" | "torch" picks another.
+    """
+
 def asarray(
     obj: _ArrayLike,
     *,

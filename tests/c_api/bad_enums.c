@@ -43,6 +43,11 @@ int tb_test_out_of_range_enums(tb_buffer* tensor, const tb_buffer* indices,
     substr.oob = (tb_oob)bad[i];
     failures += tb_substr(offsets, chars, 1, shape, pos, len, &substr, &out, &out_chars,
                           &out_ndim, out_shape) != TB_INVALID_ARGUMENT;
+    {
+      tb_gather_options gather = {sizeof(tb_gather_options), TB_OOB_DEFAULT, 0, 0, NULL, NULL};
+      gather.oob = (tb_oob)bad[i];
+      failures += tb_gather_nd(tensor, indices, &gather, &out) != TB_INVALID_ARGUMENT;
+    }
     failures += out != NULL || out_chars != NULL || out_ndim != -1 || out_shape[0] != 0;
   }
   return failures;

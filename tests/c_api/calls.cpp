@@ -151,6 +151,11 @@ std::vector<CApiCall> all_calls() {
          return tb_buffer_from_dlpack_versioned(arg(a.capsule.get(), n, 0), nullptr,
                                                 arg(&a.out, n, 1));
        }},
+      {"tb_gather_nd", 3,
+       [](CApiArguments& a, int n) {
+         return tb_gather_nd(handle_arg(a, a.tensor.get, n, 0),
+                             handle_arg(a, a.indices.get, n, 1), nullptr, arg(&a.out, n, 2));
+       }},
   };
 }
 

@@ -35,14 +35,23 @@ def run_cast(inputs, attrs):
     return tb.cast(inputs[0], np.dtype(onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[attrs["to"]]))
 
 
+def run_gather_nd(inputs, attrs):
+    # ONNX wraps negative indices, tensorbuf's *_nd ops reject them (spec/indexing.md 3.2): the
+    # node tests have none, and error makes any that appear fail loudly rather than differ.
+    return tb.gather_nd(inputs[0], inputs[1], batch_dims=attrs.get("batch_dims", 0),
+                        out_of_bounds="error")
+
+
 # ONNX operator -> how tensorbuf runs one node of it.
 RUNNERS = {
     "Compress": run_compress,
     "QuantizeLinear": run_quantize_linear,
     "DequantizeLinear": run_dequantize_linear,
     "Cast": run_cast,
+    "GatherND": run_gather_nd,
 }
-PREFIXES = ("test_compress", "test_quantizelinear", "test_dequantizelinear", "test_cast_")
+PREFIXES = ("test_compress", "test_quantizelinear", "test_dequantizelinear", "test_cast_",
+            "test_gathernd_")
 
 
 def node_tests():
@@ -80,3 +89,4 @@ def test_the_node_tests_were_found_where_they_are_installed():
         pytest.fail(f"CI installs libonnx-testdata, but {DATA} has no node tests")
     if node_tests():
         assert len(node_tests()) >= 4 + 4  # four Compress, at least 4 Q/DQ
+        assert sum(name.startswith("test_gathernd_") for name in node_tests()) >= 3

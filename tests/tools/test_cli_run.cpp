@@ -341,5 +341,45 @@ TEST_F(Cli, RunOnCUDAMatchesTheCPU) {
   EXPECT_EQ(load_npy_strings(path("od.npy")).to_strings(), (std::vector<std::string>{"", ""}));
 }
 
+// gather_nd (docs/gather_nd.md): rows, batch_dims, the bad row under both policies, the flags.
+TEST_F(Cli, GatherNd) {
+  const std::string p = save("p.npy", i32({0, 1, 2, 3, 4, 5, 6, 7}, {2, 2, 2}));
+  Result r = run({"run", "gather_nd", "--params", p, "--indices",
+                  save("i.npy", i32({0, 1, 1, 0}, {2, 1, 2})), "--out", path("o.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_npy(path("o.npy"), DataType::kInt32, "<i4", Shape({2, 1, 2}), "(2, 1, 2)");
+  EXPECT_EQ(load_npy_tensor(path("o.npy")).get_int_array(),
+            (std::vector<std::int32_t>{2, 3, 4, 5}));
+  // ONNX GatherND's batch_dims = 1 example: params[b][indices[b]].
+  r = run({"run", "gather_nd", "--params", p, "--indices", save("b.npy", i32({1, 0}, {2, 1})),
+           "--batch-dims", "1", "--out", path("ob.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_npy(path("ob.npy"), DataType::kInt32, "<i4", Shape({2, 2}), "(2, 2)");
+  EXPECT_EQ(load_npy_tensor(path("ob.npy")).get_int_array(),
+            (std::vector<std::int32_t>{2, 3, 4, 5}));
+  // A bad row: exit 2 with the row named and no output, or zeros with --out-of-bounds drop.
+  const std::string bad = save("bad.npy", i32({1, 1, 0, 2, -1, 0}, {3, 2}));
+  r = run({"run", "gather_nd", "--params", p, "--indices", bad, "--out", path("x.npy")});
+  EXPECT_EQ(r.status, 2);
+  expect_error_exactly(r, "InvalidArgument: indices[1] = [0, 2] does not index into shape "
+                          "[2,2,2]");
+  EXPECT_FALSE(std::filesystem::exists(path("x.npy")));
+  r = run({"run", "gather_nd", "--params", p, "--indices", bad, "--out-of-bounds", "drop",
+           "--out", path("d.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(load_npy_tensor(path("d.npy")).get_int_array(),
+            (std::vector<std::int32_t>{6, 7, 0, 0, 0, 0}));
+  r = run({"run", "gather_nd", "--params", p, "--indices", bad, "--batch-dims", "one", "--out",
+           path("x.npy")});
+  EXPECT_EQ(r.status, 2);
+  expect_error_exactly(r, "InvalidArgument: --batch-dims must be an integer, not 'one'");
+  r = run({"run", "gather_nd", "--params", p, "--indices", bad, "--batch-dims", "2", "--out",
+           path("x.npy")});
+  EXPECT_EQ(r.status, 2);
+  expect_error_exactly(r, "InvalidArgument: gather_nd: batch_dims = 2 must be between 0 and "
+                          "indices.rank - 1 = 1 (indices shape [3,2])");
+  EXPECT_FALSE(std::filesystem::exists(path("x.npy")));
+}
+
 }  // namespace
 }  // namespace tensorbuf

@@ -1,0 +1,54 @@
+// `tensorbuf run gather_nd`: TensorFlow's gather_nd / ONNX GatherND on .npy files
+// (docs/gather_nd.md). No in-place form: the output has its own shape.
+#include <charconv>
+#include <iostream>
+
+#include "cli.hpp"
+#include "tensorbuf/ops.hpp"
+
+namespace tensorbuf::cli {
+namespace {
+
+const std::vector<FlagSpec> kGatherNdRunFlags = {
+    {"params", true},        {"indices", true}, {"out", true}, {"batch-dims", true},
+    {"out-of-bounds", true}, {"device", true}};
+
+int parse_batch_dims(const std::string& text) {
+  int value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || ptr != end || text.empty()) {
+    throw InvalidArgumentError("--batch-dims must be an integer, not '" + text + "'");
+  }
+  return value;  // its range is the op's rule, checked in src/core
+}
+
+}  // namespace
+
+int run_gather_nd(const std::vector<std::string>& args) {
+  const std::string command = "tensorbuf run gather_nd";
+  const Args flags(args, kGatherNdRunFlags, command);
+  if (flags.help()) {
+    std::cout << "usage: " << command
+              << " --params P.npy --indices I.npy --out O.npy [--batch-dims N]\n"
+                 "       [--out-of-bounds default|error|drop] [--device cpu|cuda]\n\n"
+                 "TensorFlow's tf.gather_nd, ONNX GatherND: with b = --batch-dims (default 0) and\n"
+                 "D = indices.shape[-1], out[i...] = params[i[:b]..., indices[i...]], shape\n"
+                 "indices.shape[:-1] + params.shape[b+D:]. indices: int32 or int64; negative\n"
+                 "components are out of range (error on the CPU by default; drop: zeros).\n";
+    return kExitOk;
+  }
+  GatherOptions options;
+  options.device = run_device(flags);
+  options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
+  if (auto batch_dims = flags.optional("batch-dims")) {
+    options.batch_dims = parse_batch_dims(*batch_dims);
+  }
+  const std::string& out = flags.required("out");
+  const TensorBuffer params = load_npy_tensor(flags.required("params"));
+  const TensorBuffer indices = load_npy_tensor(flags.required("indices"));
+  save_npy(out, gather_nd(params, indices, options));
+  return kExitOk;
+}
+
+}  // namespace tensorbuf::cli
