@@ -163,6 +163,21 @@ void boolean_mask_update_in_place(ShardedTensor& tensor, const TensorBuffer& mas
 ShardedStrings substr(const ShardedStrings& input, const TensorBuffer& pos, const TensorBuffer& len,
                       const SubstrOptions& = {});
 
+/// TensorFlow GatherNd / ONNX GatherND on row-sharded params, the embedding lookup: `indices`
+/// are this rank's rows (rank >= 2, components in GLOBAL coordinates of params); the result is
+/// this rank's rows of the answer, in its row order, on the host: indices.shape[:-1] +
+/// params.shape[batch_dims + D:]. Every rank's result, concatenated in rank order, equals the
+/// single-process gather_nd of the gathered params with every rank's indices concatenated in
+/// rank order, bit for bit (with batch_dims >= 1, rank q's indices start at the batch after
+/// the rows of the ranks before it). Each request goes to the rank that owns its params row;
+/// no params row moves unasked. Errors as the single-process op, on every rank and before
+/// anything moves: under kError the first bad row over all ranks, named by its global
+/// position; kDrop zero-fills a bad row on its rank. InvalidArgumentError too for indices that
+/// cannot be concatenated (dtype or dims after the first differ between ranks), indices of
+/// rank < 2, and ranks that disagree on the device, the policy or batch_dims.
+TensorBuffer gather_nd(const ShardedTensor& params, const TensorBuffer& indices,
+                       const GatherOptions& = {});
+
 /// The whole tensor on `root` (std::nullopt on the other ranks), on the host.
 /// InvalidArgumentError for a root outside the communicator or not the same on every rank.
 std::optional<TensorBuffer> gather(const ShardedTensor& tensor, int root = 0);

@@ -116,7 +116,7 @@ inline constexpr auto kOpFamilies = std::to_array<OpFamilyInfo>({
      false, surface::kPython | surface::kCli},
     // C++ only so far (docs/gather_nd.md).
     {OpFamily::kGatherNd, "gather_nd", "params, indices",
-     "out_of_bounds = device default, batch_dims = 0", false, false, 0},
+     "out_of_bounds = device default, batch_dims = 0", false, true, 0},
 });
 
 }  // namespace tensorbuf
