@@ -178,6 +178,20 @@ ShardedStrings substr(const ShardedStrings& input, const TensorBuffer& pos, cons
 TensorBuffer gather_nd(const ShardedTensor& params, const TensorBuffer& indices,
                        const GatherOptions& = {});
 
+/// NumPy `tensor[mask]` along axis 0 (options.axis must name dim 0): `mask` is sharded like
+/// `tensor` (congruent communicators, equal layouts). Each rank selects from its own rows; no
+/// payload moves. The result's layout holds each rank's count of true entries, so its
+/// rank-order concatenation is the single-process boolean_mask of the gathered tensor and mask,
+/// bit for bit. Errors as the single-process op on the global shapes, on every rank, and for
+/// ranks that disagree on the device or the axis.
+ShardedTensor boolean_mask(const ShardedTensor& tensor, const ShardedTensor& mask,
+                           const BooleanMaskOptions& = {});
+/// Along axis >= 1: `mask` is replicated (the same dtype, shape and true count on every rank);
+/// each rank selects along that axis in its rows, and the result keeps the tensor's layout.
+/// InvalidArgumentError for axis 0 (use the overload above) and as the single-process op.
+ShardedTensor boolean_mask(const ShardedTensor& tensor, const TensorBuffer& mask,
+                           const BooleanMaskOptions& = {});
+
 /// The whole tensor on `root` (std::nullopt on the other ranks), on the host.
 /// InvalidArgumentError for a root outside the communicator or not the same on every rank.
 std::optional<TensorBuffer> gather(const ShardedTensor& tensor, int root = 0);

@@ -96,7 +96,7 @@ inline constexpr auto kOpFamilies = std::to_array<OpFamilyInfo>({
     {OpFamily::kSubstr, "substr", "input, pos, len",
      "unit = byte, out_of_bounds = device default", false, true, surface::kAll},
     // A family of several ops has a row per op (each reaches its own surfaces).
-    {OpFamily::kBooleanMask, "boolean_mask", "tensor, mask", "axis = 0", false, false,
+    {OpFamily::kBooleanMask, "boolean_mask", "tensor, mask", "axis = 0", false, true,
      surface::kC | surface::kCli | surface::kPython},
     {OpFamily::kBooleanMask, "boolean_mask_into", "tensor, mask, out, count", "axis = 0", false,
      false, surface::kC | surface::kPython},
