@@ -5,4 +5,7 @@ if(TENSORBUF_WITH_MPI)
   target_link_libraries(tensorbuf_bench_dist PRIVATE tensorbuf_mpi tensorbuf_warnings)
   # mpi/scatter_phases.hpp: the op's phase breakdown (internal, like the tests' hooks).
   target_include_directories(tensorbuf_bench_dist PRIVATE ${PROJECT_SOURCE_DIR}/src)
+  # The distributed gather_nd (the embedding lookup) against its two MPI_Alltoallv alone.
+  add_executable(tensorbuf_bench_dist_gather ${CMAKE_CURRENT_LIST_DIR}/bench_dist_gather.cpp)
+  target_link_libraries(tensorbuf_bench_dist_gather PRIVATE tensorbuf_mpi tensorbuf_warnings)
 endif()

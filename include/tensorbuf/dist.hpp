@@ -163,6 +163,35 @@ void boolean_mask_update_in_place(ShardedTensor& tensor, const TensorBuffer& mas
 ShardedStrings substr(const ShardedStrings& input, const TensorBuffer& pos, const TensorBuffer& len,
                       const SubstrOptions& = {});
 
+/// TensorFlow GatherNd / ONNX GatherND on row-sharded params, the embedding lookup: `indices`
+/// are this rank's rows (rank >= 2, components in GLOBAL coordinates of params); the result is
+/// this rank's rows of the answer, in its row order, on the host: indices.shape[:-1] +
+/// params.shape[batch_dims + D:]. Every rank's result, concatenated in rank order, equals the
+/// single-process gather_nd of the gathered params with every rank's indices concatenated in
+/// rank order, bit for bit (with batch_dims >= 1, rank q's indices start at the batch after
+/// the rows of the ranks before it). Each request goes to the rank that owns its params row;
+/// no params row moves unasked. Errors as the single-process op, on every rank and before
+/// anything moves: under kError the first bad row over all ranks, named by its global
+/// position; kDrop zero-fills a bad row on its rank. InvalidArgumentError too for indices that
+/// cannot be concatenated (dtype or dims after the first differ between ranks), indices of
+/// rank < 2, and ranks that disagree on the device, the policy or batch_dims.
+TensorBuffer gather_nd(const ShardedTensor& params, const TensorBuffer& indices,
+                       const GatherOptions& = {});
+
+/// NumPy `tensor[mask]` along axis 0 (options.axis must name dim 0): `mask` is sharded like
+/// `tensor` (congruent communicators, equal layouts). Each rank selects from its own rows; no
+/// payload moves. The result's layout holds each rank's count of true entries, so its
+/// rank-order concatenation is the single-process boolean_mask of the gathered tensor and mask,
+/// bit for bit. Errors as the single-process op on the global shapes, on every rank, and for
+/// ranks that disagree on the device or the axis.
+ShardedTensor boolean_mask(const ShardedTensor& tensor, const ShardedTensor& mask,
+                           const BooleanMaskOptions& = {});
+/// Along axis >= 1: `mask` is replicated (the same dtype, shape and true count on every rank);
+/// each rank selects along that axis in its rows, and the result keeps the tensor's layout.
+/// InvalidArgumentError for axis 0 (use the overload above) and as the single-process op.
+ShardedTensor boolean_mask(const ShardedTensor& tensor, const TensorBuffer& mask,
+                           const BooleanMaskOptions& = {});
+
 /// The whole tensor on `root` (std::nullopt on the other ranks), on the host.
 /// InvalidArgumentError for a root outside the communicator or not the same on every rank.
 std::optional<TensorBuffer> gather(const ShardedTensor& tensor, int root = 0);

@@ -99,7 +99,7 @@ inline constexpr auto kOpFamilies = std::to_array<OpFamilyInfo>({
     {OpFamily::kSubstr, "substr", "input, pos, len",
      "unit = byte, out_of_bounds = device default", false, true, surface::kAll},
     // A family of several ops has a row per op (each reaches its own surfaces).
-    {OpFamily::kBooleanMask, "boolean_mask", "tensor, mask", "axis = 0", false, false,
+    {OpFamily::kBooleanMask, "boolean_mask", "tensor, mask", "axis = 0", false, true,
      surface::kC | surface::kCli | surface::kPython},
     {OpFamily::kBooleanMask, "boolean_mask_into", "tensor, mask, out, count", "axis = 0", false,
      false, surface::kC | surface::kPython},
@@ -118,7 +118,7 @@ inline constexpr auto kOpFamilies = std::to_array<OpFamilyInfo>({
     {OpFamily::kProcessing, "dequantize_linear", "x, scale, zero_point", "axis = 1", false,
      false, surface::kPython | surface::kCli},
     {OpFamily::kGatherNd, "gather_nd", "params, indices",
-     "out_of_bounds = device default, batch_dims = 0", false, false, surface::kAll},
+     "out_of_bounds = device default, batch_dims = 0", false, true, surface::kAll},
     // C++ only so far (docs/elements.md).
     {OpFamily::kGather, "gather", "params, indices",
      "out_of_bounds = device default, axis = 0, batch_dims = 0", false, false, 0},

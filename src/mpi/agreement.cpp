@@ -22,6 +22,11 @@ std::string_view op_name(OpId op) {
       return "boolean_mask_update";
     case OpId::kSubstr:
       return "substr";
+    case OpId::kGatherNd:
+      return "gather_nd";
+    case OpId::kMaskShardedMask:
+    case OpId::kMaskReplicatedMask:
+      return "boolean_mask";
     default:
       return core::scatter_op_name(static_cast<core::ScatterOp>(op));
   }
@@ -34,6 +39,10 @@ std::string op_text(std::int64_t op) {
       return "boolean_mask_update with a sharded mask";
     case OpId::kMaskUpdateReplicatedMask:
       return "boolean_mask_update with a replicated mask";
+    case OpId::kMaskShardedMask:
+      return "boolean_mask with a sharded mask";
+    case OpId::kMaskReplicatedMask:
+      return "boolean_mask with a replicated mask";
     default:
       return std::string(op_name(static_cast<OpId>(op)));
   }

@@ -17,12 +17,15 @@
 namespace tensorbuf::dist::detail {
 
 // What a rank calls: the scatter combines in core::ScatterOp's order, then the two mask update
-// overloads (different collective ops), then substr.
+// overloads (different collective ops), then substr, gather_nd and boolean_mask's two overloads.
 enum class OpId : std::int64_t {
   kScatterSub,
   kMaskUpdateShardedMask = static_cast<std::int64_t>(kScatterCombines.size()),
   kMaskUpdateReplicatedMask,
-  kSubstr
+  kSubstr,
+  kGatherNd,
+  kMaskShardedMask,
+  kMaskReplicatedMask
 };
 OpId scatter_op_id(core::ScatterOp op);
 

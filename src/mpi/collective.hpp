@@ -60,10 +60,12 @@ std::int64_t allreduce_max(const Comm& comm, std::int64_t value);
 // MPI_Exscan of `value` (0 on rank 0).
 std::int64_t exscan_sum(const Comm& comm, std::int64_t value);
 
-// Buffers of the scatter ops, kept with the Comm between calls: a large exchange then pays for
-// fresh pages (the kernel zeroing them on first touch) once, not every call.
+// Buffers of the scatter ops and gather_nd, kept with the Comm between calls: a large exchange
+// then pays for fresh pages (the kernel zeroing them on first touch) once, not every call.
+// gather_nd: requests in send_index / recv_index, this rank's own in own_index, the answers it
+// receives in recv_slices.
 struct Scratch {
-  std::vector<std::byte> send_index, send_slices, recv_index, recv_slices;
+  std::vector<std::byte> send_index, send_slices, recv_index, recv_slices, own_index;
   std::vector<int> owner;  // per local row: the rank that owns it (-1: out of bounds)
 };
 

@@ -3,6 +3,8 @@
 #include <string>
 
 #include "core/error_macros.hpp"
+#include "core/nd_indices.hpp"
+#include "core/plan_gather_nd.hpp"
 #include "core/plan_scatter_nd.hpp"
 #include "core/shape_product.hpp"
 #include "mpi/collective.hpp"
@@ -186,6 +188,51 @@ core::ScatterNdPlan check_scatter(core::ScatterOp op, const Shape& global_shape,
         updates[q].dims[0] == indices[q].dims[0], InvalidArgumentError,
         str_cat(name, ": rank ", q, "'s updates ", desc_text(updates[q]), " do not have the ",
                 indices[q].dims[0], " leading rows of its indices ", desc_text(indices[q])));
+    row_starts[q + 1] =
+        row_starts[q] + core::dims_product(indices[q].dims, 0, indices[q].dims.size() - 1);
+  }
+  return plan;
+}
+
+core::GatherNdPlan check_gather_nd(const Shape& global_shape, DataType dtype, int batch_dims,
+                                   const std::vector<BufferDesc>& indices,
+                                   std::vector<std::int64_t>& row_starts) {
+  constexpr std::string_view name = "gather_nd";
+  const std::size_t ranks = indices.size();
+  // A rank's own dtype first (the single-process text, with its rank), then the concatenation.
+  for (std::size_t q = 0; q < ranks; ++q) {
+    try {
+      core::check_index_dtype(name, indices[q].dtype);
+    } catch (const InvalidArgumentError& e) {
+      throw InvalidArgumentError(str_cat(e.what(), " (on rank ", q, ")"));
+    }
+  }
+  for (std::size_t q = 0; q < ranks; ++q) {
+    TENSORBUF_EXPECTS(indices[q].dims.size() >= 2, InvalidArgumentError,
+                      str_cat(name,
+                              ": distributed indices need rank >= 2 ([rows, ..., depth]), got "
+                              "shape ",
+                              dims_text(indices[q].dims), " on rank ", q));
+  }
+  for (std::size_t q = 1; q < ranks; ++q) {
+    TENSORBUF_EXPECTS(concatenable(indices[q], indices[0]), InvalidArgumentError,
+                      str_cat(name, ": rank ", q, "'s indices ", desc_text(indices[q]),
+                              " cannot be concatenated with rank 0's ", desc_text(indices[0]),
+                              " (dtype and all dims but the first must agree)"));
+  }
+  std::vector<std::int64_t> all = indices[0].dims;
+  for (std::size_t q = 1; q < ranks; ++q) {
+    TENSORBUF_EXPECTS(!__builtin_add_overflow(all[0], indices[q].dims[0], &all[0]),
+                      InvalidArgumentError,
+                      str_cat(name, ": the total row count overflows int64"));
+  }
+  // The single-process checks on shape-only stand-ins of the global call.
+  GatherOptions options;
+  options.batch_dims = batch_dims;
+  core::GatherNdPlan plan =
+      core::plan_gather_nd(stub(global_shape.dims(), dtype), stub(all, indices[0].dtype), options);
+  row_starts.assign(ranks + 1, 0);
+  for (std::size_t q = 0; q < ranks; ++q) {
     row_starts[q + 1] =
         row_starts[q] + core::dims_product(indices[q].dims, 0, indices[q].dims.size() - 1);
   }

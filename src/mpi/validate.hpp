@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/gather_nd_plan.hpp"
 #include "core/scatter_nd_plan.hpp"
 #include "tensorbuf/dist.hpp"
 
@@ -79,5 +80,14 @@ core::ScatterNdPlan check_scatter(core::ScatterOp op, const Shape& global_shape,
                                   const std::vector<BufferDesc>& indices,
                                   const std::vector<BufferDesc>& updates,
                                   std::vector<std::int64_t>& row_starts);
+
+// Distributed gather_nd's arguments: every rank's local indices. Validates them as the
+// single-process gather_nd of the global params (`global_shape`, `dtype`) with the indices
+// concatenated in rank order (the same message), and returns that call's plan. Indices must
+// have rank >= 2 and be concatenable (dtype and all dims but the first as rank 0's).
+// `row_starts` gets each rank's first row (over indices.shape[:-1]) in the concatenation.
+core::GatherNdPlan check_gather_nd(const Shape& global_shape, DataType dtype, int batch_dims,
+                                   const std::vector<BufferDesc>& indices,
+                                   std::vector<std::int64_t>& row_starts);
 
 }  // namespace tensorbuf::dist::detail
