@@ -84,6 +84,7 @@ RETURN_TYPES = {
     "cast": "_OpResult",
     "quantize_linear": "_OpResult",
     "dequantize_linear": "_OpResult",
+    "Processor.run": "_OpResult",
     "stats": "dict[str, int]",
     "TensorBuffer.shape": "tuple[int, ...]",
     "TensorBuffer.__array__": "NDArray[Any]",
