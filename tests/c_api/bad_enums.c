@@ -43,6 +43,7 @@ int tb_test_out_of_range_enums(tb_buffer* tensor, const tb_buffer* indices,
     substr.oob = (tb_oob)bad[i];
     failures += tb_substr(offsets, chars, 1, shape, pos, len, &substr, &out, &out_chars,
                           &out_ndim, out_shape) != TB_INVALID_ARGUMENT;
+    failures += tb_cast(tensor, (tb_dtype)bad[i], NULL, &out) != TB_INVALID_ARGUMENT;
     failures += out != NULL || out_chars != NULL || out_ndim != -1 || out_shape[0] != 0;
   }
   return failures;
