@@ -44,7 +44,8 @@ int examples_command(const std::vector<std::string>& args) {
   if (flags.help()) {
     std::cout << "usage: tensorbuf examples [--device cpu|cuda|all] [--only ID]\n\n"
                  "Runs every example of the spec documents (TB* TensorBuffer, T* scatter_nd,\n"
-                 "B* boolean_mask_update, S* substr) through the public API and prints each as\n"
+                 "B* boolean_mask_update, S* substr, P* processing pipelines) through the public\n"
+                 "API and prints each as\n"
                  "`input -> output`, on the CPU and, when CUDA is usable, on CUDA (default: all).\n"
                  "Vectors documented for one device's default out-of-bounds policy run on the\n"
                  "other device with that policy asked for explicitly. --only runs the examples\n"
@@ -63,7 +64,7 @@ int examples_command(const std::vector<std::string>& args) {
 
   std::vector<Example> all;
   for (auto* group : {&tensor_buffer_examples, &scatter_examples, &mask_examples,
-                      &substr_examples}) {
+                      &substr_examples, &processing_examples}) {
     for (Example& e : group()) {
       if (e.id.rfind(only, 0) == 0) all.push_back(std::move(e));
     }

@@ -43,6 +43,7 @@ ops:
   cast               --x X.npy --dtype D --out O.npy
   quantize_linear    --x X.npy --scale S.npy --zero-point Z.npy [--axis N] --out O.npy
   dequantize_linear  --x X.npy --scale S.npy --zero-point Z.npy [--axis N] --out O.npy
+  process            --x X.npy --steps STEP[/STEP...] --out O.npy
       (each also takes [--device cpu|cuda])
   substr
       --input S.npy --pos P.npy --len L.npy [--unit byte|utf8_char] --out O.npy

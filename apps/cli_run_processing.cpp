@@ -1,5 +1,6 @@
 // `tensorbuf run normalize | quantize | dequantize | cast | quantize_linear |
-// dequantize_linear`: the pre- and post-processing ops on .npy files (docs/processing.md).
+// dequantize_linear | process`: the pre- and post-processing ops on .npy files
+// (docs/processing.md); `process` runs a Processor chain given as --steps.
 // TFLite Support's ops take their parameters as numbers on the command line; ONNX's
 // quantize_linear / dequantize_linear take tensors (per tensor or per axis) as .npy files.
 #include <charconv>
@@ -48,6 +49,49 @@ QuantizeLinearOptions linear_options(const Args& flags) {
   options.device = run_device(flags);
   if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
   return options;
+}
+
+// One chain step, `name:arguments` (parameters separated by ':', values by ','):
+// normalize:M[,M...]:S[,S...], quantize:Z:S, dequantize:Z:S, cast:DTYPE.
+ProcessStep parse_step(const std::string& text) {
+  std::vector<std::string> parts;
+  for (std::size_t begin = 0;;) {
+    const std::size_t end = std::min(text.find(':', begin), text.size());
+    parts.push_back(text.substr(begin, end - begin));
+    if (end == text.size()) break;
+    begin = end + 1;
+  }
+  const std::string& name = parts[0];
+  const std::size_t want = name == "cast" ? 2 : 3;
+  if ((name != "normalize" && name != "quantize" && name != "dequantize" && name != "cast") ||
+      parts.size() != want) {
+    throw InvalidArgumentError(
+        "--steps: '" + text +
+        "' is not a step (normalize:M[,M...]:S[,S...], quantize:Z:S, dequantize:Z:S or "
+        "cast:DTYPE)");
+  }
+  if (name == "cast") return cast_op(parse_spelling<DataType>(parts[1], "--steps cast"));
+  if (name == "normalize") {
+    const std::vector<float> means = parse_floats("steps", parts[1]);
+    const std::vector<float> stddevs = parse_floats("steps", parts[2]);
+    if (means.size() == 1 && stddevs.size() == 1) return normalize_op(means[0], stddevs[0]);
+    return normalize_op(means, stddevs);
+  }
+  const float zero_point = parse_float("steps", parts[1]);
+  const float scale = parse_float("steps", parts[2]);
+  return name == "quantize" ? quantize_op(zero_point, scale) : dequantize_op(zero_point, scale);
+}
+
+// The chain of `--steps`: steps separated by '/'.
+Processor parse_steps(const std::string& text) {
+  std::vector<ProcessStep> steps;
+  for (std::size_t begin = 0;;) {
+    const std::size_t end = std::min(text.find('/', begin), text.size());
+    steps.push_back(parse_step(text.substr(begin, end - begin)));
+    if (end == text.size()) break;
+    begin = end + 1;
+  }
+  return Processor(std::move(steps));
 }
 
 struct ProcessingCommand {
@@ -104,6 +148,13 @@ const ProcessingCommand kCommands[] = {
        return dequantize_linear(x, load_npy_tensor(flags.required("scale")),
                                 load_npy_tensor(flags.required("zero-point")),
                                 linear_options(flags));
+     }},
+    {"process", {{"steps", true}}, "--steps STEP[/STEP...]",
+     "A Processor: the steps in one pass, bit-equal to the single ops one by one. A step is\n"
+     "normalize:M[,M...]:S[,S...], quantize:Z:S, dequantize:Z:S or cast:DTYPE, e.g.\n"
+     "--steps normalize:127.5,127.5,127.5:127.5,127.5,127.5/cast:float16\n",
+     [](const TensorBuffer& x, const Args& flags) {
+       return parse_steps(flags.required("steps")).run(x, process_options(flags));
      }},
 };
 

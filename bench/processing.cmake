@@ -2,4 +2,5 @@
 # (and -> float16), beside a memcpy of the same traffic and the unfused single ops, CPU.
 if(COMMAND tensorbuf_add_bench_cases)
   tensorbuf_add_bench_cases(bench_processing.cpp)
+  tensorbuf_add_bench_cases(sweep_processing.cpp)  # the size sweep's Processor forms
 endif()

@@ -16,6 +16,7 @@ namespace tensorbuf::bench {
 std::vector<SweepForm> scatter_nd_sweep_forms();
 std::vector<SweepForm> boolean_mask_update_sweep_forms();
 std::vector<SweepForm> substr_sweep_forms();
+std::vector<SweepForm> processing_sweep_forms();
 
 /// The yardstick of a streaming op: one serial memcpy of traffic / 2 bytes (traffic = bytes
 /// read + bytes written), between buffers touched once here so the calls pay no page faults.

@@ -86,6 +86,7 @@ RETURN_TYPES = {
     "quantize_linear": "_OpResult",
     "dequantize_linear": "_OpResult",
     "gather_nd": "_OpResult",
+    "Processor.run": "_OpResult",
     "stats": "dict[str, int]",
     "TensorBuffer.shape": "tuple[int, ...]",
     "TensorBuffer.__array__": "NDArray[Any]",

@@ -339,6 +339,49 @@ tb_status tb_substr(const tb_buffer* offsets, const tb_buffer* chars, int ndim,
                     const tb_substr_options* options, tb_buffer** out_offsets,
                     tb_buffer** out_chars, int* out_ndim, int64_t* out_shape) TB_NOEXCEPT;
 
+/* ---- processing: normalize, quantize, dequantize, cast, quantize_linear, dequantize_linear  */
+/* spec/processing.md, docs/processing.md. options may be NULL (the library's stream, the device
+ * where `x` lives); struct_size as above. The errors are the C++ ops' (TB_INVALID_ARGUMENT for a
+ * zero stddev, a channel count that is not x's last axis, a dtype out of range ...). Each result
+ * is a new buffer in *out, or, for an identity (mean 0 and stddev 1, a cast to x's dtype), a new
+ * handle sharing x's memory. */
+typedef struct {
+  size_t struct_size;
+  void* stream;
+  const tb_device* device; /**< NULL: where `x` lives */
+} tb_process_options;
+
+typedef struct {
+  size_t struct_size;
+  int axis; /**< the per-axis form's axis (negative counts from the end); ONNX's default is 1 */
+  void* stream;
+  const tb_device* device; /**< NULL: where `x` lives */
+} tb_quantize_linear_options;
+
+/** NormalizeOp's scalar form: (float32(x) - mean) / stddev (mean 0 with stddev 0 or +-inf is
+ * the identity). */
+tb_status tb_normalize(const tb_buffer* x, float mean, float stddev,
+                       const tb_process_options* options, tb_buffer** out) TB_NOEXCEPT;
+/** NormalizeOp's per-channel form over x's last axis: `channels` means and stddevs. */
+tb_status tb_normalize_channels(const tb_buffer* x, const float* means, const float* stddevs,
+                                int64_t channels, const tb_process_options* options,
+                                tb_buffer** out) TB_NOEXCEPT;
+tb_status tb_quantize(const tb_buffer* x, float zero_point, float scale,
+                      const tb_process_options* options, tb_buffer** out) TB_NOEXCEPT;
+tb_status tb_dequantize(const tb_buffer* x, float zero_point, float scale,
+                        const tb_process_options* options, tb_buffer** out) TB_NOEXCEPT;
+tb_status tb_cast(const tb_buffer* x, tb_dtype dtype, const tb_process_options* options,
+                  tb_buffer** out) TB_NOEXCEPT;
+/** ONNX QuantizeLinear / DequantizeLinear (opset 13): scale and zero_point buffers of one
+ * element (per tensor) or 1-D along options->axis (NULL options: axis 1). */
+tb_status tb_quantize_linear(const tb_buffer* x, const tb_buffer* scale, const tb_buffer* zero_point,
+                             const tb_quantize_linear_options* options,
+                             tb_buffer** out) TB_NOEXCEPT;
+tb_status tb_dequantize_linear(const tb_buffer* x, const tb_buffer* scale,
+                               const tb_buffer* zero_point,
+                               const tb_quantize_linear_options* options,
+                               tb_buffer** out) TB_NOEXCEPT;
+
 /* ---- DLPack (spec/interop.md I2) --------------------------------------------------------- */
 
 /** A zero-copy export (tensorbuf::to_dlpack_versioned); the consumer calls its deleter once.

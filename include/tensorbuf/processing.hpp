@@ -93,8 +93,8 @@ ProcessStep cast_op(DataType type);
 /// bit for bit, but in one pass over memory: each element is loaded once, carried through every
 /// step in registers and cache-resident blocks, rounded to each step's output dtype where the
 /// single op rounds, and stored once (docs/processing.md, "Processor"). Identity steps drop out.
-/// CPU only so far: a CUDA device (asked for, or where x's freshest copy lives) is
-/// UnavailableError. Immutable after construction, so one Processor may run on many threads;
+/// On the host or on CUDA (one kernel pass, no host wait: capturable in a CUDA graph).
+/// Immutable after construction, so one Processor may run on many threads;
 /// copies share the compiled chain. A moved-from Processor raises InvalidArgumentError.
 class Processor {
  public:
@@ -111,7 +111,7 @@ class Processor {
   /// identity for x. Errors: a per-channel step whose channel count is not x's last axis
   /// (InvalidArgumentError, normalize's message after the step's index in steps() and name:
   /// "Processor step 1 (normalize): 3 means (stddevs) for a last axis of shape [2,4]: ..."), the
-  /// first in chain order; a CUDA device (UnavailableError). x is unchanged.
+  /// first in chain order; a CUDA device without CUDA (UnavailableError). x is unchanged.
   TensorBuffer run(const TensorBuffer& x, const ProcessOptions& options = {}) const;
   /// The chain applied to x, written into `out`, which must have x's shape and the chain's
   /// output dtype for x (InvalidArgumentError otherwise, after run's checks). `out` may be x or

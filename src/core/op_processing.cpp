@@ -1,6 +1,6 @@
 // normalize, quantize, dequantize, cast (TFLite Support's NormalizeOp and siblings): the
-// constructor rules and the channel check here, once; the arithmetic runs on the host
-// (docs/processing.md: no CUDA kernel yet, a CUDA result is computed on the host and synced).
+// constructor rules and the channel check here, once. On the host the loops below; on CUDA the
+// fused Processor's chain of one step (core/process_execute.hpp), bit-equal to them.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -8,16 +8,33 @@
 #include "core/buffer_access.hpp"
 #include "core/dispatch.hpp"
 #include "core/parallel.hpp"
+#include "core/process_execute.hpp"
+#include "core/processing_plan.hpp"
 #include "core/processing_rules.hpp"
 #include "tensorbuf/processing.hpp"
 
 namespace tensorbuf {
 namespace {
 
-// Leaves the result valid on the requested device (the host computed it).
-TensorBuffer place(TensorBuffer out, Device device) {
-  if (device.kind == Device::Kind::kCuda) out.sync_to(device);
-  return out;
+// The normalization as a chain for the CUDA backend: float32(x) by tensor_buffer.md's
+// conversion unless x is uint8 or float32 (the stage reads those exactly), then the stage.
+core::ProcessPlan normalize_plan(const TensorBuffer& x, const core::Normalization& norm) {
+  core::ProcessPlan plan;
+  plan.in_type = x.data_type();
+  plan.out_type = DataType::kFloat32;
+  plan.elements = core::BufferAccess::shape(x).num_elements();
+  DataType from = plan.in_type;
+  if (from != DataType::kUInt8 && from != DataType::kFloat32) {
+    plan.stages.push_back({core::ProcessStageKind::kConvert, from, DataType::kFloat32});
+    from = DataType::kFloat32;
+  }
+  core::ProcessStage stage{core::ProcessStageKind::kNormalize, from, DataType::kFloat32};
+  stage.means = norm.means.data();
+  stage.stddevs = norm.stddevs.data();
+  stage.channels = static_cast<std::int64_t>(norm.means.size());
+  stage.period = stage.channels;  // not repeated: the CPU backend wraps, CUDA indexes
+  plan.stages.push_back(stage);
+  return plan;
 }
 
 // y[i] = (float32(x[i]) - mean[i % C]) / stddev[i % C] in float32, over whole rows of C (the
@@ -57,24 +74,25 @@ TensorBuffer apply(const TensorBuffer& x, const core::Normalization& norm,
   const Device device = core::resolve_device(options.device, x);
   const Shape& shape = core::BufferAccess::shape(x);
   core::check_channels(static_cast<std::int64_t>(mean.size()), shape, "normalize");
+  if (device.is_cuda()) return core::process_new(normalize_plan(x, norm), x, device, options.stream);
   const std::int64_t n = shape.num_elements();
   // Fixed-size uint8 and float32 (images, the common case): one pass from x. float32 of uint8
   // is exact, so this equals the conversion below.
   if (!x.is_dynamic() && x.data_type() == DataType::kUInt8) {
     TensorBuffer out = TensorBuffer::create_uninitialized(shape, DataType::kFloat32);
     normalize_rows(x.host<std::uint8_t>(), out.overwrite_host<float>(), n, mean, stddev);
-    return place(std::move(out), device);
+    return out;
   }
   if (!x.is_dynamic() && x.data_type() == DataType::kFloat32) {
     TensorBuffer out = TensorBuffer::create_uninitialized(shape, DataType::kFloat32);
     normalize_rows(x.host<float>(), out.overwrite_host<float>(), n, mean, stddev);
-    return place(std::move(out), device);
+    return out;
   }
   // float32(x) by tensor_buffer.md's conversion, keeping dynamic-ness; then in place.
   TensorBuffer out = TensorBuffer::create_from(x, DataType::kFloat32);
   float* y = out.mutable_host<float>();
   normalize_rows(static_cast<const float*>(y), y, n, mean, stddev);
-  return place(std::move(out), device);
+  return out;
 }
 
 TensorBuffer identity(const TensorBuffer& x) { return core::BufferAccess::share(x); }
@@ -110,7 +128,13 @@ TensorBuffer dequantize(const TensorBuffer& x, float zero_point, float scale,
 TensorBuffer cast(const TensorBuffer& x, DataType type, const ProcessOptions& options) {
   if (type == x.data_type()) return identity(x);
   const Device device = core::resolve_device(options.device, x);
-  return place(TensorBuffer::create_from(x, type), device);
+  if (!device.is_cuda()) return TensorBuffer::create_from(x, type);
+  core::ProcessPlan plan;
+  plan.in_type = x.data_type();
+  plan.out_type = type;
+  plan.elements = core::BufferAccess::shape(x).num_elements();
+  plan.stages.push_back({core::ProcessStageKind::kConvert, plan.in_type, type});
+  return core::process_new(plan, x, device, options.stream);
 }
 
 }  // namespace tensorbuf

@@ -1,15 +1,20 @@
 // quantize_linear / dequantize_linear (ONNX, opset 13 semantics): the dtype, shape, axis and
-// scale rules once here; the arithmetic runs on the host (docs/processing.md).
+// scale rules once here; the arithmetic runs in the loops below on the host, and on CUDA in the
+// kernels of src/kernels/quantize_linear.hpp (bit-equal to these loops).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <vector>
 
+#include "core/backend_run.hpp"
 #include "core/buffer_access.hpp"
+#include "core/capture.hpp"
 #include "core/dispatch.hpp"
 #include "core/error_macros.hpp"
 #include "core/parallel.hpp"
+#include "core/quantize_linear_backends.hpp"
+#include "core/quantize_linear_plan.hpp"
 #include "tensorbuf/quantize_linear.hpp"
 
 namespace tensorbuf {
@@ -20,17 +25,21 @@ bool is_floating(DataType t) {
          t == DataType::kFloat64;
 }
 
-// The validated parameters: per-channel scale and zero point (one channel per tensor), and
-// how a flat index maps to its channel: (i / inner) % channels.
-struct LinearPlan {
-  std::vector<double> scale;  // exact float32 values (float64 for float64 x in quantize)
-  std::vector<double> zero_point;
-  std::int64_t inner = 1;
-  std::int64_t channels = 1;
-};
+using core::LinearPlan;
 
 LinearPlan plan_linear(const char* op, const TensorBuffer& x, const TensorBuffer& scale,
-                       const TensorBuffer& zero_point, int axis, DataType scale_type) {
+                       const TensorBuffer& zero_point, const QuantizeLinearOptions& options,
+                       DataType scale_type) {
+  const int axis = options.axis;
+  // The parameters are validated on the host: a copy only on the device would be a host wait,
+  // which would invalidate a CUDA graph being captured.
+  const bool host_parameters =
+      scale.is_valid_on(Device::cpu()) && zero_point.is_valid_on(Device::cpu());
+  core::reject_capture(op,
+                       host_parameters ? nullptr
+                                       : "scale and zero_point are read on the host, and their "
+                                         "freshest copy is on the device",
+                       core::resolve_device(options.device, x), options.stream);
   TENSORBUF_EXPECTS(
       is_floating(scale.data_type()), InvalidArgumentError,
       core::str_cat(op, ": scale must be a floating dtype, got ", to_string(scale.data_type())));
@@ -44,6 +53,8 @@ LinearPlan plan_linear(const char* op, const TensorBuffer& x, const TensorBuffer
       core::str_cat(op, ": scale must be a scalar or 1-D, got shape ", s.to_string()));
   const Shape& xs = core::BufferAccess::shape(x);
   LinearPlan plan;
+  plan.elements = xs.num_elements();
+  plan.x_type = x.data_type();
   const bool per_tensor = s.num_elements() == 1;
   if (!per_tensor) {
     const int rank = xs.rank();
@@ -105,15 +116,28 @@ TensorBuffer quantize_into(const TensorBuffer& xr, const Shape& shape, DataType 
   return out;
 }
 
-TensorBuffer place(TensorBuffer out, Device device) {
-  if (device.kind == Device::Kind::kCuda) out.sync_to(device);
-  return out;
+// The CUDA backend's run: x read on the device, y (x's shape, dynamic when x is) written there.
+template <class Backend>
+TensorBuffer run_on_cuda(const TensorBuffer& x, const LinearPlan& plan, bool dynamic, Device device,
+                         Stream stream, Backend backend_fn) {
+  TensorBuffer y =
+      core::BufferAccess::uninitialized(core::BufferAccess::shape(x), plan.y_type, dynamic);
+  core::BackendRun backend(device, stream);
+  core::LinearBuffers buffers;
+  buffers.x = backend.read(x);
+  buffers.y = backend.overwrite(y);
+  backend_fn(plan, buffers, backend.cuda());
+  backend.finish();
+  return y;
 }
 
 }  // namespace
 
-TensorBuffer quantize_linear(const TensorBuffer& x, const TensorBuffer& scale,
-                             const TensorBuffer& zero_point, const QuantizeLinearOptions& options) {
+namespace core {
+
+LinearPlan plan_quantize_linear(const TensorBuffer& x, const TensorBuffer& scale,
+                                const TensorBuffer& zero_point,
+                                const QuantizeLinearOptions& options) {
   const DataType xt = x.data_type();
   TENSORBUF_EXPECTS(is_floating(xt) || xt == DataType::kInt32, InvalidArgumentError,
                     core::str_cat("quantize_linear: x must be float32, float16, bfloat16, "
@@ -125,24 +149,14 @@ TensorBuffer quantize_linear(const TensorBuffer& x, const TensorBuffer& scale,
                     core::str_cat("quantize_linear: zero_point must be uint8, int8 or int16, got ",
                                   to_string(zt)));
   const DataType real = xt == DataType::kFloat64 ? DataType::kFloat64 : DataType::kFloat32;
-  const LinearPlan plan = plan_linear("quantize_linear", x, scale, zero_point, options.axis, real);
-  const Device device = core::resolve_device(options.device, x);
-  // float32(x) by tensor_buffer.md's conversion (exact for the 16-bit floats).
-  const TensorBuffer xr = TensorBuffer::create_from(x, real);
-  const Shape& shape = core::BufferAccess::shape(x);
-  switch (zt) {
-    case DataType::kUInt8:
-      return place(quantize_into<std::uint8_t>(xr, shape, zt, plan), device);
-    case DataType::kInt8:
-      return place(quantize_into<std::int8_t>(xr, shape, zt, plan), device);
-    default:
-      return place(quantize_into<std::int16_t>(xr, shape, zt, plan), device);
-  }
+  LinearPlan plan = plan_linear("quantize_linear", x, scale, zero_point, options, real);
+  plan.y_type = zt;
+  return plan;
 }
 
-TensorBuffer dequantize_linear(const TensorBuffer& x, const TensorBuffer& scale,
-                               const TensorBuffer& zero_point,
-                               const QuantizeLinearOptions& options) {
+LinearPlan plan_dequantize_linear(const TensorBuffer& x, const TensorBuffer& scale,
+                                  const TensorBuffer& zero_point,
+                                  const QuantizeLinearOptions& options) {
   const DataType xt = x.data_type();
   TENSORBUF_EXPECTS(xt == DataType::kUInt8 || xt == DataType::kInt8 || xt == DataType::kInt16 ||
                         xt == DataType::kInt32,
@@ -152,15 +166,52 @@ TensorBuffer dequantize_linear(const TensorBuffer& x, const TensorBuffer& scale,
   TENSORBUF_EXPECTS(zero_point.data_type() == xt, InvalidArgumentError,
                     core::str_cat("dequantize_linear: zero_point must have x's dtype ",
                                   to_string(xt), ", got ", to_string(zero_point.data_type())));
-  const LinearPlan plan =
-      plan_linear("dequantize_linear", x, scale, zero_point, options.axis, DataType::kFloat32);
+  LinearPlan plan =
+      plan_linear("dequantize_linear", x, scale, zero_point, options, DataType::kFloat32);
+  plan.y_type = DataType::kFloat32;
   if (xt == DataType::kInt32) {
     for (double z : plan.zero_point) {
       TENSORBUF_EXPECTS(z == 0, InvalidArgumentError,
                         "dequantize_linear: an int32 x needs a zero zero_point");
     }
   }
+  return plan;
+}
+
+}  // namespace core
+
+TensorBuffer quantize_linear(const TensorBuffer& x, const TensorBuffer& scale,
+                             const TensorBuffer& zero_point, const QuantizeLinearOptions& options) {
+  const LinearPlan plan = core::plan_quantize_linear(x, scale, zero_point, options);
+  const DataType zt = plan.y_type;
+  const DataType real = x.data_type() == DataType::kFloat64 ? DataType::kFloat64 : DataType::kFloat32;
   const Device device = core::resolve_device(options.device, x);
+  if (device.is_cuda()) {
+    return run_on_cuda(x, plan, false, device, options.stream,
+                       [](auto&... a) { cuda::quantize_linear(a...); });
+  }
+  // float32(x) by tensor_buffer.md's conversion (exact for the 16-bit floats).
+  const TensorBuffer xr = TensorBuffer::create_from(x, real);
+  const Shape& shape = core::BufferAccess::shape(x);
+  switch (zt) {
+    case DataType::kUInt8:
+      return quantize_into<std::uint8_t>(xr, shape, zt, plan);
+    case DataType::kInt8:
+      return quantize_into<std::int8_t>(xr, shape, zt, plan);
+    default:
+      return quantize_into<std::int16_t>(xr, shape, zt, plan);
+  }
+}
+
+TensorBuffer dequantize_linear(const TensorBuffer& x, const TensorBuffer& scale,
+                               const TensorBuffer& zero_point,
+                               const QuantizeLinearOptions& options) {
+  const LinearPlan plan = core::plan_dequantize_linear(x, scale, zero_point, options);
+  const Device device = core::resolve_device(options.device, x);
+  if (device.is_cuda()) {
+    return run_on_cuda(x, plan, x.is_dynamic(), device, options.stream,
+                       [](auto&... a) { cuda::dequantize_linear(a...); });
+  }
   TensorBuffer out = TensorBuffer::create_from(x, DataType::kFloat32);  // float32(x)
   float* y = out.mutable_host<float>();
   // float32(zero_point): int16 and smaller are exact.
@@ -174,7 +225,7 @@ TensorBuffer dequantize_linear(const TensorBuffer& x, const TensorBuffer& scale,
                                 y[i] = (y[i] - zero_f[c]) * scale_f[c];
                               }
                             });
-  return place(std::move(out), device);
+  return out;
 }
 
 }  // namespace tensorbuf

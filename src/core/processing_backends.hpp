@@ -1,7 +1,9 @@
-// The fused Processor's backend entry point (CPU only so far: core/processor.cpp refuses a
-// CUDA device before planning).
+// The fused Processor's backend entry points, the same plan on the CPU and on CUDA (src/cpu and
+// src/cuda define them; src/cuda/unavailable.cpp stands in without CUDA). The single ops
+// normalize / quantize / dequantize / cast run on CUDA through the same chain.
 #pragma once
 
+#include "core/cuda_context.hpp"
 #include "core/processing_plan.hpp"
 
 namespace tensorbuf::cpu {
@@ -11,3 +13,12 @@ namespace tensorbuf::cpu {
 void process(const core::ProcessPlan& plan, const core::ProcessBuffers& buffers);
 
 }  // namespace tensorbuf::cpu
+
+namespace tensorbuf::cuda {
+
+// The same, one element per thread through every stage in registers, on context.stream, with
+// no host wait (src/kernels/process_chain.hpp).
+void process(const core::ProcessPlan& plan, const core::ProcessBuffers& buffers,
+             const core::CudaContext& context);
+
+}  // namespace tensorbuf::cuda

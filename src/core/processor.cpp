@@ -1,7 +1,7 @@
 // The fused Processor: steps validated by the single ops' rules (core/processing_rules.hpp),
 // compiled once (identities dropped, per-channel means and stddevs laid out for whole blocks),
-// planned per input dtype and shape (every check before anything is written), run by the CPU
-// backend in one pass. CPU only so far: a CUDA device is refused (docs/processing.md).
+// planned per input dtype and shape (every check before anything is written), run in one pass
+// by the CPU backend or the CUDA one (core/process_execute.hpp).
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -9,12 +9,11 @@
 #include <utility>
 #include <vector>
 
-#include "core/backend_run.hpp"
 #include "core/buffer_access.hpp"
 #include "core/dispatch.hpp"
 #include "core/error_macros.hpp"
 #include "core/in_place.hpp"
-#include "core/processing_backends.hpp"
+#include "core/process_execute.hpp"
 #include "core/processing_plan.hpp"
 #include "core/processing_rules.hpp"
 #include "tensorbuf/processing.hpp"
@@ -165,25 +164,15 @@ core::ProcessPlan plan_run(const core::ProcessChain& chain, const std::vector<Pr
   return plan;
 }
 
-Device resolve_cpu(const ProcessOptions& options, const TensorBuffer& x) {
-  const Device device = options.device ? *options.device : x.residence();
-  TENSORBUF_EXPECTS(!device.is_cuda(), UnavailableError,
-                    "Processor: CUDA is not supported yet (CPU only so far); pass "
-                    "ProcessOptions::device = Device::cpu() to run it on the host");
-  return device;
-}
-
-void execute(const core::ProcessPlan& plan, const TensorBuffer& x, TensorBuffer& out, Device device,
-             Stream stream) {
-  core::BackendRun backend(device, stream);
-  core::ProcessBuffers buffers;
-  buffers.in = backend.read(x);
-  buffers.out = backend.overwrite(out);
-  cpu::process(plan, buffers);
-  backend.finish();
-}
-
 }  // namespace
+
+core::ProcessorRun core::plan_processor_run(const std::vector<ProcessStep>& steps,
+                                            const TensorBuffer& x) {
+  ProcessorRun run;
+  run.chain = compile(steps);
+  run.plan = plan_run(*run.chain, steps, x);
+  return run;
+}
 
 ProcessStep normalize_op(float mean, float stddev) {
   return core::ProcessStepAccess::normalization("normalize",
@@ -226,19 +215,16 @@ const core::ProcessChain& Processor::chain() const {
 DataType Processor::output_type(DataType input) const { return plan_for(chain(), input).out_type; }
 
 TensorBuffer Processor::run(const TensorBuffer& x, const ProcessOptions& options) const {
-  const Device device = resolve_cpu(options, x);
+  const Device device = core::resolve_device(options.device, x);
   const core::ProcessPlan plan = plan_run(chain(), steps_, x);
   // Every step an identity for x: x itself, as the single ops return it.
   if (plan.stages.empty()) return core::BufferAccess::share(x);
-  TensorBuffer out = core::BufferAccess::uninitialized(core::BufferAccess::shape(x), plan.out_type,
-                                                       x.is_dynamic());
-  execute(plan, x, out, device, options.stream);
-  return out;
+  return core::process_new(plan, x, device, options.stream);
 }
 
 void Processor::run_into(const TensorBuffer& x, TensorBuffer& out,
                          const ProcessOptions& options) const {
-  const Device device = resolve_cpu(options, x);
+  const Device device = core::resolve_device(options.device, x);
   const core::ProcessPlan plan = plan_run(chain(), steps_, x);
   TENSORBUF_EXPECTS(out.data_type() == plan.out_type, InvalidArgumentError,
                     core::str_cat("Processor::run_into: out has dtype ", to_string(out.data_type()),
@@ -252,7 +238,7 @@ void Processor::run_into(const TensorBuffer& x, TensorBuffer& out,
   // out sharing memory with x: the result goes to a new buffer, then into out.
   core::run_in_place(
       out, core::shares_memory(out, x), device, options.stream,
-      [&](TensorBuffer& target) { execute(plan, x, target, device, options.stream); });
+      [&](TensorBuffer& target) { core::execute_process(plan, x, target, device, options.stream); });
 }
 
 }  // namespace tensorbuf

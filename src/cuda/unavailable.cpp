@@ -7,6 +7,8 @@
 #include "core/error_macros.hpp"
 #include "core/gather_backends.hpp"
 #include "core/gather_nd_backends.hpp"
+#include "core/processing_backends.hpp"
+#include "core/quantize_linear_backends.hpp"
 #include "core/route_rows_backend.hpp"
 #include "core/scatter_nd_backends.hpp"
 #include "core/substr_backends.hpp"
@@ -91,5 +93,19 @@ core::SubstrResult substr(const core::SubstrPlan&, const core::SubstrBuffers&,
   not_built();
 }
 // --- end substr ---
+
+// --- processing (src/core/processing_backends.hpp, quantize_linear_backends.hpp) ---
+void process(const core::ProcessPlan&, const core::ProcessBuffers&, const core::CudaContext&) {
+  not_built();
+}
+void quantize_linear(const core::LinearPlan&, const core::LinearBuffers&,
+                     const core::CudaContext&) {
+  not_built();
+}
+void dequantize_linear(const core::LinearPlan&, const core::LinearBuffers&,
+                       const core::CudaContext&) {
+  not_built();
+}
+// --- end processing ---
 
 }  // namespace tensorbuf::cuda

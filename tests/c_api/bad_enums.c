@@ -48,6 +48,7 @@ int tb_test_out_of_range_enums(tb_buffer* tensor, const tb_buffer* indices,
       gather.oob = (tb_oob)bad[i];
       failures += tb_gather_nd(tensor, indices, &gather, &out) != TB_INVALID_ARGUMENT;
     }
+    failures += tb_cast(tensor, (tb_dtype)bad[i], NULL, &out) != TB_INVALID_ARGUMENT;
     failures += out != NULL || out_chars != NULL || out_ndim != -1 || out_shape[0] != 0;
   }
   return failures;

@@ -156,6 +156,48 @@ std::vector<CApiCall> all_calls() {
          return tb_gather_nd(handle_arg(a, a.tensor.get, n, 0),
                              handle_arg(a, a.indices.get, n, 1), nullptr, arg(&a.out, n, 2));
        }},
+      // The processing ops: options may be NULL (defaults), so they are not among the pointer
+      // arguments; x is the fixture's float32 tensor, scale and zero point one element each.
+      {"tb_normalize", 2,
+       [](CApiArguments& a, int n) {
+         return tb_normalize(handle_arg(a, a.tensor.get, n, 0), 1.0f, 2.0f, nullptr,
+                             arg(&a.out, n, 1));
+       }},
+      {"tb_normalize_channels", 4,
+       [](CApiArguments& a, int n) {
+         static const float means[1] = {1.0f};
+         static const float stddevs[1] = {2.0f};
+         return tb_normalize_channels(handle_arg(a, a.tensor.get, n, 0), arg(means, n, 1),
+                                      arg(stddevs, n, 2), 1, nullptr, arg(&a.out, n, 3));
+       }},
+      {"tb_quantize", 2,
+       [](CApiArguments& a, int n) {
+         return tb_quantize(handle_arg(a, a.tensor.get, n, 0), 3.0f, 0.5f, nullptr,
+                            arg(&a.out, n, 1));
+       }},
+      {"tb_dequantize", 2,
+       [](CApiArguments& a, int n) {
+         return tb_dequantize(handle_arg(a, a.tensor.get, n, 0), 3.0f, 0.5f, nullptr,
+                              arg(&a.out, n, 1));
+       }},
+      {"tb_cast", 2,
+       [](CApiArguments& a, int n) {
+         return tb_cast(handle_arg(a, a.tensor.get, n, 0), TB_INT8, nullptr, arg(&a.out, n, 1));
+       }},
+      {"tb_quantize_linear", 4,
+       [](CApiArguments& a, int n) {
+         return tb_quantize_linear(handle_arg(a, a.tensor.get, n, 0),
+                                   handle_arg(a, a.scalar.get, n, 1),
+                                   handle_arg(a, a.zero_point.get, n, 2), nullptr,
+                                   arg(&a.out, n, 3));
+       }},
+      {"tb_dequantize_linear", 4,
+       [](CApiArguments& a, int n) {
+         return tb_dequantize_linear(handle_arg(a, a.quantized.get, n, 0),
+                                     handle_arg(a, a.scalar.get, n, 1),
+                                     handle_arg(a, a.zero_point.get, n, 2), nullptr,
+                                     arg(&a.out, n, 3));
+       }},
   };
 }
 

@@ -56,6 +56,9 @@ struct CApiArguments {
   // boolean_mask_into's caller-sized output (capacity 8) and its count.
   Handle masked{make_buffer<float>(TB_FLOAT32, {8}, {0, 0, 0, 0, 0, 0, 0, 0})};
   Handle count{make_buffer<std::int64_t>(TB_INT64, {1}, {0})};
+  // quantize_linear's zero point (uint8, one element) and dequantize_linear's input.
+  Handle zero_point{make_buffer<std::uint8_t>(TB_UINT8, {}, {3})};
+  Handle quantized{make_buffer<std::uint8_t>(TB_UINT8, {2}, {0, 255})};
   std::int64_t shape[1] = {2};
   float host[8] = {};
   std::int64_t dims[TB_MAX_NDIM] = {};

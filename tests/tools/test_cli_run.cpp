@@ -138,6 +138,31 @@ TEST_F(Cli, ProcessingOps) {
   EXPECT_FALSE(std::filesystem::exists(path("bad.npy")));
 }
 
+// `run process`: a Processor from --steps, against float32 arithmetic done here.
+TEST_F(Cli, ProcessRunsTheStepsAsAChain) {
+  const std::string x = save("x.npy", f32({0, 64, 255, 10, 20, 300}, {2, 3}));
+  Result r = run({"run", "process", "--x", x, "--steps", "normalize:1,2,3:2,4,8/cast:uint8",
+                  "--out", path("p.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_npy(path("p.npy"), DataType::kUInt8, "|u1", Shape({2, 3}), "(2, 3)");
+  EXPECT_EQ(load_npy_tensor(path("p.npy")).get_int_array(),
+            (std::vector<std::int32_t>{0, 15, 31, 4, 4, 37}));  // truncated toward zero
+  r = run({"run", "process", "--x", x, "--steps", "quantize:2:0.5/dequantize:2:0.5", "--out",
+           path("qd.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  // quantize: (x + 1) / 0.5; dequantize: (q - 2) / 2.
+  EXPECT_EQ(load_npy_tensor(path("qd.npy")).get_float_array()[1],
+            ((64.f + 1.f) / 0.5f - 2.f) / 2.f);
+  for (const char* bad : {"normalize:1", "scale:1:2", "cast:float128", "quantize:1,2:3"}) {
+    r = run({"run", "process", "--x", x, "--steps", bad, "--out", path("bad.npy")});
+    EXPECT_EQ(r.status, 2) << bad;
+  }
+  r = run({"run", "process", "--x", x, "--steps", "normalize:1:0", "--out", path("bad.npy")});
+  EXPECT_EQ(r.status, 2);
+  expect_error_exactly(r, "InvalidArgument: normalize: stddev cannot be zero");
+  EXPECT_FALSE(std::filesystem::exists(path("bad.npy")));
+}
+
 TEST_F(Cli, BooleanMaskUpdateWithAxisAndNoBroadcast) {
   const std::string t = save("t.npy", i32({1, 2, 3, 4, 5, 6}, {2, 3}));
   const std::string m = save("m.npy", bools({1, 0, 1}, {3}));

@@ -1,0 +1,130 @@
+// The C API of the processing ops (normalize, quantize, dequantize, cast, quantize_linear,
+// dequantize_linear): thin calls of the C++ ops inside `guarded` (the C++ op validates; on
+// failure *out is not written).
+#include <vector>
+
+#include "c_api/c_api_internal.hpp"
+#include "tensorbuf/processing.hpp"
+#include "tensorbuf/quantize_linear.hpp"
+
+namespace tensorbuf::c_api {
+namespace {
+
+ProcessOptions process_options(const tb_process_options* c) {
+  ProcessOptions options;
+  if (c == nullptr) return options;
+  require_struct_size(c->struct_size, {}, sizeof(tb_process_options), "options");
+  options.stream = Stream{c->stream};
+  options.device = to_optional_device(c->device);
+  return options;
+}
+
+QuantizeLinearOptions linear_options(const tb_quantize_linear_options* c) {
+  QuantizeLinearOptions options;
+  if (c == nullptr) return options;
+  require_struct_size(c->struct_size, {}, sizeof(tb_quantize_linear_options), "options");
+  options.axis = c->axis;
+  options.stream = Stream{c->stream};
+  options.device = to_optional_device(c->device);
+  return options;
+}
+
+// `op(x)` into a new handle in *out.
+template <class Op>
+tb_status unary(const char* name, const tb_buffer* x, tb_buffer** out, Op op) {
+  return guarded(name, [&] {
+    // Held for the call: a destroy on another thread cannot free it under the op.
+    const std::shared_ptr<const TensorBuffer> in = buffer_of(x, "x");
+    require(out, "out");
+    NewHandle handle;
+    handle.set(op(*in));
+    *out = handle.publish();
+  });
+}
+
+template <class Op>
+tb_status linear(const char* name, const tb_buffer* x, const tb_buffer* scale,
+                 const tb_buffer* zero_point, tb_buffer** out, Op op) {
+  return guarded(name, [&] {
+    const std::shared_ptr<const TensorBuffer> in = buffer_of(x, "x");
+    const std::shared_ptr<const TensorBuffer> s = buffer_of(scale, "scale");
+    const std::shared_ptr<const TensorBuffer> z = buffer_of(zero_point, "zero_point");
+    require(out, "out");
+    NewHandle handle;
+    handle.set(op(*in, *s, *z));
+    *out = handle.publish();
+  });
+}
+
+}  // namespace
+}  // namespace tensorbuf::c_api
+
+using namespace tensorbuf;
+using namespace tensorbuf::c_api;
+
+extern "C" {
+
+tb_status tb_normalize(const tb_buffer* x, float mean, float stddev,
+                       const tb_process_options* options, tb_buffer** out) noexcept {
+  return unary(__func__, x, out, [&](const TensorBuffer& in) {
+    return normalize(in, mean, stddev, process_options(options));
+  });
+}
+
+tb_status tb_normalize_channels(const tb_buffer* x, const float* means, const float* stddevs,
+                                int64_t channels, const tb_process_options* options,
+                                tb_buffer** out) noexcept {
+  return unary(__func__, x, out, [&](const TensorBuffer& in) {
+    if (channels < 0) throw InvalidArgumentError("channels must not be negative");
+    if (channels > 0) {
+      require(means, "means");
+      require(stddevs, "stddevs");
+    }
+    const auto n = static_cast<std::size_t>(channels);
+    const std::vector<float> m(means, means + (channels > 0 ? n : 0));
+    const std::vector<float> s(stddevs, stddevs + (channels > 0 ? n : 0));
+    return normalize(in, m, s, process_options(options));
+  });
+}
+
+tb_status tb_quantize(const tb_buffer* x, float zero_point, float scale,
+                      const tb_process_options* options, tb_buffer** out) noexcept {
+  return unary(__func__, x, out, [&](const TensorBuffer& in) {
+    return quantize(in, zero_point, scale, process_options(options));
+  });
+}
+
+tb_status tb_dequantize(const tb_buffer* x, float zero_point, float scale,
+                        const tb_process_options* options, tb_buffer** out) noexcept {
+  return unary(__func__, x, out, [&](const TensorBuffer& in) {
+    return dequantize(in, zero_point, scale, process_options(options));
+  });
+}
+
+tb_status tb_cast(const tb_buffer* x, tb_dtype dtype, const tb_process_options* options,
+                  tb_buffer** out) noexcept {
+  return unary(__func__, x, out, [&](const TensorBuffer& in) {
+    return cast(in, to_data_type(raw_value(dtype)), process_options(options));
+  });
+}
+
+tb_status tb_quantize_linear(const tb_buffer* x, const tb_buffer* scale,
+                             const tb_buffer* zero_point,
+                             const tb_quantize_linear_options* options, tb_buffer** out) noexcept {
+  return linear(__func__, x, scale, zero_point, out,
+                [&](const TensorBuffer& in, const TensorBuffer& s, const TensorBuffer& z) {
+                  return quantize_linear(in, s, z, linear_options(options));
+                });
+}
+
+tb_status tb_dequantize_linear(const tb_buffer* x, const tb_buffer* scale,
+                               const tb_buffer* zero_point,
+                               const tb_quantize_linear_options* options,
+                               tb_buffer** out) noexcept {
+  return linear(__func__, x, scale, zero_point, out,
+                [&](const TensorBuffer& in, const TensorBuffer& s, const TensorBuffer& z) {
+                  return dequantize_linear(in, s, z, linear_options(options));
+                });
+}
+
+}  // extern "C"
