@@ -81,18 +81,7 @@ void run_mask_compact_pass(Executor& ex, const core::BooleanMaskPlan& plan,
         capacity, tile_scan,      static_cast<const Carrier*>(tensor), static_cast<Carrier*>(out)};
     ex.for_each_index(plan.outer * tiles * inner, functor);
   };
-  switch (carrier) {
-    case 1:
-      return pass(std::uint8_t{});
-    case 2:
-      return pass(std::uint16_t{});
-    case 4:
-      return pass(std::uint32_t{});
-    case 8:
-      return pass(std::uint64_t{});
-    default:
-      return pass(Bytes16{});
-  }
+  with_carrier(carrier, pass);
 }
 
 // The driver, all on the executor's side:

@@ -21,4 +21,22 @@ inline std::size_t carrier_size(std::size_t row_bytes, std::uintptr_t pointer_bi
   return size;
 }
 
+// Calls f(Carrier{}) with the unsigned word of `size` bytes (a carrier_size result): one
+// dispatch for every byte-moving pass.
+template <class F>
+decltype(auto) with_carrier(std::size_t size, F&& f) {
+  switch (size) {
+    case 1:
+      return f(std::uint8_t{});
+    case 2:
+      return f(std::uint16_t{});
+    case 4:
+      return f(std::uint32_t{});
+    case 8:
+      return f(std::uint64_t{});
+    default:
+      return f(Bytes16{});
+  }
+}
+
 }  // namespace tensorbuf::kernels

@@ -75,18 +75,7 @@ void run_gather_pass(Executor& ex, const core::GatherPlan& plan, const Index* in
                           indices, static_cast<const Carrier*>(params), static_cast<Carrier*>(out),
                           row_carriers, plan.indices_per_batch, outer, plan.axis_size, first_bad});
   };
-  switch (carrier) {
-    case 1:
-      return pass(std::uint8_t{});
-    case 2:
-      return pass(std::uint16_t{});
-    case 4:
-      return pass(std::uint32_t{});
-    case 8:
-      return pass(std::uint64_t{});
-    default:
-      return pass(Bytes16{});
-  }
+  with_carrier(carrier, pass);
 }
 
 // The whole op on `ex`; `Index` is the indices' type (int32 or int64).

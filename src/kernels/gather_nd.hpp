@@ -74,18 +74,7 @@ void run_gather_nd_pass(Executor& ex, const core::GatherNdPlan& plan,
                           indices, static_cast<const Carrier*>(params), static_cast<Carrier*>(out),
                           geometry, row_carriers, rows_per_batch, batch_carriers, first_bad});
   };
-  switch (carrier) {
-    case 1:
-      return pass(std::uint8_t{});
-    case 2:
-      return pass(std::uint16_t{});
-    case 4:
-      return pass(std::uint32_t{});
-    case 8:
-      return pass(std::uint64_t{});
-    default:
-      return pass(Bytes16{});
-  }
+  with_carrier(carrier, pass);
 }
 
 // The whole op on `ex`; `Index` is the indices' type (int32 or int64).
