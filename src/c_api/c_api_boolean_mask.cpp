@@ -40,10 +40,7 @@ tb_status tb_boolean_mask(const tb_buffer* tensor, const tb_buffer* mask,
     // Held for the call: a destroy on another thread cannot free them under the op.
     const std::shared_ptr<const TensorBuffer> t = buffer_of(tensor, "tensor");
     const std::shared_ptr<const TensorBuffer> m = buffer_of(mask, "mask");
-    require(out, "out");
-    NewHandle handle;
-    handle.set(boolean_mask(*t, *m, boolean_mask_options(options)));
-    *out = handle.publish();
+    publish_result(out, [&] { return boolean_mask(*t, *m, boolean_mask_options(options)); });
   });
 }
 
@@ -63,10 +60,7 @@ tb_status tb_compress(const tb_buffer* input, const tb_buffer* condition,
   return guarded(__func__, [&] {
     const std::shared_ptr<const TensorBuffer> i = buffer_of(input, "input");
     const std::shared_ptr<const TensorBuffer> c = buffer_of(condition, "condition");
-    require(out, "out");
-    NewHandle handle;
-    handle.set(compress(*i, *c, compress_options(options)));
-    *out = handle.publish();
+    publish_result(out, [&] { return compress(*i, *c, compress_options(options)); });
   });
 }
 

@@ -63,11 +63,9 @@ extern "C" {
 tb_status tb_buffer_create(tb_dtype dtype, int ndim, const int64_t* shape,
                            tb_buffer** out) noexcept {
   return guarded(__func__, [&] {
-    require(out, "out");
-    NewHandle handle;
-    handle.set(
-        TensorBuffer::create_fixed_size(to_shape(ndim, shape), to_data_type(raw_value(dtype))));
-    *out = handle.publish();
+    publish_result(out, [&] {
+      return TensorBuffer::create_fixed_size(to_shape(ndim, shape), to_data_type(raw_value(dtype)));
+    });
   });
 }
 

@@ -32,10 +32,7 @@ tb_status tb_gather_nd(const tb_buffer* params, const tb_buffer* indices,
     // Held for the call: a destroy on another thread cannot free them under the op.
     const std::shared_ptr<const TensorBuffer> p = buffer_of(params, "params");
     const std::shared_ptr<const TensorBuffer> i = buffer_of(indices, "indices");
-    require(out, "out");
-    NewHandle handle;
-    handle.set(gather_nd(*p, *i, gather_options(options)));
-    *out = handle.publish();
+    publish_result(out, [&] { return gather_nd(*p, *i, gather_options(options)); });
   });
 }
 

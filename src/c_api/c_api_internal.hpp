@@ -82,6 +82,16 @@ class NewHandle {
   bool published_ = false;
 };
 
+// An op's result as a new handle in *out: `out` checked (after the caller's inputs), the result
+// made, then published.
+template <class MakeResult>
+void publish_result(tb_buffer** out, MakeResult&& make) {
+  require(out, "out");
+  NewHandle handle;
+  handle.set(make());
+  *out = handle.publish();
+}
+
 // The int a C caller stored in an enum-typed argument or field. Read through memcpy, not as the
 // enum type: a C caller may pass any int, and a C++ load of a value outside the enumeration's
 // range is undefined behaviour (UBSan's -fsanitize=enum reports it).

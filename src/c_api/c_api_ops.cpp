@@ -102,10 +102,7 @@ tb_status out_of_place(const char* function, Op op, const tb_buffer* tensor,
     const std::shared_ptr<const TensorBuffer> t = buffer_of(tensor, "tensor");
     const std::shared_ptr<const TensorBuffer> s = buffer_of(second, second_name);
     const std::shared_ptr<const TensorBuffer> u = buffer_of(updates, "updates");
-    require(out, "out");
-    NewHandle handle;
-    handle.set(op(*t, *s, *u, make_options()));
-    *out = handle.publish();
+    publish_result(out, [&] { return op(*t, *s, *u, make_options()); });
   });
 }
 

@@ -35,10 +35,7 @@ tb_status unary(const char* name, const tb_buffer* x, tb_buffer** out, Op op) {
   return guarded(name, [&] {
     // Held for the call: a destroy on another thread cannot free it under the op.
     const std::shared_ptr<const TensorBuffer> in = buffer_of(x, "x");
-    require(out, "out");
-    NewHandle handle;
-    handle.set(op(*in));
-    *out = handle.publish();
+    publish_result(out, [&] { return op(*in); });
   });
 }
 
@@ -49,10 +46,7 @@ tb_status linear(const char* name, const tb_buffer* x, const tb_buffer* scale,
     const std::shared_ptr<const TensorBuffer> in = buffer_of(x, "x");
     const std::shared_ptr<const TensorBuffer> s = buffer_of(scale, "scale");
     const std::shared_ptr<const TensorBuffer> z = buffer_of(zero_point, "zero_point");
-    require(out, "out");
-    NewHandle handle;
-    handle.set(op(*in, *s, *z));
-    *out = handle.publish();
+    publish_result(out, [&] { return op(*in, *s, *z); });
   });
 }
 
