@@ -313,4 +313,23 @@ inline void report(benchmark::State& state, double bytes_per_iteration, double l
   state.counters["threads"] = benchmark::Counter(cpu_thread_count());
 }
 
+/// Makes each buffer valid on `device` (a no-op on the CPU, where the cases build them).
+template <class... Buffers>
+void place_on(Device device, const Buffers&... buffers) {
+  if (device.is_cuda()) (buffers.sync_to(device), ...);
+}
+
+/// The timing loop of a case on `device`: `call` once per iteration, timed to the end of its
+/// device work, then report() against the same-run limit (memcpy on the CPU, a device copy on
+/// CUDA) of `bytes` per call.
+template <class Call>
+void time_calls(benchmark::State& state, Device device, double bytes, Call&& call) {
+  for (auto _ : state) {
+    call();
+    if (device.is_cuda()) cuda_synchronize(device.index);
+  }
+  report(state, bytes,
+         device.is_cuda() ? cuda_d2d_limit_gbps(bytes) : cpu_memcpy_limit_gbps(bytes));
+}
+
 }  // namespace tensorbuf::bench

@@ -99,7 +99,7 @@ std::vector<SweepForm> sweep_forms() {
   std::vector<SweepForm> forms;
   for (auto* area :
        {&scatter_nd_sweep_forms, &boolean_mask_update_sweep_forms, &substr_sweep_forms,
-        &processing_sweep_forms}) {
+        &processing_sweep_forms, &indexing_sweep_forms}) {
     std::vector<SweepForm> more = (*area)();
     forms.insert(forms.end(), more.begin(), more.end());
   }

@@ -17,6 +17,7 @@ std::vector<SweepForm> scatter_nd_sweep_forms();
 std::vector<SweepForm> boolean_mask_update_sweep_forms();
 std::vector<SweepForm> substr_sweep_forms();
 std::vector<SweepForm> processing_sweep_forms();
+std::vector<SweepForm> indexing_sweep_forms();
 
 /// The yardstick of a streaming op: one serial memcpy of traffic / 2 bytes (traffic = bytes
 /// read + bytes written), between buffers touched once here so the calls pay no page faults.
@@ -32,11 +33,5 @@ inline std::function<void()> memcpy_yardstick(double traffic_bytes) {
 /// The yardstick of a streaming op on `device`: memcpy_yardstick on the CPU, on CUDA one
 /// device-to-device copy of traffic / 2 bytes on the library's stream (the sweep waits for it).
 std::function<void()> copy_yardstick(double traffic_bytes, Device device);
-
-/// Makes each buffer valid on `device` (a no-op on the CPU, where the sweep builds them).
-template <class... Buffers>
-void place_on(Device device, const Buffers&... buffers) {
-  if (device.is_cuda()) (buffers.sync_to(device), ...);
-}
 
 }  // namespace tensorbuf::bench

@@ -2,8 +2,10 @@
 // so nothing is written on error; then out = tensor (unless in place) and the positions are
 // applied. Positions that share a target differ only along the axis (q = p with q[axis]
 // replaced), so the lanes across the axis, (o, i) with p = (o * A + a) * In + i, run in
-// contiguous chunks on the pool, each chunk walking a = 0..A-1 in order: every target sees its
-// updates in row-major order (kNone: the last wins), whatever the thread count.
+// contiguous chunks on the pool, each chunk walking a = 0..A-1 in order for a block of lanes at a
+// time: lanes have disjoint targets, so every target sees its updates in row-major order
+// (kNone: the last wins), whatever the thread count.
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 
@@ -12,14 +14,17 @@
 #include "core/parallel.hpp"
 #include "cpu/axis_index_check.hpp"
 #include "cpu/elements_geometry.hpp"
+#include "kernels/axis_index.hpp"
 #include "kernels/scatter_nd_combine.hpp"
 
 namespace tensorbuf::cpu {
 namespace {
 
-// Cost of one position on one core (index wrap, a division per merged dim, a combine at a
-// random address), for the pool's policy.
-constexpr double kPositionNs = 5.0;
+// Cost of one position on one core (index wrap, a combine at a random address), for the pool's
+// policy.
+constexpr double kPositionNs = 3.0;
+// Lanes walked together along the axis: their first positions and bases stay in L1.
+constexpr std::int64_t kLaneBlock = 256;
 
 template <core::ScatterOp Op, class T, class Index>
 core::AxisIndexResult scatter_typed(const core::ScatterElementsPlan& plan,
@@ -47,20 +52,35 @@ core::AxisIndexResult scatter_typed(const core::ScatterElementsPlan& plan,
   const std::int64_t along = layout.indices_dims[static_cast<std::size_t>(layout.axis)];
   const HostElementsGeometry host_geometry(layout);
   const kernels::ElementsGeometry& geometry = host_geometry.get();
+  const std::int64_t axis_size = layout.axis_size;
+  const std::int64_t axis_stride = layout.axis_stride;
   const std::int64_t min_lanes = core::min_chunk_for(kPositionNs * static_cast<double>(along));
   core::parallel_for(outer * inner, min_lanes, [&](std::int64_t begin, std::int64_t end) {
-    for (std::int64_t a = 0; a < along; ++a) {
-      std::int64_t o = begin / inner;
-      std::int64_t i = begin - o * inner;
-      for (std::int64_t lane = begin; lane < end; ++lane) {
-        const std::int64_t p = (o * along + a) * inner + i;
-        std::int64_t target = 0;
-        if (geometry.target_of(p, indices[p], &target)) {
-          out[target] = kernels::Combine<Op>::apply(out[target], updates[p]);
-        }
+    // A block of lanes: each lane's first position (a = 0) and its base, which does not depend
+    // on a (the axis' stride is 0), so the walk along the axis divides once per lane.
+    std::int64_t first[kLaneBlock];
+    std::int64_t base[kLaneBlock];
+    for (std::int64_t block = begin; block < end; block += kLaneBlock) {
+      const std::int64_t lanes = std::min(kLaneBlock, end - block);
+      std::int64_t o = block / inner;
+      std::int64_t i = block - o * inner;
+      for (std::int64_t k = 0; k < lanes; ++k) {
+        first[k] = o * along * inner + i;
+        base[k] = geometry.base_of(first[k]);
         if (++i == inner) {
           i = 0;
           ++o;
+        }
+      }
+      for (std::int64_t a = 0; a < along; ++a) {
+        const std::int64_t shift = a * inner;
+        for (std::int64_t k = 0; k < lanes; ++k) {
+          const std::int64_t p = first[k] + shift;
+          std::int64_t index = 0;
+          if (kernels::wrap_axis_index(indices[p], axis_size, &index)) {
+            T& target = out[base[k] + index * axis_stride];
+            target = kernels::Combine<Op>::apply(target, updates[p]);
+          }
         }
       }
     }

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <random>
 #include <string>
@@ -19,6 +20,7 @@
 #include "capture/random_strings.hpp"
 #include "core/string_tensor_access.hpp"
 #include "support/devices.hpp"
+#include "tensorbuf/processing.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
 #if defined(TENSORBUF_WITH_CUDA)
@@ -285,6 +287,79 @@ TEST_F(CUDACaptureTest, GatherNdDropReplaysAsEager) {
                          options.stream = stream;
                          options.out_of_bounds = OutOfBoundsPolicy::kDrop;
                          return gather_nd(b[0], b[1], options);
+                       });
+  }
+}
+
+TEST_F(CUDACaptureTest, ElementOpsDropReplayAsEager) {
+  // [64, 8] int32 with axis-0 indices partly out of range (kDrop: zeros for the gathers,
+  // skipped for the scatter); int32 add, min and max are order-independent, so the atomic
+  // scatter equals the CPU; kNone (duplicates: the last wins) needs the deterministic path.
+  const Input data = ints(Shape{64, 8}, -100, 100, DataType::kInt32);
+  const Input rows = ints(Shape{32}, -70, 70, DataType::kInt64);
+  const Input element_indices = ints(Shape{32, 8}, -70, 70, DataType::kInt32);
+  const Input updates = ints(Shape{32, 8}, -9, 9, DataType::kInt32);
+  auto gather_options = [](Device device, Stream stream) {
+    GatherOptions options;
+    options.device = device;
+    options.stream = stream;
+    options.out_of_bounds = OutOfBoundsPolicy::kDrop;
+    return options;
+  };
+  capture_and_replay("gather", {data, rows},
+                     [&](std::vector<TensorBuffer>& b, Device device,
+                         Stream stream) -> std::optional<TensorBuffer> {
+                       return gather(b[0], b[1], gather_options(device, stream));
+                     });
+  capture_and_replay("gather_elements", {data, element_indices},
+                     [&](std::vector<TensorBuffer>& b, Device device,
+                         Stream stream) -> std::optional<TensorBuffer> {
+                       return gather_elements(b[0], b[1], gather_options(device, stream));
+                     });
+  for (const Reduction reduction :
+       {Reduction::kNone, Reduction::kAdd, Reduction::kMin, Reduction::kMax}) {
+    for (const bool in_place : {false, true}) {
+      capture_and_replay(
+          "scatter_elements reduction " + std::to_string(static_cast<int>(reduction)) +
+              (in_place ? " in place" : ""),
+          {data, element_indices, updates},
+          [=](std::vector<TensorBuffer>& b, Device device,
+              Stream stream) -> std::optional<TensorBuffer> {
+            ScatterElementsOptions options;
+            options.device = device;
+            options.stream = stream;
+            options.out_of_bounds = OutOfBoundsPolicy::kDrop;
+            options.reduction = reduction;
+            options.deterministic = reduction == Reduction::kNone;
+            if (in_place) {
+              scatter_elements_in_place(b[0], b[1], b[2], options);
+              return std::nullopt;
+            }
+            return scatter_elements(b[0], b[1], b[2], options);
+          });
+    }
+  }
+}
+
+TEST_F(CUDACaptureTest, ProcessorChainsReplayAsEager) {
+  // uint8 HWC pixels -> per-channel normalize -> float32, and on to float16: one kernel pass.
+  const Input pixels{DataType::kUInt8, Shape{16, 16, 3}, [](std::mt19937_64& rng) {
+                       std::vector<std::uint8_t> v(16 * 16 * 3);
+                       for (auto& x : v) x = static_cast<std::uint8_t>(rng());
+                       return v;
+                     }};
+  for (const bool to_half : {false, true}) {
+    std::vector<ProcessStep> steps = {
+        normalize_op({123.675f, 116.28f, 103.53f}, {58.395f, 57.12f, 57.375f})};
+    if (to_half) steps.push_back(cast_op(DataType::kFloat16));
+    const auto processor = std::make_shared<const Processor>(std::move(steps));
+    capture_and_replay(to_half ? "normalize -> float16" : "normalize", {pixels},
+                       [processor](std::vector<TensorBuffer>& b, Device device,
+                                   Stream stream) -> std::optional<TensorBuffer> {
+                         ProcessOptions options;
+                         options.device = device;
+                         options.stream = stream;
+                         return processor->run(b[0], options);
                        });
   }
 }
