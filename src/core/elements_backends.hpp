@@ -2,6 +2,8 @@
 // on CUDA (src/cpu and src/cuda define them; src/cuda/unavailable.cpp stands in without CUDA).
 #pragma once
 
+#include <cstdint>
+
 #include "core/cuda_context.hpp"
 #include "core/elements_plan.hpp"
 
@@ -12,11 +14,18 @@ namespace tensorbuf::cpu {
 core::AxisIndexResult gather_elements(const core::GatherElementsPlan& plan,
                                       const core::GatherElementsBuffers& buffers);
 
-// kError: the indices checked before anything is written; then out = tensor (unless in place)
-// and the positions applied in row-major order per target (positions that share a target differ
-// only along the axis, so the lanes across it run in parallel chunks, each in axis order).
+// kError: the indices checked before anything is written; then, for a tensor beyond the
+// caches, the positions bucketed by output block and each block updated in cache; else out =
+// tensor (unless in place) and the positions applied in row-major order per target (positions
+// that share a target differ only along the axis, so the lanes across it run in parallel
+// chunks, each in axis order).
 core::AxisIndexResult scatter_elements(const core::ScatterElementsPlan& plan,
                                        const core::ScatterElementsBuffers& buffers);
+// The bucketed path whatever the size, on `threads` threads with blocks of `block_bytes` (a
+// power of two at least the element size): for tests, with blocks small enough for many.
+core::AxisIndexResult scatter_elements_bucketed(const core::ScatterElementsPlan& plan,
+                                                const core::ScatterElementsBuffers& buffers,
+                                                int threads, std::int64_t block_bytes);
 
 }  // namespace tensorbuf::cpu
 

@@ -1,6 +1,7 @@
 // The CPU backend of scatter_elements: kError checks the indices first (axis_index_check.hpp),
-// so nothing is written on error; then out = tensor (unless in place) and the positions are
-// applied. Positions that share a target differ only along the axis (q = p with q[axis]
+// so nothing is written on error. A tensor beyond the caches takes the bucketed path
+// (scatter_elements_buckets.hpp); otherwise out = tensor (unless in place) and the positions are
+// applied directly. Positions that share a target differ only along the axis (q = p with q[axis]
 // replaced), so the lanes across the axis, (o, i) with p = (o * A + a) * In + i, run in
 // contiguous chunks on the pool, each chunk walking a = 0..A-1 in order for a block of lanes at a
 // time: lanes have disjoint targets, so every target sees its updates in row-major order
@@ -14,6 +15,7 @@
 #include "core/parallel.hpp"
 #include "cpu/axis_index_check.hpp"
 #include "cpu/elements_geometry.hpp"
+#include "cpu/scatter_elements_buckets.hpp"
 #include "kernels/axis_index.hpp"
 #include "kernels/scatter_nd_combine.hpp"
 
@@ -26,9 +28,18 @@ constexpr double kPositionNs = 3.0;
 // Lanes walked together along the axis: their first positions and bases stay in L1.
 constexpr std::int64_t kLaneBlock = 256;
 
+// How the positions are applied: bucketed when forced (tests) or when the tensor is beyond the
+// caches (scatter_elements_buckets::applies).
+struct Bucketing {
+  bool forced = false;
+  int threads = 0;  // 0: the pool's thread count
+  std::int64_t block_bytes = buckets::kBlockBytes;
+};
+
 template <core::ScatterOp Op, class T, class Index>
 core::AxisIndexResult scatter_typed(const core::ScatterElementsPlan& plan,
-                                    const core::ScatterElementsBuffers& buffers) {
+                                    const core::ScatterElementsBuffers& buffers,
+                                    const Bucketing& bucketing) {
   const core::ElementsLayout& layout = plan.layout;
   const std::int64_t n = layout.num_positions;
   const auto* indices = static_cast<const Index*>(buffers.indices);
@@ -37,6 +48,11 @@ core::AxisIndexResult scatter_typed(const core::ScatterElementsPlan& plan,
   if (plan.policy == OutOfBoundsPolicy::kError && n > 0) {
     core::AxisIndexResult checked = check_axis_indices(indices, n, layout.axis_size);
     if (!checked.applied()) return checked;
+  }
+  if (n > 0 && (bucketing.forced || scatter_elements_buckets::applies(plan, sizeof(T)))) {
+    const int threads = bucketing.threads > 0 ? bucketing.threads : core::cpu_thread_count();
+    scatter_elements_buckets::run<Op, T, Index>(plan, buffers, threads, bucketing.block_bytes);
+    return {};
   }
   if (buffers.out != buffers.tensor && plan.num_elements > 0) {
     std::memcpy(out, buffers.tensor, static_cast<std::size_t>(plan.num_elements) * sizeof(T));
@@ -90,30 +106,43 @@ core::AxisIndexResult scatter_typed(const core::ScatterElementsPlan& plan,
 
 template <core::ScatterOp Op>
 core::AxisIndexResult scatter_op(const core::ScatterElementsPlan& plan,
-                                 const core::ScatterElementsBuffers& buffers) {
+                                 const core::ScatterElementsBuffers& buffers,
+                                 const Bucketing& bucketing) {
   return core::dispatch_type(plan.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     return core::dispatch_index_type(plan.index_dtype, [&](auto index_tag) {
       using Index = typename decltype(index_tag)::type;
-      return scatter_typed<Op, T, Index>(plan, buffers);
+      return scatter_typed<Op, T, Index>(plan, buffers, bucketing);
     });
   });
+}
+
+core::AxisIndexResult scatter_with(const core::ScatterElementsPlan& plan,
+                                   const core::ScatterElementsBuffers& buffers,
+                                   const Bucketing& bucketing) {
+  using core::ScatterOp;
+  switch (plan.op) {
+    case ScatterOp::kUpdate: return scatter_op<ScatterOp::kUpdate>(plan, buffers, bucketing);
+    case ScatterOp::kAdd: return scatter_op<ScatterOp::kAdd>(plan, buffers, bucketing);
+    case ScatterOp::kMul: return scatter_op<ScatterOp::kMul>(plan, buffers, bucketing);
+    case ScatterOp::kMin: return scatter_op<ScatterOp::kMin>(plan, buffers, bucketing);
+    case ScatterOp::kMax: return scatter_op<ScatterOp::kMax>(plan, buffers, bucketing);
+    default: break;
+  }
+  throw InternalError("scatter_elements: unplanned reduction");
 }
 
 }  // namespace
 
 core::AxisIndexResult scatter_elements(const core::ScatterElementsPlan& plan,
                                        const core::ScatterElementsBuffers& buffers) {
-  using core::ScatterOp;
-  switch (plan.op) {
-    case ScatterOp::kUpdate: return scatter_op<ScatterOp::kUpdate>(plan, buffers);
-    case ScatterOp::kAdd: return scatter_op<ScatterOp::kAdd>(plan, buffers);
-    case ScatterOp::kMul: return scatter_op<ScatterOp::kMul>(plan, buffers);
-    case ScatterOp::kMin: return scatter_op<ScatterOp::kMin>(plan, buffers);
-    case ScatterOp::kMax: return scatter_op<ScatterOp::kMax>(plan, buffers);
-    default: break;
-  }
-  throw InternalError("scatter_elements: unplanned reduction");
+  return scatter_with(plan, buffers, Bucketing{});
+}
+
+core::AxisIndexResult scatter_elements_bucketed(const core::ScatterElementsPlan& plan,
+                                                const core::ScatterElementsBuffers& buffers,
+                                                int threads, std::int64_t block_bytes) {
+  return scatter_with(plan, buffers, Bucketing{true, threads, block_bytes});
 }
 
 }  // namespace tensorbuf::cpu

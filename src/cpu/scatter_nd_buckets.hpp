@@ -11,15 +11,14 @@
 #pragma once
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <cstring>
 #include <limits>
 #include <vector>
 
-#include "core/host_allocator.hpp"
 #include "core/parallel.hpp"
 #include "core/scatter_nd_plan.hpp"
+#include "cpu/buckets.hpp"
 #include "cpu/scatter_nd_rows.hpp"
 
 namespace tensorbuf::cpu::scatter_buckets {
@@ -30,8 +29,7 @@ using core::ScatterNdResult;
 using core::ScatterOp;
 using kernels::ScatterGeometry;
 
-// A block fits the per-core L2 with room for the entries streaming through it.
-inline constexpr std::int64_t kBlockBytes = std::int64_t{256} << 10;
+using buckets::kBlockBytes;
 
 // Costs per row on one core (tensorbuf bench --sweep, one thread: 5.4-6.9 ns per one-element
 // row in all): counting it, writing its entry into its bucket, applying it with its block in
@@ -79,28 +77,8 @@ inline double serial_ns(const ScatterNdPlan& plan, bool copy, std::size_t elemen
          (copy ? 2 * table_bytes * copy_ns_per_byte : 0.0);
 }
 
-// One bucketed row: its slice and, for one-element slices, the update value itself (the apply
-// pass then reads one stream), else its row.
-template <class Id, class Payload>
-struct Entry {
-  Id slice;
-  Payload payload;
-};
-
-// Scratch from the caching host allocator: large blocks are reused across calls, so a steady
-// state pays no page faults for the entries.
-class Scratch {
- public:
-  explicit Scratch(std::size_t bytes) : bytes_(bytes), data_(core::allocate_host_memory(bytes)) {}
-  ~Scratch() { core::free_host_memory(data_, bytes_); }
-  Scratch(const Scratch&) = delete;
-  Scratch& operator=(const Scratch&) = delete;
-  void* data() const { return data_; }
-
- private:
-  std::size_t bytes_;
-  void* data_;
-};
+using buckets::Entry;
+using buckets::Scratch;
 
 template <ScatterOp Op, class T, class Index, class Id>
 ScatterNdResult run_with(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
@@ -144,18 +122,8 @@ ScatterNdResult run_with(const ScatterNdPlan& plan, const ScatterNdBuffers& buff
   }
 
   // 2. Places, block-major and chunk-minor; then fill.
-  std::vector<std::int64_t> block_begin(static_cast<std::size_t>(blocks) + 1);
-  std::int64_t running = 0;
-  for (std::int64_t b = 0; b < blocks; ++b) {
-    block_begin[static_cast<std::size_t>(b)] = running;
-    for (int c = 0; c < chunks; ++c) {
-      std::int64_t& count = counts[static_cast<std::size_t>(c * blocks + b)];
-      const std::int64_t here = count;
-      count = running;
-      running += here;
-    }
-  }
-  block_begin[static_cast<std::size_t>(blocks)] = running;
+  const std::vector<std::int64_t> block_begin = buckets::place_by_block(counts, chunks, blocks);
+  const std::int64_t running = block_begin[static_cast<std::size_t>(blocks)];
 
   auto apply_all = [&](auto entry_tag, auto make, auto apply) {
     using E = typename decltype(entry_tag)::type;
@@ -169,22 +137,17 @@ ScatterNdResult run_with(const ScatterNdPlan& plan, const ScatterNdBuffers& buff
         entries[place[slice >> shift]++] = make(slice, row);
       }
     });
-    // 3. Blocks, claimed one at a time (a block's rows may be many more than another's).
-    std::atomic<std::int64_t> next{0};
-    core::parallel_for_chunks(threads, 1, [&](int, std::int64_t, std::int64_t) {
-      for (;;) {
-        const std::int64_t b = next.fetch_add(1, std::memory_order_relaxed);
-        if (b >= blocks) return;
-        if (copy) {
-          const std::int64_t first = b << shift;
-          const std::int64_t last = std::min(plan.num_slices, (b + 1) << shift);
-          std::memcpy(out + first * s, tensor + first * s,
-                      static_cast<std::size_t>((last - first) * s) * sizeof(T));
-        }
-        const E* entry = entries + block_begin[static_cast<std::size_t>(b)];
-        const E* entry_end = entries + block_begin[static_cast<std::size_t>(b) + 1];
-        for (; entry != entry_end; ++entry) apply(*entry);
+    // 3. Blocks, claimed one at a time.
+    buckets::for_each_block(threads, blocks, [&](std::int64_t b) {
+      if (copy) {
+        const std::int64_t first = b << shift;
+        const std::int64_t last = std::min(plan.num_slices, (b + 1) << shift);
+        std::memcpy(out + first * s, tensor + first * s,
+                    static_cast<std::size_t>((last - first) * s) * sizeof(T));
       }
+      const E* entry = entries + block_begin[static_cast<std::size_t>(b)];
+      const E* entry_end = entries + block_begin[static_cast<std::size_t>(b) + 1];
+      for (; entry != entry_end; ++entry) apply(*entry);
     });
   };
 
