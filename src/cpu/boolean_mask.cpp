@@ -6,7 +6,8 @@
 //      of 16, 32 or 64 bytes in blocks where at least a quarter of the rows are selected, with a
 //      branch-free select (every row is stored, the output row advances only on true ones);
 //      other rows as one copy per run of consecutive true rows, skipping false rows 8 mask
-//      bytes at a time.
+//      bytes at a time. Rows of 4 and 8 bytes take the AVX-512 compress where the CPU has it
+//      (cpu/boolean_mask_avx512.hpp), 64 mask entries at a time, the select for the rest.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -15,7 +16,10 @@
 #include <vector>
 
 #include "core/boolean_mask_backends.hpp"
+#include "core/isa.hpp"
 #include "core/parallel.hpp"
+#include "cpu/boolean_mask_avx512.hpp"
+#include "cpu/cpu_features.hpp"
 #include "kernels/bits.hpp"
 #include "kernels/mask_tiles.hpp"
 
@@ -48,6 +52,16 @@ template <std::int64_t kBytes>
 void select_rows(const std::uint8_t* mask, std::int64_t begin, std::int64_t end,
                  const std::uint8_t* source, std::uint8_t* target, std::int64_t j,
                  std::int64_t j_end) {
+#if defined(TENSORBUF_ISA_X86_64)
+  if constexpr (kBytes == 4 || kBytes == 8) {
+    if (cpu_features().avx512bw) {
+      const std::int64_t words = (end - begin) / 64;
+      j = mask_detail::compress_rows_avx512<static_cast<int>(kBytes)>(mask, begin, words, source,
+                                                                       target, j, j_end);
+      begin += 64 * words;
+    }
+  }
+#endif
   for (std::int64_t m = begin; m < end && j < j_end; ++m) {
     std::uint8_t row[kBytes];
     std::memcpy(row, source + m * kBytes, kBytes);

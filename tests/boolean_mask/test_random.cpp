@@ -1,6 +1,7 @@
 // boolean_mask and boolean_mask_into against the independent reference (reference.hpp) on
-// random cases (random_case.hpp), on every device. Fixed seeds; TENSORBUF_RANDOM_CASES cases
-// (default 300).
+// random cases (random_case.hpp), on every device, and on the CPU again with its x86 fast paths
+// off (cpu::set_simd_enabled(false): the portable twins on an AVX-512 machine). Fixed seeds;
+// TENSORBUF_RANDOM_CASES cases (default 300).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include "boolean_mask/random_case.hpp"
 #include "boolean_mask/reference.hpp"
 #include "boolean_mask_update/helpers.hpp"
+#include "cpu/cpu_features.hpp"
 #include "support/devices.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
@@ -32,7 +34,7 @@ class BooleanMaskRandom : public ::testing::TestWithParam<Device> {
 
 TENSORBUF_INSTANTIATE_ON_ALL_DEVICES(BooleanMaskRandom);
 
-TEST_P(BooleanMaskRandom, SizedFormMatchesTheReference) {
+void check_sized_form(Device device) {
   std::mt19937_64 rng(1205);
   for (int i = 0; i < random_cases(); ++i) {
     const RandomCase c = random_case(rng);
@@ -41,13 +43,13 @@ TEST_P(BooleanMaskRandom, SizedFormMatchesTheReference) {
     const TensorBuffer out =
         boolean_mask(from_bytes(c.dtype, Shape(c.shape), c.tensor),
                      from_bytes(DataType::kBool, Shape(c.mask_shape), c.mask),
-                     {GetParam(), c.axis_as_given, {}});
+                     {device, c.axis_as_given, {}});
     ASSERT_EQ(out.shape(), Shape(expected.shape)) << "case " << i;
     ASSERT_EQ(bytes(out), expected.bytes) << "case " << i;
   }
 }
 
-TEST_P(BooleanMaskRandom, IntoFormMatchesTheReferenceAtEveryCapacity) {
+void check_into_form(Device device) {
   std::mt19937_64 rng(51205);
   for (int i = 0; i < random_cases(); ++i) {
     const RandomCase c = random_case(rng);
@@ -68,10 +70,29 @@ TEST_P(BooleanMaskRandom, IntoFormMatchesTheReferenceAtEveryCapacity) {
     TensorBuffer count = make(DataType::kInt64, {1}, {-1});
     boolean_mask_into(from_bytes(c.dtype, Shape(c.shape), c.tensor),
                       from_bytes(DataType::kBool, Shape(c.mask_shape), c.mask), out, count,
-                      {GetParam(), c.axis_as_given, {}});
+                      {device, c.axis_as_given, {}});
     ASSERT_EQ(bytes(out), expected.bytes) << "case " << i << " capacity " << capacity;
     ASSERT_EQ(values(count), std::vector<double>{static_cast<double>(sized.count)}) << i;
   }
+}
+
+TEST_P(BooleanMaskRandom, SizedFormMatchesTheReference) { check_sized_form(GetParam()); }
+
+TEST_P(BooleanMaskRandom, IntoFormMatchesTheReferenceAtEveryCapacity) {
+  check_into_form(GetParam());
+}
+
+// The portable twins where the CPU has AVX-512 (restored however the test ends).
+class WithoutSimd : public ::testing::Test {
+ protected:
+  void SetUp() override { cpu::set_simd_enabled(false); }
+  void TearDown() override { cpu::set_simd_enabled(true); }
+};
+
+TEST_F(WithoutSimd, SizedFormMatchesTheReference) { check_sized_form(Device::cpu()); }
+
+TEST_F(WithoutSimd, IntoFormMatchesTheReferenceAtEveryCapacity) {
+  check_into_form(Device::cpu());
 }
 
 }  // namespace
