@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Makes the Debian packages of a built shared tree configured with -DCMAKE_INSTALL_PREFIX=/usr
 # (cmake/TensorbufCPack.cmake; CI: build/shared of .ci/run, nothing compiled here) with cpack,
-# checks their names, control fields and contents, unpacks them all with dpkg-deb -x into an
-# empty root and builds and runs against that root alone: the pkg-config consumers of
-# scripts/check_pkgconfig.sh (C, make, C++17, C++20, Fortran, MPI), the CMake C++ consumer,
-# a CMake C consumer with libtensorbuf0.1 and libtensorbuf-dev alone, and `import tensorbuf`
-# from python3-tensorbuf.
+# checks their names, control fields and contents, that apt could install them here (simulated),
+# unpacks them all with dpkg-deb -x into an empty root and builds and runs against that root
+# alone: the pkg-config consumers of scripts/check_pkgconfig.sh (C, make, C++17, C++20,
+# Fortran, MPI), the CMake C++ consumer, a CMake C consumer with libtensorbuf0.1 and
+# libtensorbuf-dev alone, and `import tensorbuf` from python3-tensorbuf.
 # usage: scripts/check_deb.sh BUILD_DIR WORK_DIR
 set -euo pipefail
 build_dir=$(cd "$1" && pwd)
@@ -102,6 +102,13 @@ dupes=$(sort "$work_dir/debs/all-files" | uniq -d)
 dpkg-deb --ctrl-tarfile "$work_dir/debs/${runtime}_${deb_version}_$arch.deb" |
   tar -xO ./shlibs | grep -qxF "libtensorbuf $soversion $runtime (>= $deb_version)" ||
   fail "$runtime: no shlibs line 'libtensorbuf $soversion $runtime (>= $deb_version)'"
+
+# apt can install them all on this machine: every Depends resolves (simulated: nothing installed).
+apt-get install --simulate --no-download "$work_dir"/debs/*.deb > "$work_dir/apt.log" 2>&1 || {
+  cat "$work_dir/apt.log" >&2
+  fail "apt-get install --simulate of the packages failed"
+}
+[ "$(grep -c '^Conf ' "$work_dir/apt.log")" = "${#checks[@]}" ] || fail "apt: $(cat "$work_dir/apt.log")"
 
 # Everything unpacked into an empty root: the consumers find tensorbuf there alone.
 for deb in "$work_dir"/debs/*.deb; do dpkg-deb -x "$deb" "$work_dir/root"; done
