@@ -28,6 +28,7 @@ if(NOT CPACK_DEBIAN_PACKAGE_RELEASE)
   set(CPACK_DEBIAN_PACKAGE_RELEASE 1)
 endif()
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+set(CPACK_STRIP_FILES ON)  # Debian policy 10.1: shipped binaries are stripped
 # Depends on system libraries (libc6, libstdc++6, libgfortran5, libopenmpi3, ...) from
 # dpkg-shlibdeps; on each other, exact versions below (dpkg-shlibdeps cannot know packages that
 # are not installed). The build tree's libraries let it resolve libtensorbuf.so.0.1.

@@ -112,6 +112,10 @@ apt-get install --simulate --no-download "$work_dir"/debs/*.deb > "$work_dir/apt
 
 # Everything unpacked into an empty root: the consumers find tensorbuf there alone.
 for deb in "$work_dir"/debs/*.deb; do dpkg-deb -x "$deb" "$work_dir/root"; done
+# Stripped (Debian policy 10.1): no symbol table beyond the dynamic one.
+while IFS= read -r -d '' object; do
+  if readelf -S "$object" | grep -q '\.symtab'; then fail "$object is not stripped"; fi
+done < <(find "$work_dir/root" -name '*.so*' -type f -print0)
 while IFS= read -r -d '' object; do
   if env -u LD_LIBRARY_PATH ldd "$object" | grep 'not found'; then
     fail "$object does not find the libraries above in the unpacked packages"
