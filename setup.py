@@ -83,8 +83,13 @@ class CMakeBuild(build_ext):
 
 
 os.makedirs(ROOT / BUILD_BASE, exist_ok=True)
+# The package's layout here, not in pyproject.toml's [tool.setuptools] (beta in setuptools 66).
 setup(
     version=project_version(),
+    packages=["tensorbuf"],
+    package_dir={"tensorbuf": "python/tensorbuf"},
+    package_data={"tensorbuf": ["py.typed", "*.pyi"]},
+    include_package_data=False,
     ext_modules=[Extension("tensorbuf._tensorbuf", sources=[])],
     cmdclass={"build_ext": CMakeBuild},
     options={"build": {"build_base": BUILD_BASE}, "egg_info": {"egg_base": BUILD_BASE}},
