@@ -67,9 +67,9 @@ fi
 # Exactly the expected files, nothing else.
 expected=()
 for check in "${checks[@]}"; do expected+=("${check%%#*}_${deb_version}_$arch.deb"); done
-made=$(cd "$work_dir/debs" && ls -- *.deb | sort)
+made=$(cd "$work_dir/debs" && printf '%s\n' *.deb | sort)
 if [ "$made" != "$(printf '%s\n' "${expected[@]}" | sort)" ]; then
-  fail "cpack made [$(echo $made)], expected [${expected[*]}]"
+  fail "cpack made [${made//$'\n'/ }], expected [${expected[*]}]"
 fi
 
 : > "$work_dir/debs/all-files"
@@ -80,8 +80,9 @@ for check in "${checks[@]}"; do
     [ "$(dpkg-deb -f "$deb" "${field%%:*}")" = "${field#*:}" ] ||
       fail "$package: ${field%%:*} is '$(dpkg-deb -f "$deb" "${field%%:*}")', expected '${field#*:}'"
   done
-  [ -n "$(dpkg-deb -f "$deb" Maintainer)" ] && [ -n "$(dpkg-deb -f "$deb" Description)" ] &&
-    [ -n "$(dpkg-deb -f "$deb" Section)" ] || fail "$package: no Maintainer, Description or Section"
+  for field in Maintainer Description Section; do
+    [ -n "$(dpkg-deb -f "$deb" "$field")" ] || fail "$package: no $field"
+  done
   deps=$(dpkg-deb -f "$deb" Depends)
   IFS=';' read -r -a wanted <<< "$depends"
   for dep in "${wanted[@]}"; do
