@@ -89,15 +89,17 @@ set(CPACK_DEBIAN_FORTRAN_DEV_DESCRIPTION "tensorbuf: Fortran module tensorbuf_f 
 The .mod files of tensorbuf_c and tensorbuf_f, the libtensorbuf_f.so link,
 tensorbuf-fortran.pc and the CMake target tensorbuf::tensorbuf_f.")
 
-set(CPACK_DEBIAN_PYTHON_PACKAGE_NAME python3-tensorbuf)
-set(CPACK_DEBIAN_PYTHON_PACKAGE_SECTION python)
-# The extension is built for one Python minor version (its ABI tag): python3 of that version.
-math(EXPR _tb_python_next "${Python_VERSION_MINOR} + 1")
-set(CPACK_DEBIAN_PYTHON_PACKAGE_DEPENDS "${_tb_runtime} (= ${_tb_version}), python3 (>= ${Python_VERSION_MAJOR}.${Python_VERSION_MINOR}~), python3 (<< ${Python_VERSION_MAJOR}.${_tb_python_next}), python3-numpy")
-set(CPACK_DEBIAN_PYTHON_PACKAGE_SUGGESTS python3-torch)
-set(CPACK_DEBIAN_PYTHON_DESCRIPTION "tensorbuf: Python package
+if(TENSORBUF_WITH_PYTHON)
+  set(CPACK_DEBIAN_PYTHON_PACKAGE_NAME python3-tensorbuf)
+  set(CPACK_DEBIAN_PYTHON_PACKAGE_SECTION python)
+  # The extension is built for one Python minor version (its ABI tag): python3 of that version.
+  math(EXPR _tb_python_next "${Python_VERSION_MINOR} + 1")
+  set(CPACK_DEBIAN_PYTHON_PACKAGE_DEPENDS "${_tb_runtime} (= ${_tb_version}), python3 (>= ${Python_VERSION_MAJOR}.${Python_VERSION_MINOR}~), python3 (<< ${Python_VERSION_MAJOR}.${_tb_python_next}), python3-numpy")
+  set(CPACK_DEBIAN_PYTHON_PACKAGE_SUGGESTS python3-torch)
+  set(CPACK_DEBIAN_PYTHON_DESCRIPTION "tensorbuf: Python package
 import tensorbuf: the ops on NumPy arrays, PyTorch tensors and DLPack producers,
 in place on the caller's memory (docs/python.md).")
+endif()
 
 set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME tensorbuf-tools)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION utils)
