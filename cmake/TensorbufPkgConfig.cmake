@@ -46,7 +46,8 @@ else()
 endif()
 set(_tensorbuf_pc_dir ${CMAKE_CURRENT_BINARY_DIR}/pkgconfig)
 configure_file(cmake/pkgconfig/tensorbuf.pc.in ${_tensorbuf_pc_dir}/tensorbuf.pc @ONLY)
-set(_tensorbuf_pc_files ${_tensorbuf_pc_dir}/tensorbuf.pc)
+install(FILES ${_tensorbuf_pc_dir}/tensorbuf.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
+        COMPONENT dev)
 
 if(TENSORBUF_WITH_MPI)
   # tensorbuf-mpi.pc requires the MPI's own pkg-config module: ompi-cxx for Open MPI (its
@@ -87,12 +88,13 @@ if(TENSORBUF_WITH_MPI)
     endforeach()
   endif()
   configure_file(cmake/pkgconfig/tensorbuf-mpi.pc.in ${_tensorbuf_pc_dir}/tensorbuf-mpi.pc @ONLY)
-  list(APPEND _tensorbuf_pc_files ${_tensorbuf_pc_dir}/tensorbuf-mpi.pc)
+  install(FILES ${_tensorbuf_pc_dir}/tensorbuf-mpi.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
+          COMPONENT mpi_dev)
 endif()
 
 if(TENSORBUF_WITH_FORTRAN)
   configure_file(cmake/pkgconfig/tensorbuf-fortran.pc.in ${_tensorbuf_pc_dir}/tensorbuf-fortran.pc
                  @ONLY)
-  list(APPEND _tensorbuf_pc_files ${_tensorbuf_pc_dir}/tensorbuf-fortran.pc)
+  install(FILES ${_tensorbuf_pc_dir}/tensorbuf-fortran.pc
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT fortran_dev)
 endif()
-install(FILES ${_tensorbuf_pc_files} DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

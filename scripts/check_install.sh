@@ -15,15 +15,22 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 rm -rf "$work_dir"/prefix "$work_dir"/consumer "$work_dir"/consumer_c "$work_dir"/consumer_cxx17 \
   "$work_dir"/consumer_fortran "$work_dir"/consumer_mpi
 cmake --install "$build_dir" --prefix "$work_dir/prefix" > /dev/null
+# The lib directory: lib, lib64, or Debian's lib/<multiarch> (a build configured for /usr).
+pc_file=$( (compgen -G "$work_dir/prefix/lib*/pkgconfig/tensorbuf.pc" ||
+            compgen -G "$work_dir/prefix/lib/*/pkgconfig/tensorbuf.pc") | head -n 1) || {
+  echo "check_install: no lib directory with pkgconfig/tensorbuf.pc under $work_dir/prefix" >&2
+  exit 1
+}
+libdir=$(dirname "$(dirname "$pc_file")")
 # A shared install: each library's soname is lib<name>.so.<major>.<minor> while the version is
 # 0.x (lib<name>.so.<major> from 1.0), and every installed shared object (the Python module
 # too) finds all it needs from the install itself, without LD_LIBRARY_PATH (RUNPATH $ORIGIN...).
-if compgen -G "$work_dir/prefix/lib*/libtensorbuf.so" > /dev/null; then
-  version=$(sed -n 's/^Version: //p' "$work_dir"/prefix/lib*/pkgconfig/tensorbuf.pc)
+if [ -e "$libdir/libtensorbuf.so" ]; then
+  version=$(sed -n 's/^Version: //p' "$pc_file")
   major=${version%%.*} minor=${version#*.}
   soversion=$major
   [ "$major" != 0 ] || soversion=$major.${minor%%.*}
-  for lib in "$work_dir"/prefix/lib*/lib*.so; do
+  for lib in "$libdir"/lib*.so; do
     soname=$(readelf -d "$lib" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
     if [ "$soname" != "$(basename "$lib").$soversion" ]; then
       echo "check_install: $lib: soname '$soname', expected $(basename "$lib").$soversion" >&2
@@ -42,7 +49,7 @@ cmake -S "$root/tests/consumer" -B "$work_dir/consumer" -G Ninja \
   -DCMAKE_PREFIX_PATH="$work_dir/prefix" > /dev/null
 cmake --build "$work_dir/consumer" > /dev/null
 "$work_dir/consumer/consumer"
-if compgen -G "$work_dir/prefix/lib*/cmake/tensorbuf/tensorbufMpiTargets.cmake" > /dev/null; then
+if [ -f "$libdir/cmake/tensorbuf/tensorbufMpiTargets.cmake" ]; then
   cmake -S "$root/tests/consumer_mpi" -B "$work_dir/consumer_mpi" -G Ninja \
     -DCMAKE_PREFIX_PATH="$work_dir/prefix" > /dev/null
   cmake --build "$work_dir/consumer_mpi" > /dev/null
@@ -75,6 +82,21 @@ fi
 python_dir=$(sed -n 's/^TENSORBUF_PYTHON_INSTALL_DIR:[A-Z]*=//p' "$build_dir/CMakeCache.txt")
 if grep -q '^TENSORBUF_WITH_PYTHON:BOOL=ON' "$build_dir/CMakeCache.txt"; then
   python=$(sed -n 's/^Python_EXECUTABLE:[A-Z]*=//p' "$build_dir/CMakeCache.txt")
+  # Where the package lands, unless chosen (-DTENSORBUF_PYTHON_INSTALL_DIR): under a plain
+  # prefix lib/python3.X/site-packages; for the prefix /usr on Debian (the .deb) Debian's
+  # lib/python3/dist-packages.
+  configured_prefix=$(sed -n 's/^CMAKE_INSTALL_PREFIX:[A-Z]*=//p' "$build_dir/CMakeCache.txt")
+  if grep -qx "_TENSORBUF_PYTHON_INSTALL_DIR_DEFAULT:INTERNAL=$python_dir" "$build_dir/CMakeCache.txt"; then
+    if [ "$configured_prefix" = /usr ] && [ -f /etc/debian_version ]; then
+      expected=lib/python3/dist-packages
+    else
+      expected=lib/$("$python" -c 'import sys; print("python%d.%d" % sys.version_info[:2])')/site-packages
+    fi
+    if [ ! -f "$work_dir/prefix/$expected/tensorbuf/__init__.py" ]; then
+      echo "check_install: no package at <prefix>/$expected/tensorbuf (prefix $configured_prefix)" >&2
+      exit 1
+    fi
+  fi
   (cd "$work_dir" && PYTHONPATH="$work_dir/prefix/$python_dir" "$python" -c '
 import numpy as np, tensorbuf as tb
 assert tb.__file__.startswith("'"$work_dir/prefix"'"), tb.__file__

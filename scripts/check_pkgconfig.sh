@@ -14,8 +14,10 @@ mkdir -p "$2"
 work_dir=$(cd "$2" && pwd)
 root=$(cd "$(dirname "$0")/.." && pwd)
 cc=${TENSORBUF_CHECK_CC:-gcc} cxx=${TENSORBUF_CHECK_CXX:-g++} fc=${TENSORBUF_CHECK_FC:-gfortran}
-pc_file=$(compgen -G "$prefix/lib*/pkgconfig/tensorbuf.pc" | head -n 1) || {
-  echo "check_pkgconfig: no lib*/pkgconfig/tensorbuf.pc under $prefix" >&2
+# lib, lib64, or Debian's lib/<multiarch> (an install for /usr, the .deb: scripts/check_deb.sh).
+pc_file=$( (compgen -G "$prefix/lib*/pkgconfig/tensorbuf.pc" ||
+            compgen -G "$prefix/lib/*/pkgconfig/tensorbuf.pc") | head -n 1) || {
+  echo "check_pkgconfig: no lib*/pkgconfig/tensorbuf.pc or lib/*/pkgconfig/tensorbuf.pc under $prefix" >&2
   exit 1
 }
 # The install first, then the system's modules (MPI's ompi-cxx).

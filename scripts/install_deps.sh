@@ -11,9 +11,12 @@ set -euo pipefail
 # pkgconf: scripts/check_pkgconfig.sh (the installed .pc files, used without CMake).
 # mypy: the type stubs' checks (tests/python/test_stubs.py; they skip without it).
 # python3-onnx libonnx-testdata: the ONNX node tests of tests/processing (they skip without them).
+# python3-pip python3-setuptools python3-wheel: the wheel (pyproject.toml, scripts/check_wheel.sh);
+# dpkg-dev: dpkg-shlibdeps and dpkg-architecture for the .deb packages (scripts/check_deb.sh).
 packages=(cmake ninja-build g++ gfortran libgtest-dev libbenchmark-dev libdlpack-dev python3 clang
           python3-dev pybind11-dev python3-numpy python3-pytest python3-torch mypy
-          libclang-rt-14-dev libopenmpi-dev openmpi-bin python3-onnx libonnx-testdata pkgconf "$@")
+          libclang-rt-14-dev libopenmpi-dev openmpi-bin python3-onnx libonnx-testdata pkgconf
+          python3-pip python3-setuptools python3-wheel dpkg-dev "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" > /dev/null 2>&1 || missing+=("$p")

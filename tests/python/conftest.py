@@ -9,6 +9,12 @@ import pytest
 
 import tensorbuf as tb
 
+# scripts/check_wheel.sh runs the suite against the installed wheel: the package must be that one.
+_EXPECTED_FROM = os.environ.get("TENSORBUF_EXPECT_TENSORBUF_FROM")
+if _EXPECTED_FROM and not pathlib.Path(tb.__file__).resolve().is_relative_to(
+        pathlib.Path(_EXPECTED_FROM).resolve()):
+    raise ImportError(f"tensorbuf imported from {tb.__file__}, not from {_EXPECTED_FROM}")
+
 DATA_DIR = pathlib.Path(
     os.environ.get("TENSORBUF_TEST_DATA_DIR", pathlib.Path(__file__).resolve().parents[1] / "data"))
 
