@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "tensorbuf/ops.hpp"
+#include "tensorbuf/processing.hpp"
 #include "tensorbuf/string_tensor.hpp"
 #include "tensorbuf/tensor_buffer.hpp"
 #include "tensorbuf/types.hpp"
@@ -191,6 +192,14 @@ ShardedTensor boolean_mask(const ShardedTensor& tensor, const ShardedTensor& mas
 /// InvalidArgumentError for axis 0 (use the overload above) and as the single-process op.
 ShardedTensor boolean_mask(const ShardedTensor& tensor, const TensorBuffer& mask,
                            const BooleanMaskOptions& = {});
+
+/// `processor.run` on each rank's rows (spec/processing.md 4): no payload moves, the result
+/// keeps the tensor's layout, so its rank-order concatenation is the single-process run on the
+/// gathered tensor, bit for bit. Errors as Processor::run's, on every rank, and
+/// InvalidArgumentError for ranks that disagree on the device or on the steps (compared by a
+/// fingerprint of each step's name, parameters and dtype).
+ShardedTensor process(const Processor& processor, const ShardedTensor& tensor,
+                      const ProcessOptions& = {});
 
 /// The whole tensor on `root` (std::nullopt on the other ranks), on the host.
 /// InvalidArgumentError for a root outside the communicator or not the same on every rank.

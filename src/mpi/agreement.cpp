@@ -27,6 +27,8 @@ std::string_view op_name(OpId op) {
     case OpId::kMaskShardedMask:
     case OpId::kMaskReplicatedMask:
       return "boolean_mask";
+    case OpId::kProcess:
+      return "Processor";
     default:
       return core::scatter_op_name(static_cast<core::ScatterOp>(op));
   }

@@ -17,7 +17,8 @@
 namespace tensorbuf::dist::detail {
 
 // What a rank calls: the scatter combines in core::ScatterOp's order, then the two mask update
-// overloads (different collective ops), then substr, gather_nd and boolean_mask's two overloads.
+// overloads (different collective ops), then substr, gather_nd, boolean_mask's two overloads
+// and the Processor.
 enum class OpId : std::int64_t {
   kScatterSub,
   kMaskUpdateShardedMask = static_cast<std::int64_t>(kScatterCombines.size()),
@@ -25,7 +26,8 @@ enum class OpId : std::int64_t {
   kSubstr,
   kGatherNd,
   kMaskShardedMask,
-  kMaskReplicatedMask
+  kMaskReplicatedMask,
+  kProcess
 };
 OpId scatter_op_id(core::ScatterOp op);
 
