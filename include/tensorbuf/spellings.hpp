@@ -12,6 +12,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "tensorbuf/ops.hpp"  // Reduction
 #include "tensorbuf/types.hpp"
 
 namespace tensorbuf {
@@ -53,6 +54,18 @@ struct Spellings<Device::Kind> {
   static constexpr std::array<Spelling<Device::Kind>, 2> kWords = {{
       {Device::Kind::kCpu, "cpu"},
       {Device::Kind::kCuda, "cuda"},
+  }};
+};
+
+/// scatter_elements' `reduction` / `--reduction` (spec/indexing.md 2).
+template <>
+struct Spellings<Reduction> {
+  static constexpr std::array<Spelling<Reduction>, 5> kWords = {{
+      {Reduction::kNone, "none"},
+      {Reduction::kAdd, "add"},
+      {Reduction::kMul, "mul"},
+      {Reduction::kMin, "min"},
+      {Reduction::kMax, "max"},
   }};
 };
 

@@ -65,6 +65,15 @@ TEST(Spellings, SubstrUnitWords) {
   EXPECT_EQ(spelling_list<SubstrUnit>(), "byte or utf8_char");
 }
 
+TEST(Spellings, ReductionWords) {
+  expect_words<Reduction>({{Reduction::kNone, "none"},
+                           {Reduction::kAdd, "add"},
+                           {Reduction::kMul, "mul"},
+                           {Reduction::kMin, "min"},
+                           {Reduction::kMax, "max"}});
+  EXPECT_EQ(spelling_list<Reduction>("|", "|"), "none|add|mul|min|max");
+}
+
 TEST(Spellings, DeviceKindWords) {
   expect_words<Device::Kind>({{Device::Kind::kCpu, "cpu"}, {Device::Kind::kCuda, "cuda"}});
 }
