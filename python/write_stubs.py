@@ -56,7 +56,7 @@ ARGUMENT_TYPES = {
     "dtype": "_DTypeLike",
     "shape": "_ShapeLike",
     "copy": "bool",
-    "params": "_ArrayLike",  # gather_nd's
+    "params": "_ArrayLike",  # the gathers'
 }
 
 # The same, for one function's argument ("function.argument", "Class.method.argument").
@@ -86,6 +86,8 @@ RETURN_TYPES = {
     "quantize_linear": "_OpResult",
     "dequantize_linear": "_OpResult",
     "gather_nd": "_OpResult",
+    "gather": "_OpResult",
+    "gather_elements": "_OpResult",
     "Processor.run": "_OpResult",
     "stats": "dict[str, int]",
     "TensorBuffer.shape": "tuple[int, ...]",

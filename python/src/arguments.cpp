@@ -36,6 +36,7 @@ void bind_spellings(py::module_& m) {
   py::dict spellings;
   spellings["out_of_bounds"] = words<OutOfBoundsPolicy>();
   spellings["unit"] = words<SubstrUnit>();
+  spellings["reduction"] = words<Reduction>();
   spellings["out_type"] = out_type_words();
   m.attr("_spellings") = spellings;
 }

@@ -15,6 +15,7 @@ void bind_ops(pybind11::module_& m);            // bind_ops.cpp
 void bind_mask_ops(pybind11::module_& m);       // bind_mask_ops.cpp
 void bind_processing(pybind11::module_& m);     // bind_processing.cpp
 void bind_gather_nd(pybind11::module_& m);      // bind_gather_nd.cpp
+void bind_elements(pybind11::module_& m);       // bind_elements.cpp
 
 // New Python objects owning `buffer` / `strings`.
 pybind11::object wrap_buffer(TensorBuffer buffer);

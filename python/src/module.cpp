@@ -60,6 +60,7 @@ PYBIND11_MODULE(_tensorbuf, m) {
   bind_mask_ops(m);
   bind_processing(m);
   bind_gather_nd(m);
+  bind_elements(m);
   m.def("asarray", &asarray, "obj"_a, py::kw_only(), "device"_a = py::none(),
         "stream"_a = py::none(), "copy"_a = py::none(),
         "A tb.TensorBuffer over obj's memory (no copy: the buffer protocol, __dlpack__, "

@@ -653,6 +653,80 @@ def gather_nd(
     without a copy; out_type="tensorbuf" | "numpy" | "torch" picks another.
     """
 
+def gather(
+    params: _ArrayLike,
+    indices: _ArrayLike,
+    *,
+    axis: int = 0,
+    batch_dims: int = 0,
+    out_of_bounds: Literal["default", "error", "drop"] = "default",
+    device: str | None = None,
+    stream: _Stream | None = None,
+    out_type: Literal["same", "tensorbuf", "numpy", "torch"] = "same",
+) -> _OpResult:
+    """ONNX Gather / np.take(params, indices, axis) / tf.gather: shape params.shape[:axis] +
+    indices.shape[batch_dims:] + params.shape[axis+1:] (batch_dims: leading dims shared by
+    params and indices, tf.gather's); indices int32/int64, -s <= i < 0 means i + s, anything
+    else outside [0, s) is out of range (error, or zeros with out_of_bounds="drop"). The
+    result is the type of `params` (torch tensor, tb.TensorBuffer, else a NumPy array),
+    without a copy; out_type="tensorbuf" | "numpy" | "torch" picks another.
+    """
+
+def gather_elements(
+    params: _ArrayLike,
+    indices: _ArrayLike,
+    *,
+    axis: int = 0,
+    out_of_bounds: Literal["default", "error", "drop"] = "default",
+    device: str | None = None,
+    stream: _Stream | None = None,
+    out_type: Literal["same", "tensorbuf", "numpy", "torch"] = "same",
+) -> _OpResult:
+    """ONNX GatherElements / torch.gather / np.take_along_axis: out[p] = params[p with p[axis] =
+    indices[p]], shape indices.shape (params' rank, indices.shape[d] <= params.shape[d] off
+    the axis); negative indices and out_of_bounds as gather's. The result is the type of
+    `params` (torch tensor, tb.TensorBuffer, else a NumPy array), without a copy;
+    out_type="tensorbuf" | "numpy" | "torch" picks another.
+    """
+
+def scatter_elements(
+    tensor: _ArrayLike,
+    indices: _ArrayLike,
+    updates: _ArrayLike,
+    *,
+    axis: int = 0,
+    reduction: Literal["none", "add", "mul", "min", "max"] = "none",
+    out_of_bounds: Literal["default", "error", "drop"] = "default",
+    deterministic: bool = False,
+    device: str | None = None,
+    stream: _Stream | None = None,
+    out_type: Literal["same", "tensorbuf", "numpy", "torch"] = "same",
+) -> _OpResult:
+    """ONNX ScatterElements / torch scatter_reduce_(include_self=True): out = tensor; for each
+    position p of indices in row-major order, out[p with p[axis] = indices[p]] = combine(that,
+    updates[p]), reduction "none" (assign; duplicates: the last wins on the CPU) | "add" |
+    "mul" | "min" | "max"; indices int32/int64 and updates (tensor's dtype) of one shape,
+    tensor's rank; negative indices and out_of_bounds as gather's (drop: skipped). The result
+    is the type of `tensor` (torch tensor, tb.TensorBuffer, else a NumPy array), without a
+    copy; out_type="tensorbuf" | "numpy" | "torch" picks another.
+    """
+
+def scatter_elements_in_place(
+    tensor: _ArrayLike,
+    indices: _ArrayLike,
+    updates: _ArrayLike,
+    *,
+    axis: int = 0,
+    reduction: Literal["none", "add", "mul", "min", "max"] = "none",
+    out_of_bounds: Literal["default", "error", "drop"] = "default",
+    deterministic: bool = False,
+    device: str | None = None,
+    stream: _Stream | None = None,
+) -> None:
+    """Same, writing into `tensor` itself (a torch tensor, writable NumPy array or
+    tb.TensorBuffer); on error nothing is written.
+    """
+
 def asarray(
     obj: _ArrayLike,
     *,
