@@ -70,6 +70,10 @@ int run_boolean_mask(const std::vector<std::string>& args);
 int run_compress(const std::vector<std::string>& args);
 // `tensorbuf run gather_nd` (apps/cli_run_gather_nd.cpp).
 int run_gather_nd(const std::vector<std::string>& args);
+// `tensorbuf run gather`, `gather_elements`, `scatter_elements` (apps/cli_run_elements.cpp).
+int run_gather(const std::vector<std::string>& args);
+int run_gather_elements(const std::vector<std::string>& args);
+int run_scatter_elements(const std::vector<std::string>& args);
 
 // `tensorbuf run <op>` for the processing ops (apps/cli_run_processing.cpp); none when `op` is
 // not one of them.

@@ -51,6 +51,16 @@ ops:
   gather_nd
       --params P.npy --indices I.npy --out O.npy [--batch-dims N]
       [--out-of-bounds default|error|drop] [--device cpu|cuda]
+  gather
+      --params P.npy --indices I.npy --out O.npy [--axis N] [--batch-dims N]
+      [--out-of-bounds default|error|drop] [--device cpu|cuda]
+  gather_elements
+      --params P.npy --indices I.npy --out O.npy [--axis N]
+      [--out-of-bounds default|error|drop] [--device cpu|cuda]
+  scatter_elements
+      --tensor T.npy --indices I.npy --updates U.npy (--out O.npy | --in-place) [--axis N]
+      [--reduction none|add|mul|min|max] [--deterministic]
+      [--out-of-bounds default|error|drop] [--device cpu|cuda]
 
 Inputs and outputs are NumPy .npy files (format 1.0-3.0, either byte order, C order); strings
 are dtype S arrays; a 0-d array is a scalar. --in-place maps T.npy into memory and updates its
@@ -248,6 +258,9 @@ int run_command(const std::vector<std::string>& args) {
   if (op == "boolean_mask") return run_boolean_mask(rest);
   if (op == "compress") return run_compress(rest);
   if (op == "gather_nd") return run_gather_nd(rest);
+  if (op == "gather") return run_gather(rest);
+  if (op == "gather_elements") return run_gather_elements(rest);
+  if (op == "scatter_elements") return run_scatter_elements(rest);
   if (const std::optional<int> status = run_processing(op, rest)) return *status;
   throw InvalidArgumentError("unknown op '" + op + "' (see tensorbuf run --help)");
 }

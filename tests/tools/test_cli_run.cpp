@@ -406,5 +406,170 @@ TEST_F(Cli, GatherNd) {
   EXPECT_FALSE(std::filesystem::exists(path("x.npy")));
 }
 
+// gather (docs/elements.md): ONNX Gather's axis-1 example, a negative index, batch_dims, the
+// bad index under both policies, the flags.
+TEST_F(Cli, Gather) {
+  const std::string p =
+      save("p.npy", f32({1.0f, 1.2f, 1.9f, 2.3f, 3.4f, 3.9f, 4.5f, 5.7f, 5.9f}, {3, 3}));
+  Result r = run({"run", "gather", "--params", p, "--indices", save("i.npy", i32({0, -1}, {1, 2})),
+                  "--axis", "1", "--out", path("o.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_npy(path("o.npy"), DataType::kFloat32, "<f4", Shape({3, 1, 2}), "(3, 1, 2)");
+  EXPECT_EQ(load_npy_tensor(path("o.npy")).get_float_array(),
+            (std::vector<float>{1.0f, 1.9f, 2.3f, 3.9f, 4.5f, 5.9f}));
+  // Axis 0 by default: rows.
+  r = run({"run", "gather", "--params", p, "--indices", save("r.npy", i32({2, 0}, {2})), "--out",
+           path("or.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(load_npy_tensor(path("or.npy")).get_float_array(),
+            (std::vector<float>{4.5f, 5.7f, 5.9f, 1.0f, 1.2f, 1.9f}));
+  // batch_dims 1: row b takes its own indices.
+  r = run({"run", "gather", "--params", p, "--indices", save("b.npy", i32({2, 1, 0}, {3, 1})),
+           "--axis", "1", "--batch-dims", "1", "--out", path("ob.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_npy(path("ob.npy"), DataType::kFloat32, "<f4", Shape({3, 1}), "(3, 1)");
+  EXPECT_EQ(load_npy_tensor(path("ob.npy")).get_float_array(),
+            (std::vector<float>{1.9f, 3.4f, 4.5f}));
+  // A bad index: exit 2 naming it and no output, or zeros with --out-of-bounds drop.
+  const std::string bad = save("bad.npy", i32({1, 3, -4, 0}, {2, 2}));
+  r = run(
+      {"run", "gather", "--params", p, "--indices", bad, "--axis", "1", "--out", path("x.npy")});
+  EXPECT_EQ(r.status, 2);
+  expect_error_exactly(r,
+                       "InvalidArgument: indices[0,1] = 3 is out of range for axis 1 of "
+                       "shape [3,3]");
+  EXPECT_FALSE(std::filesystem::exists(path("x.npy")));
+  r = run({"run", "gather", "--params", p, "--indices", bad, "--axis", "1", "--out-of-bounds",
+           "drop", "--out", path("d.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(load_npy_tensor(path("d.npy")).get_float_array(),
+            (std::vector<float>{1.2f, 0, 0, 1.0f, 3.4f, 0, 0, 2.3f, 5.7f, 0, 0, 4.5f}));
+  r = run(
+      {"run", "gather", "--params", p, "--indices", bad, "--axis", "2", "--out", path("x.npy")});
+  EXPECT_EQ(r.status, 2);
+  expect_error_exactly(r,
+                       "InvalidArgument: gather: axis = 2 is out of range for params of rank "
+                       "2 (shape [3,3])");
+  r = run({"run", "gather", "--params", p, "--indices", bad, "--batch-dims", "x", "--out",
+           path("x.npy")});
+  EXPECT_EQ(r.status, 2);
+  expect_error_exactly(r, "InvalidArgument: --batch-dims must be an integer, not 'x'");
+  r = run({"run", "gather", "--params", p, "--indices", p, "--out", path("x.npy")});
+  EXPECT_EQ(r.status, 2);
+  expect_error_exactly(r, "InvalidArgument: gather: indices must be int32 or int64, got float32");
+  EXPECT_FALSE(std::filesystem::exists(path("x.npy")));
+}
+
+// gather_elements: axis 1, ONNX GatherElements' negative-indices example (axis 0), a bad
+// index under both policies, a shape error.
+TEST_F(Cli, GatherElements) {
+  const std::string p = save("p.npy", i32({1, 2, 3, 4, 5, 6, 7, 8, 9}, {3, 3}));
+  Result r = run({"run", "gather_elements", "--params", p, "--indices",
+                  save("i.npy", i32({0, 0, 1, 0}, {2, 2})), "--axis", "1", "--out", path("o.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_npy(path("o.npy"), DataType::kInt32, "<i4", Shape({2, 2}), "(2, 2)");
+  EXPECT_EQ(load_npy_tensor(path("o.npy")).get_int_array(),
+            (std::vector<std::int32_t>{1, 1, 5, 4}));
+  r = run({"run", "gather_elements", "--params", p, "--indices",
+           save("n.npy", i32({-1, -2, 0, -2, 0, 0}, {2, 3})), "--out", path("on.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(load_npy_tensor(path("on.npy")).get_int_array(),
+            (std::vector<std::int32_t>{7, 5, 3, 4, 2, 3}));
+  const std::string bad = save("bad.npy", i32({0, 1, 7, -4}, {2, 2}));
+  r = run({"run", "gather_elements", "--params", p, "--indices", bad, "--axis", "-1", "--out",
+           path("x.npy")});
+  EXPECT_EQ(r.status, 2);
+  expect_error_exactly(r,
+                       "InvalidArgument: indices[1,0] = 7 is out of range for axis 1 of "
+                       "shape [3,3]");
+  EXPECT_FALSE(std::filesystem::exists(path("x.npy")));
+  r = run({"run", "gather_elements", "--params", p, "--indices", bad, "--axis", "-1",
+           "--out-of-bounds", "drop", "--out", path("d.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(load_npy_tensor(path("d.npy")).get_int_array(),
+            (std::vector<std::int32_t>{1, 2, 0, 0}));
+  r = run({"run", "gather_elements", "--params", p, "--indices",
+           save("w.npy", i32({0, 1, 2, 0}, {4})), "--out", path("x.npy")});
+  EXPECT_EQ(r.status, 2);
+  expect_error_exactly(r,
+                       "InvalidArgument: gather_elements: indices shape [4] must have the "
+                       "rank of params shape [3,3]");
+  r = run({"run", "gather_elements", "--params", p, "--indices", bad, "--batch-dims", "1", "--out",
+           path("x.npy")});
+  EXPECT_EQ(r.status, 2);  // gather_elements has no --batch-dims
+  expect_error_line(r, "InvalidArgument: ");
+  EXPECT_FALSE(std::filesystem::exists(path("x.npy")));
+}
+
+// scatter_elements: ONNX ScatterElements' examples, every --reduction on duplicates, --in-place,
+// a bad index under both policies (nothing written in place), bad flags.
+TEST_F(Cli, ScatterElements) {
+  const std::string t = save("t.npy", f32({0, 0, 0, 0, 0, 0, 0, 0, 0}, {3, 3}));
+  Result r = run({"run", "scatter_elements", "--tensor", t, "--indices",
+                  save("i.npy", i32({1, 0, 2, 0, 2, 1}, {2, 3})), "--updates",
+                  save("u.npy", f32({1.0f, 1.1f, 1.2f, 2.0f, 2.1f, 2.2f}, {2, 3})), "--out",
+                  path("o.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_npy(path("o.npy"), DataType::kFloat32, "<f4", Shape({3, 3}), "(3, 3)");
+  EXPECT_EQ(load_npy_tensor(path("o.npy")).get_float_array(),
+            (std::vector<float>{2.0f, 1.1f, 0, 1.0f, 0, 2.2f, 0, 2.1f, 1.2f}));
+  const std::string row = save("row.npy", i32({1, 2, 3, 4, 5}, {1, 5}));
+  const std::string dup = save("dup.npy", i32({1, -4}, {1, 2}));  // both are column 1
+  const std::string du = save("du.npy", i32({10, 3}, {1, 2}));
+  const std::vector<std::pair<std::string, std::vector<std::int32_t>>> cases = {
+      {"none", {1, 3, 3, 4, 5}},  // the last duplicate wins
+      {"add", {1, 15, 3, 4, 5}},
+      {"mul", {1, 60, 3, 4, 5}},
+      {"min", {1, 2, 3, 4, 5}},
+      {"max", {1, 10, 3, 4, 5}}};
+  for (const auto& [reduction, expected] : cases) {
+    r = run({"run", "scatter_elements", "--tensor", row, "--indices", dup, "--updates", du,
+             "--axis", "1", "--reduction", reduction, "--out", path(reduction + ".npy")});
+    ASSERT_EQ(r.status, 0) << reduction << ": " << r.err;
+    EXPECT_EQ(load_npy_tensor(path(reduction + ".npy")).get_int_array(), expected) << reduction;
+  }
+  // In place: the file's data is updated.
+  const std::string mapped = save("m.npy", i32({1, 2, 3, 4, 5}, {1, 5}));
+  r = run({"run", "scatter_elements", "--tensor", mapped, "--indices", dup, "--updates", du,
+           "--axis", "1", "--reduction", "add", "--in-place"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(load_npy_tensor(mapped).get_int_array(), (std::vector<std::int32_t>{1, 15, 3, 4, 5}));
+  // A bad index: exit 2 naming it, no output and the in-place file unchanged; drop skips it.
+  const std::string bad = save("bad.npy", i32({4, 5}, {1, 2}));
+  r = run({"run", "scatter_elements", "--tensor", row, "--indices", bad, "--updates", du, "--axis",
+           "1", "--out", path("x.npy")});
+  EXPECT_EQ(r.status, 2);
+  expect_error_exactly(r,
+                       "InvalidArgument: indices[0,1] = 5 is out of range for axis 1 of "
+                       "shape [1,5]");
+  EXPECT_FALSE(std::filesystem::exists(path("x.npy")));
+  r = run({"run", "scatter_elements", "--tensor", mapped, "--indices", bad, "--updates", du,
+           "--axis", "1", "--in-place"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(load_npy_tensor(mapped).get_int_array(), (std::vector<std::int32_t>{1, 15, 3, 4, 5}));
+  r = run({"run", "scatter_elements", "--tensor", row, "--indices", bad, "--updates", du, "--axis",
+           "1", "--out-of-bounds", "drop", "--out", path("d.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(load_npy_tensor(path("d.npy")).get_int_array(),
+            (std::vector<std::int32_t>{1, 2, 3, 4, 10}));
+  r = run({"run", "scatter_elements", "--tensor", row, "--indices", dup, "--updates", du, "--axis",
+           "1", "--reduction", "sum", "--out", path("x.npy")});
+  EXPECT_EQ(r.status, 2);
+  expect_error_exactly(r,
+                       "InvalidArgument: --reduction must be none, add, mul, min or max, not "
+                       "'sum'");
+  r = run({"run", "scatter_elements", "--tensor", row, "--indices", dup, "--updates", du, "--axis",
+           "1", "--in-place", "--out", path("x.npy")});
+  EXPECT_EQ(r.status, 2);
+  expect_error_exactly(r, "InvalidArgument: --in-place and --out cannot both be given");
+  r = run({"run", "scatter_elements", "--tensor", row, "--indices", dup, "--updates",
+           save("uf.npy", f32({1, 2}, {1, 2})), "--axis", "1", "--out", path("x.npy")});
+  EXPECT_EQ(r.status, 2);
+  expect_error_exactly(r,
+                       "InvalidArgument: scatter_elements: updates must have the tensor's "
+                       "dtype int32, got float32");
+  EXPECT_FALSE(std::filesystem::exists(path("x.npy")));
+}
+
 }  // namespace
 }  // namespace tensorbuf
