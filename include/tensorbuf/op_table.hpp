@@ -121,12 +121,13 @@ inline constexpr auto kOpFamilies = std::to_array<OpFamilyInfo>({
      "out_of_bounds = device default, batch_dims = 0", false, true, surface::kAll},
     // C++ only so far (docs/elements.md).
     {OpFamily::kGather, "gather", "params, indices",
-     "out_of_bounds = device default, axis = 0, batch_dims = 0", false, false, 0},
+     "out_of_bounds = device default, axis = 0, batch_dims = 0", false, false,
+     surface::kPython | surface::kCli},
     {OpFamily::kGatherElements, "gather_elements", "params, indices",
-     "out_of_bounds = device default, axis = 0", false, false, 0},
+     "out_of_bounds = device default, axis = 0", false, false, surface::kPython | surface::kCli},
     {OpFamily::kScatterElements, "scatter_elements", "tensor, indices, updates",
      "out_of_bounds = device default, deterministic = false, axis = 0, reduction = none", true,
-     false, 0},
+     false, surface::kPython | surface::kCli},
 });
 
 }  // namespace tensorbuf
