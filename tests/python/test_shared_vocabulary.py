@@ -46,6 +46,10 @@ def test_the_words_parse():
     for unit, expected in (("byte", [b"\xc3"]), ("utf8_char", ["é".encode()])):
         out = tb.substr(np.array(["éa".encode()]), 0, 1, unit=unit)
         assert out.to_list() == expected
+    for reduction, expected in (("none", [3.0, 2.0]), ("add", [4.0, 2.0]), ("mul", [3.0, 2.0]),
+                                ("min", [1.0, 2.0]), ("max", [3.0, 2.0])):
+        out = tb.scatter_elements([1.0, 2.0], [0], [3.0], reduction=reduction)
+        assert np.asarray(out).tolist() == expected
 
 
 def test_the_extension_lists_the_words_the_stubs_type():
@@ -53,5 +57,6 @@ def test_the_extension_lists_the_words_the_stubs_type():
     assert tb._tensorbuf._spellings == {
         "out_of_bounds": ("default", "error", "drop"),
         "unit": ("byte", "utf8_char"),
+        "reduction": ("none", "add", "mul", "min", "max"),
         "out_type": ("same", "tensorbuf", "numpy", "torch"),
     }
