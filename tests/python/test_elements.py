@@ -341,6 +341,7 @@ def has_duplicate_targets(indices, axis):
 TORCH_REDUCE = {"add": "sum", "mul": "prod", "min": "amin", "max": "amax"}
 
 
+@pytest.mark.filterwarnings("ignore:scatter_reduce:UserWarning")  # torch 1.13: "in beta"
 def test_scatter_elements_against_torch_scatter_reduce():
     torch = pytest.importorskip("torch")
     rng = np.random.default_rng(23)
@@ -467,6 +468,28 @@ def test_scatter_elements_errors_name_the_problem():
         tb.scatter_elements_in_place(read_only, [0], [1.0])
     assert str(raised.value) == (
         "tensor: an in-place op writes the ndarray itself, and this one is read-only")
+
+
+@pytest.mark.skipif(not tb.cuda_available(), reason="no usable CUDA device")
+def test_cuda_equals_the_references():
+    rng = np.random.default_rng(41)
+    for case in range(CASES):
+        params, indices, axis, given_axis, batch_dims = random_gather_case(rng, case)
+        out = tb.gather(params, indices, axis=given_axis, batch_dims=batch_dims, device="cuda")
+        assert out.tobytes() == numpy_gather(params, indices, axis, batch_dims).tobytes(), case
+        params, indices, axis, given_axis = random_elements_case(rng, case)
+        out = tb.gather_elements(params, indices, axis=given_axis, device="cuda")
+        assert out.tobytes() == numpy_take_along_axis(params, indices, axis).tobytes(), case
+        tensor, indices, updates, axis, given_axis, reduction = random_scatter_case(rng, case)
+        expected = loop_scatter_elements(tensor, indices, updates, axis, reduction)
+        out = tb.scatter_elements(tensor, indices, updates, axis=given_axis, reduction=reduction,
+                                  deterministic=True, device="cuda")
+        assert out.tobytes() == expected.tobytes(), (case, reduction)
+    # CUDA's default policy is drop.
+    params = np.arange(6, dtype=np.float32).reshape(2, 3)
+    assert tb.gather(params, [[1, 3]], axis=1, device="cuda").tolist() == [[[1, 0]], [[4, 0]]]
+    with pytest.raises(tb.InvalidArgumentError):
+        tb.gather(params, [[1, 3]], axis=1, device="cuda", out_of_bounds="error")
 
 
 def test_result_types():
