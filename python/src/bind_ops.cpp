@@ -175,12 +175,14 @@ void bind_ops(py::module_& m) {
   bind_boolean_mask_update(m);
   bind_substr(m);
   // The op table itself, private: tests/python/test_op_table.py checks that every family that
-  // claims the Python surface is bound here.
+  // claims the Python surface is bound here, test_signatures.py its inputs and options.
   py::list families;
   for (const OpFamilyInfo& family : kOpFamilies) {
     py::list ops;
     for_each_op_name(family, [&](std::string_view name) { ops.append(py::str(name)); });
     families.append(py::dict("name"_a = py::str(family.name), "ops"_a = ops,
+                             "inputs"_a = py::str(family.inputs),
+                             "options"_a = py::str(family.options),
                              "in_place"_a = family.in_place,
                              "python"_a = (family.surfaces & surface::kPython) != 0));
   }

@@ -87,7 +87,7 @@ py::object wrap_strings(StringTensor strings) {
 void bind_string_tensor(py::module_& m) {
   m.def("_strings_general_path", [](py::handle strings) {
     return wrap_strings(strings_general_path(strings));
-  });
+  }, "strings"_a);
   py::class_<PyStringTensor>(m, "StringTensor",
       "A shaped tensor of byte strings (Arrow large_string layout), immutable. Made from str / "
       "bytes lists, NumPy 'S' / 'U' arrays and Arrow arrays, and by tensorbuf.substr.")

@@ -7,6 +7,7 @@
 #include "dlpack_bridge.hpp"
 #include "errors.hpp"
 #include "py_objects.hpp"
+#include "text_signatures.hpp"
 #include "to_tensor.hpp"
 #include "tensorbuf/runtime.hpp"
 #include "tensorbuf/stats.hpp"
@@ -86,4 +87,5 @@ PYBIND11_MODULE(_tensorbuf, m) {
      "device None: cuda:0).");
   m.def("stats", &stats_dict, "The process's copy / allocation / host-wait counters.");
   m.def("reset_stats", &reset_stats);
+  add_text_signatures(m);  // last: every function is bound
 }
