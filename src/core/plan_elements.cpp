@@ -8,6 +8,7 @@
 #include "core/error_macros.hpp"
 #include "core/nd_indices.hpp"
 #include "core/shape_product.hpp"
+#include "tensorbuf/spellings.hpp"
 
 namespace tensorbuf::core {
 namespace {
@@ -104,17 +105,6 @@ ScatterOp scatter_op_of(Reduction reduction) {
                                      static_cast<int>(reduction)));
 }
 
-const char* reduction_word(Reduction reduction) {
-  switch (reduction) {
-    case Reduction::kNone: return "none";
-    case Reduction::kAdd: return "add";
-    case Reduction::kMul: return "mul";
-    case Reduction::kMin: return "min";
-    case Reduction::kMax: return "max";
-  }
-  return "?";
-}
-
 }  // namespace
 
 ScatterElementsPlan plan_scatter_elements(const TensorBuffer& tensor, const TensorBuffer& indices,
@@ -136,7 +126,7 @@ ScatterElementsPlan plan_scatter_elements(const TensorBuffer& tensor, const Tens
   TENSORBUF_EXPECTS(
       options.reduction == Reduction::kNone || tensor.data_type() != DataType::kBool,
       InvalidArgumentError,
-      str_cat(kName, ": reduction ", reduction_word(options.reduction), " is not defined on bool"));
+      str_cat(kName, ": reduction ", spelling(options.reduction), " is not defined on bool"));
   plan.dtype = tensor.data_type();
   plan.index_dtype = indices.data_type();
   plan.num_elements = BufferAccess::shape(tensor).num_elements();
