@@ -42,21 +42,24 @@ def run_gather_nd(inputs, attrs):
                         out_of_bounds="error")
 
 
-def run_gather(inputs, attrs):
+def run_gather(inputs, attrs, device="cpu"):
     # Out of range is an error here: ONNX defines no value for it, so none may pass unseen.
-    return tb.gather(inputs[0], inputs[1], axis=attrs.get("axis", 0), out_of_bounds="error")
+    return tb.gather(inputs[0], inputs[1], axis=attrs.get("axis", 0), out_of_bounds="error",
+                     device=device)
 
 
-def run_gather_elements(inputs, attrs):
+def run_gather_elements(inputs, attrs, device="cpu"):
     return tb.gather_elements(inputs[0], inputs[1], axis=attrs.get("axis", 0),
-                              out_of_bounds="error")
+                              out_of_bounds="error", device=device)
 
 
-def run_scatter_elements(inputs, attrs):
-    # ONNX's reduction words are tensorbuf's ("none", "add", "mul", "min", "max").
+def run_scatter_elements(inputs, attrs, device="cpu"):
+    # ONNX's reduction words are tensorbuf's ("none", "add", "mul", "min", "max");
+    # deterministic: duplicates combine in row-major order on CUDA too, as ONNX's do.
     reduction = attrs.get("reduction", b"none")
     return tb.scatter_elements(inputs[0], inputs[1], inputs[2], axis=attrs.get("axis", 0),
-                               reduction=reduction.decode(), out_of_bounds="error")
+                               reduction=reduction.decode(), out_of_bounds="error",
+                               deterministic=True, device=device)
 
 
 # ONNX operator -> how tensorbuf runs one node of it.
@@ -88,9 +91,8 @@ def read_tensor(path):
     return np.ascontiguousarray(numpy_helper.to_array(tensor))
 
 
-@pytest.mark.skipif(not node_tests(), reason=f"no ONNX node tests under {DATA}")
-@pytest.mark.parametrize("name", node_tests())
-def test_onnx_node(name):
+def run_node(name, **options):
+    """tensorbuf's output for the node test `name`, and ONNX's expected one."""
     model = onnx.load(os.path.join(DATA, name, "model.onnx"))
     node = model.graph.node[0]
     attrs = {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
@@ -99,7 +101,25 @@ def test_onnx_node(name):
               for i in range(len(node.input))
               if os.path.exists(os.path.join(data_set, f"input_{i}.pb"))]
     expected = read_tensor(os.path.join(data_set, "output_0.pb"))
-    got = np.asarray(RUNNERS[node.op_type](inputs, attrs))
+    return np.asarray(RUNNERS[node.op_type](inputs, attrs, **options)), expected
+
+
+@pytest.mark.skipif(not node_tests(), reason=f"no ONNX node tests under {DATA}")
+@pytest.mark.parametrize("name", node_tests())
+def test_onnx_node(name):
+    got, expected = run_node(name)
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    assert got.tobytes() == expected.tobytes()
+
+
+# The indexing ops' node tests on CUDA as well, where a device is present (spec/indexing.md 7).
+ON_CUDA = ("test_gather_", "test_scatter_elements_")
+
+
+@pytest.mark.skipif(not tb.cuda_available(), reason="no usable CUDA device")
+@pytest.mark.parametrize("name", [name for name in node_tests() if name.startswith(ON_CUDA)])
+def test_onnx_node_on_cuda(name):
+    got, expected = run_node(name, device="cuda")
     assert got.dtype == expected.dtype and got.shape == expected.shape
     assert got.tobytes() == expected.tobytes()
 
