@@ -122,13 +122,13 @@ inline constexpr auto kOpFamilies = std::to_array<OpFamilyInfo>({
     // docs/elements.md.
     {OpFamily::kGather, "gather", "params, indices",
      "out_of_bounds = device default, axis = 0, batch_dims = 0", false, false,
-     surface::kC},
+     surface::kC | surface::kFortran},
     {OpFamily::kGatherElements, "gather_elements", "params, indices",
      "out_of_bounds = device default, axis = 0", false, false,
-     surface::kC},
+     surface::kC | surface::kFortran},
     {OpFamily::kScatterElements, "scatter_elements", "tensor, indices, updates",
      "out_of_bounds = device default, deterministic = false, axis = 0, reduction = none", true,
-     false, surface::kC},
+     false, surface::kC | surface::kFortran},
 });
 
 }  // namespace tensorbuf
