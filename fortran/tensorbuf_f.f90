@@ -14,6 +14,8 @@
 ! Shapes: a Fortran array a(m, n) is the row-major tensor [n, m] (the same memory, dims in
 ! reverse order), and indices are 0-based tensor coordinates in that order: element a(i, j) is
 ! tensor element [j - 1, i - 1]. An indices array idx(k, n) is n index tuples of k coordinates.
+! (tb_gather, tb_gather_elements and tb_scatter_elements index along one Fortran dimension
+! instead: 1-based subscripts along `dim`.)
 ! docs/c_api.md has an example.
 module tensorbuf_f
   use, intrinsic :: iso_c_binding
