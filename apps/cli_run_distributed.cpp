@@ -2,10 +2,12 @@
 // its block of rows with MPI-IO, runs the distributed op, and writes its rows of the output;
 // the file equals the single-process one byte for byte. Errors are the same on every rank;
 // rank 0 prints them.
+#include <charconv>
 #include <chrono>
 #include <iostream>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include "cli.hpp"
 #include "tensorbuf/spellings.hpp"
@@ -125,6 +127,67 @@ int run_substr(const std::vector<std::string>& args) {
   return kExitOk;
 }
 
+// The flags of `run gather_nd` and `run boolean_mask` (their single-process runners,
+// apps/cli_run_gather_nd.cpp and cli_run_boolean_mask.cpp, keep their own copy).
+const std::vector<FlagSpec> kGatherNdFlags = {
+    {"params", true},        {"indices", true}, {"out", true}, {"batch-dims", true},
+    {"out-of-bounds", true}, {"device", true}};
+const std::vector<FlagSpec> kBooleanMaskFlags = {
+    {"tensor", true}, {"mask", true}, {"out", true}, {"axis", true}, {"device", true}};
+
+// As the single-process runner parses it (the same message for the same text).
+int parse_batch_dims(const std::string& text) {
+  int value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || ptr != end || text.empty()) {
+    throw InvalidArgumentError("--batch-dims must be an integer, not '" + text + "'");
+  }
+  return value;  // its range is the op's rule, checked in src/core
+}
+
+// The embedding lookup: params and indices split by rows, each rank asks for its block of
+// index rows and writes its rows of the answer (the rank-order concatenation is the whole).
+int run_gather_nd(const std::vector<std::string>& args) {
+  const Args flags(args, kGatherNdFlags, "tensorbuf run gather_nd --distributed");
+  GatherOptions options;
+  options.device = run_device(flags);
+  options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
+  if (auto batch_dims = flags.optional("batch-dims")) {
+    options.batch_dims = parse_batch_dims(*batch_dims);
+  }
+  const std::string& out = flags.required("out");
+  const dist::Comm comm(MPI_COMM_WORLD);
+  const dist::ShardedTensor params = dist::load_npy(comm, flags.required("params"));
+  const dist::ShardedTensor indices = dist::load_npy(comm, flags.required("indices"));
+  TensorBuffer local = dist::gather_nd(params, indices.local(), options);
+  const std::int64_t rows = local.shape()[0];  // indices have rank >= 2: the result rank >= 1
+  dist::save_npy(out, dist::ShardedTensor(comm, dist::RowLayout::from_local(comm, rows),
+                                          std::move(local)));
+  return kExitOk;
+}
+
+// tensor[mask] along axis 0 with the mask split as the tensor; along another axis the mask is
+// whole on every rank and each rank selects in its rows.
+int run_boolean_mask(const std::vector<std::string>& args) {
+  const Args flags(args, kBooleanMaskFlags, "tensorbuf run boolean_mask --distributed");
+  BooleanMaskOptions options;
+  options.device = run_device(flags);
+  if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
+  const std::string& out = flags.required("out");
+  const dist::Comm comm(MPI_COMM_WORLD);
+  const dist::ShardedTensor tensor = dist::load_npy(comm, flags.required("tensor"));
+  const int rank = tensor.global_shape().rank();
+  if (options.axis == 0 || options.axis == -rank) {
+    const dist::ShardedTensor mask = dist::load_npy(comm, flags.required("mask"));
+    dist::save_npy(out, dist::boolean_mask(tensor, mask, options));
+  } else {
+    const TensorBuffer mask = load_npy_tensor(flags.required("mask"));
+    dist::save_npy(out, dist::boolean_mask(tensor, mask, options));
+  }
+  return kExitOk;
+}
+
 int dispatch(const std::string& op, const std::vector<std::string>& args) {
   static const std::pair<std::string_view, DistScatter> kScatterOps[] = {
 #define TENSORBUF_DIST_SCATTER_FN(name, op, what) \
@@ -137,6 +200,8 @@ int dispatch(const std::string& op, const std::vector<std::string>& args) {
   }
   if (op == "boolean_mask_update") return run_mask_update(args);
   if (op == "substr") return run_substr(args);
+  if (op == "gather_nd") return run_gather_nd(args);
+  if (op == "boolean_mask") return run_boolean_mask(args);
   throw InvalidArgumentError("unknown op '" + op +
                              "' for --distributed (see tensorbuf run --help)");
 }

@@ -60,6 +60,14 @@ Constant constants[] = {
     TB_SIZE_(tb_gather_options),
     TB_OFFSET_(tb_gather_options, batch_dims),
     TB_OFFSET_(tb_gather_options, device),
+    TB_CONSTANT_(TB_REDUCTION_NONE),
+    TB_CONSTANT_(TB_REDUCTION_ADD),
+    TB_CONSTANT_(TB_REDUCTION_MUL),
+    TB_CONSTANT_(TB_REDUCTION_MIN),
+    TB_CONSTANT_(TB_REDUCTION_MAX),
+    TB_SIZE_(tb_scatter_elements_options),
+    TB_OFFSET_(tb_scatter_elements_options, reduction),
+    TB_OFFSET_(tb_scatter_elements_options, device),
 };
 #undef TB_CONSTANT_
 #undef TB_SIZE_

@@ -15,6 +15,8 @@ module tensorbuf_c
   integer(c_int), parameter, public :: TB_OOB_DEFAULT = 0, TB_OOB_ERROR = 1, TB_OOB_DROP = 2
   integer(c_int), parameter, public :: TB_UNIT_BYTE = 0, TB_UNIT_UTF8_CHAR = 1
   integer(c_int), parameter, public :: TB_MAX_NDIM = 8
+  integer(c_int), parameter, public :: TB_REDUCTION_NONE = 0, TB_REDUCTION_ADD = 1, &
+      TB_REDUCTION_MUL = 2, TB_REDUCTION_MIN = 3, TB_REDUCTION_MAX = 4
 
   type, bind(c), public :: tb_device
     integer(c_int) :: kind = 0, index = 0
@@ -63,6 +65,15 @@ module tensorbuf_c
     integer(c_int) :: oob = 0
     integer(c_int) :: axis = 0
     integer(c_int) :: batch_dims = 0
+    type(c_ptr) :: stream = c_null_ptr
+    type(c_ptr) :: device = c_null_ptr
+  end type
+  type, bind(c), public :: tb_scatter_elements_options
+    integer(c_size_t) :: struct_size = 0
+    integer(c_int) :: oob = 0
+    integer(c_int) :: axis = 0
+    integer(c_int) :: reduction = 0
+    integer(c_int) :: deterministic = 0
     type(c_ptr) :: stream = c_null_ptr
     type(c_ptr) :: device = c_null_ptr
   end type
@@ -251,6 +262,34 @@ module tensorbuf_c
       type(c_ptr), intent(out) :: out
       integer(c_int) :: status
     end function
+    function c_tb_gather(params, indices, options, out) &
+        result(status) bind(c, name="tb_gather")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: params, indices, options
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: status
+    end function
+    function c_tb_gather_elements(params, indices, options, out) &
+        result(status) bind(c, name="tb_gather_elements")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: params, indices, options
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: status
+    end function
+    ! options: c_loc of a type(tb_scatter_elements_options), target, or c_null_ptr.
+    function c_tb_scatter_elements(tensor, indices, updates, options, out) &
+        result(status) bind(c, name="tb_scatter_elements")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: tensor, indices, updates, options
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: status
+    end function
+    function c_tb_scatter_elements_in_place(tensor, indices, updates, options) &
+        result(status) bind(c, name="tb_scatter_elements_in_place")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: tensor, indices, updates, options
+      integer(c_int) :: status
+    end function
   end interface
 
   public :: c_tb_abi_version, c_tb_last_error, c_tb_buffer_create, c_tb_buffer_borrow, &
@@ -259,7 +298,8 @@ module tensorbuf_c
       c_tb_buffer_dtype, c_tb_buffer_shape, c_tb_synchronize, &
       c_tb_boolean_mask_update_in_place, c_tb_boolean_mask_update, &
       c_tb_boolean_mask_update_in_place_ex, c_tb_boolean_mask_update_ex, c_tb_substr, &
-      c_tb_buffer_to_dlpack_versioned, c_tb_buffer_from_dlpack_versioned, c_tb_gather_nd
+      c_tb_buffer_to_dlpack_versioned, c_tb_buffer_from_dlpack_versioned, c_tb_gather_nd, &
+      c_tb_gather, c_tb_gather_elements, c_tb_scatter_elements, c_tb_scatter_elements_in_place
   public :: c_string
 
 contains

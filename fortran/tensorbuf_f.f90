@@ -14,6 +14,8 @@
 ! Shapes: a Fortran array a(m, n) is the row-major tensor [n, m] (the same memory, dims in
 ! reverse order), and indices are 0-based tensor coordinates in that order: element a(i, j) is
 ! tensor element [j - 1, i - 1]. An indices array idx(k, n) is n index tuples of k coordinates.
+! (tb_gather, tb_gather_elements and tb_scatter_elements index along one Fortran dimension
+! instead: 1-based subscripts along `dim`.)
 ! docs/c_api.md has an example.
 module tensorbuf_f
   use, intrinsic :: iso_c_binding
@@ -23,7 +25,8 @@ module tensorbuf_f
       check_arg, check_out, finish, set_message, fortran_message, add_int, add_shape, &
       add_dtype, int_list, dtype_bytes, run_in_place, run_out_of_place, run_op, &
       scatter_options, mask_options, device_address, flag, string_offsets, substr_result, &
-      check_gathered
+      check_gathered, gather_family, scatter_elements_run, one_based, tensor_axis, &
+      elements_message
 
   ! One array argument as the C API sees it: its address (the array's own memory, or staged:
   ! a contiguous copy of its elements in array element order), dtype (-1: not supported) and
@@ -399,6 +402,9 @@ contains
     integer(c_int64_t), allocatable :: position(:), coords(:), dims(:)
     integer :: at, eq, tuple, close, rank, depth, i
     character(len=:), allocatable :: element, outside
+    logical :: found
+    call elements_message(text, message, array, found)
+    if (found) return
     at = index(text, marker)
     eq = 0
     tuple = 0
@@ -746,7 +752,8 @@ contains
       status = c_tb_gather_nd(hp, hi, c_loc(o), result)
       if (status == TB_OK) then
         status = c_tb_buffer_shape(result, rank, dims)
-        if (status == TB_OK) status = check_gathered(pa, oa, rank, dims, message)
+        if (status == TB_OK) status = check_gathered('tb_gather_nd', pa, oa, rank, dims, &
+            message)
         if (status == TB_OK) status = c_tb_buffer_copy_to_host(result, oa%address, &
             int(dtype_bytes(oa%dtype), c_size_t) * int(product(oa%dims(1:oa%rank)), c_size_t))
         call c_tb_buffer_destroy(result)
@@ -757,8 +764,10 @@ contains
     call finish('tb_gather_nd', status, message, ierr, 'params')
   end subroutine
 
-  ! `out` of tb_gather_nd: params' type and the result's tensor shape (rank, dims) in reverse.
-  integer(c_int) function check_gathered(params, out, rank, dims, message) result(status)
+  ! `out` of the gathers (wrapper `name`): params' type and the result's tensor shape (rank,
+  ! dims) in reverse.
+  integer(c_int) function check_gathered(name, params, out, rank, dims, message) result(status)
+    character(len=*), intent(in) :: name
     type(array_arg), intent(in) :: params, out
     integer(c_int), intent(in) :: rank
     integer(c_int64_t), intent(in) :: dims(:)
@@ -767,7 +776,7 @@ contains
     status = TB_OK
     if (out%dtype /= params%dtype) then
       status = TB_INVALID_ARGUMENT
-      message = 'tb_gather_nd: out is '
+      message = name // ': out is '
       call add_dtype(message, out%dtype)
       message = message // ' but params is '
       call add_dtype(message, params%dtype)
@@ -778,7 +787,7 @@ contains
       if (all([(out%dims(i) == dims(rank + 1 - i), i = 1, rank)])) return
     end if
     status = TB_INVALID_ARGUMENT
-    message = 'tb_gather_nd: out has shape '
+    message = name // ': out has shape '
     call add_shape(message, out)
     message = message // ' but the result has shape ('
     do i = rank, 1, -1
@@ -787,6 +796,289 @@ contains
     end do
     message = message // ')'
   end function
+
+  ! The elements ops' bad index, "indices[1,0] = 7 is out of range for axis 1 of shape [3,3]"
+  ! (C's: 0-based, tensor order), restated as the Fortran wrappers take it: the 1-based index
+  ! at its subscripts in the indices array, the dim of `array` it indexes and its Fortran shape,
+  ! the tensor's text kept beside it. `found`: the text is such a message.
+  subroutine elements_message(text, message, array, found)
+    character(len=*), intent(in) :: text
+    character(len=:), allocatable, intent(out) :: message
+    character(len=*), intent(in) :: array
+    logical, intent(out) :: found
+    character(len=*), parameter :: marker = ' is out of range for axis ', of = ' of shape ['
+    integer(c_int64_t), allocatable :: position(:), value(:), axis(:), dims(:)
+    integer :: at, eq, tuple, shape_at, close, i
+    found = .false.
+    at = index(text, marker)
+    if (at == 0) return
+    eq = index(text(1:at), ' = ', back=.true.)
+    tuple = 0
+    if (eq > 0) tuple = index(text(1:eq), 'indices', back=.true.)
+    shape_at = index(text(at:), of)
+    if (tuple == 0 .or. shape_at == 0) return
+    shape_at = shape_at + at - 1
+    close = index(text(shape_at + len(of):), ']')
+    if (close == 0) return
+    found = .true.
+    allocate(position(0), value(0), axis(0), dims(0))    ! as in fortran_message
+    position = int_list(text(tuple + 7:eq - 1))
+    value = int_list(text(eq + 3:at - 1))
+    axis = int_list(text(at + len(marker):shape_at - 1))
+    dims = int_list(text(shape_at + len(of):shape_at + len(of) + close - 2))
+    message = text(1:tuple - 1) // 'indices'
+    if (size(position) > 0) then
+      message = message // '('
+      do i = size(position), 1, -1
+        call add_int(message, position(i) + 1)
+        if (i > 1) message = message // ', '
+      end do
+      message = message // ')'
+    end if
+    message = message // ' = '
+    call add_int(message, value(1) + 1)
+    message = message // ' is out of range for dim '
+    call add_int(message, size(dims) - axis(1))
+    message = message // ' of ' // array // '('
+    do i = size(dims), 1, -1
+      call add_int(message, dims(i))
+      if (i > 1) message = message // ', '
+    end do
+    message = message // ') (as a tensor: ' // text(tuple:) // ')'
+  end subroutine
+
+  ! Fortran's 1-based indices as C's 0-based ones: `arg` (int32 or int64; another type is left
+  ! for C to refuse) becomes `shifted`, a copy of its values minus 1. An index v <= 0 is then
+  ! v - 1 < 0, which C counts from the end: v = 0 names the last element, as v = s does.
+  subroutine one_based(arg, shifted)
+    type(array_arg), intent(inout) :: arg
+    integer(c_int64_t), allocatable, target, intent(inout) :: shifted(:)
+    integer(c_int32_t), pointer :: i32(:)
+    integer(c_int64_t), pointer :: i64(:)
+    integer(c_int64_t) :: n
+    if (arg%dtype /= TB_INT32 .and. arg%dtype /= TB_INT64) return
+    n = product(arg%dims(1:arg%rank))
+    allocate(shifted(max(n, 1_c_int64_t)))  ! c_loc of an empty array is not portable
+    if (arg%dtype == TB_INT32) then
+      call c_f_pointer(arg%address, i32, [n])
+      shifted(1:n) = int(i32, c_int64_t) - 1
+    else
+      call c_f_pointer(arg%address, i64, [n])
+      shifted(1:n) = i64
+      where (i64 > -huge(i64)) shifted(1:n) = i64 - 1  ! the smallest is out of range as it is
+    end if
+    arg%dtype = TB_INT64
+    arg%address = c_loc(shifted)
+  end subroutine
+
+  ! C's axis of Fortran dimension `dim` (1-based; absent: the last, C's default axis 0) of
+  ! `arg` (`what`), whose dims are the tensor's in reverse order.
+  integer(c_int) function tensor_axis(name, what, arg, dim, axis, message) result(status)
+    character(len=*), intent(in) :: name, what
+    type(array_arg), intent(in) :: arg
+    integer, intent(in), optional :: dim
+    integer(c_int), intent(out) :: axis
+    character(len=:), allocatable, intent(inout) :: message
+    status = TB_OK
+    axis = 0
+    if (.not. present(dim)) return
+    if (dim >= 1 .and. dim <= arg%rank) then
+      axis = int(arg%rank - dim, c_int)
+      return
+    end if
+    status = TB_INVALID_ARGUMENT
+    message = name // ': dim = '
+    call add_int(message, int(dim, c_int64_t))
+    message = message // ' is not a dimension of ' // what // ', of rank '
+    call add_int(message, int(arg%rank, c_int64_t))
+  end function
+
+  ! gather and gather_elements (docs/elements.md, spec/indexing.md 4) over Fortran arrays, with
+  ! 1-based indices (integer(c_int32_t) or integer(c_int64_t); v <= 0 counts from the end: 0 is
+  ! the last, 1 - s the first) along Fortran dimension `dim` of params (default: the last).
+  ! tb_gather: out(..., indices..., ...) = params(..., indices(...), ...), i.e. out's dims are
+  ! params' dims before dim, then indices' dims, then params' dims after dim (a scalar index
+  ! drops dim); batch_dims (default 0) counts the last dims of params and indices, which must be
+  ! equal, and come last in out. tb_gather_elements: out has indices' shape, of params' rank,
+  ! and out(i, j, ...) = params(i, j, ...) with the subscript of dim replaced by indices(i, j,
+  ! ...). out has params' type; oob (TB_OOB_DROP: zero for a bad index), device and stream as
+  ! the scatters'.
+  subroutine tb_gather(params, indices, out, ierr, dim, batch_dims, oob, device, stream)
+    class(*), dimension(..), target, intent(in) :: params, indices
+    class(*), dimension(..), target, intent(inout) :: out
+    integer, intent(out), optional :: ierr
+    integer, intent(in), optional :: dim, batch_dims
+    integer(c_int), intent(in), optional :: oob
+    type(tb_device), intent(in), optional :: device
+    type(c_ptr), intent(in), optional :: stream
+    call gather_family('tb_gather', .false., params, indices, out, ierr, dim, batch_dims, oob, &
+        device, stream)
+  end subroutine
+  subroutine tb_gather_elements(params, indices, out, ierr, dim, oob, device, stream)
+    class(*), dimension(..), target, intent(in) :: params, indices
+    class(*), dimension(..), target, intent(inout) :: out
+    integer, intent(out), optional :: ierr
+    integer, intent(in), optional :: dim
+    integer(c_int), intent(in), optional :: oob
+    type(tb_device), intent(in), optional :: device
+    type(c_ptr), intent(in), optional :: stream
+    call gather_family('tb_gather_elements', .true., params, indices, out, ierr, dim, &
+        oob=oob, device=device, stream=stream)
+  end subroutine
+
+  subroutine gather_family(name, elements, params, indices, out, ierr, dim, batch_dims, oob, &
+      device, stream)
+    character(len=*), intent(in) :: name
+    logical, intent(in) :: elements
+    class(*), dimension(..), target, intent(in) :: params, indices
+    class(*), dimension(..), target, intent(inout) :: out
+    integer, intent(out), optional :: ierr
+    integer, intent(in), optional :: dim, batch_dims
+    integer(c_int), intent(in), optional :: oob
+    type(tb_device), intent(in), optional :: device
+    type(c_ptr), intent(in), optional :: stream
+    type(array_arg), target :: pa, ia, oa
+    type(tb_gather_options), target :: o
+    type(tb_device), target :: chosen
+    type(c_ptr) :: hp, hi, result
+    integer(c_int64_t) :: dims(TB_MAX_NDIM)
+    integer(c_int64_t), allocatable, target :: shifted(:)
+    integer(c_int) :: status, rank
+    character(len=:), allocatable :: message
+    hp = c_null_ptr
+    hi = c_null_ptr
+    call describe(params, pa)
+    call describe(indices, ia)
+    call describe(out, oa)
+    status = check_arg(name, 'params', pa, message)
+    if (status == TB_OK) status = check_arg(name, 'indices', ia, message)
+    if (status == TB_OK) status = check_arg(name, 'out', oa, message)
+    if (status == TB_OK) status = tensor_axis(name, 'params', pa, dim, o%axis, message)
+    if (status == TB_OK) call one_based(ia, shifted)
+    if (status == TB_OK) status = borrow(pa, .true., .false., hp)
+    if (status == TB_OK) status = borrow(ia, .true., .false., hi)
+    o%struct_size = c_sizeof(o)
+    if (present(oob)) o%oob = oob
+    if (present(batch_dims)) o%batch_dims = int(batch_dims, c_int)
+    if (present(stream)) o%stream = stream
+    o%device = device_address(device, chosen)
+    if (status == TB_OK) then
+      if (elements) then
+        status = c_tb_gather_elements(hp, hi, c_loc(o), result)
+      else
+        status = c_tb_gather(hp, hi, c_loc(o), result)
+      end if
+      if (status == TB_OK) then
+        status = c_tb_buffer_shape(result, rank, dims)
+        if (status == TB_OK) status = check_gathered(name, pa, oa, rank, dims, message)
+        if (status == TB_OK) status = c_tb_buffer_copy_to_host(result, oa%address, &
+            int(dtype_bytes(oa%dtype), c_size_t) * int(product(oa%dims(1:oa%rank)), c_size_t))
+        call c_tb_buffer_destroy(result)
+      end if
+    end if
+    call destroy3(hp, hi, c_null_ptr)
+    if (status == TB_OK) call write_back(out, oa)
+    call finish(name, status, message, ierr, 'params')
+  end subroutine
+
+  ! scatter_elements (docs/elements.md, spec/indexing.md 2) over Fortran arrays: for each
+  ! element of indices in array element order, a(i, j, ...) with the subscript of dim replaced
+  ! by indices(i, j, ...) = its combine with updates(i, j, ...). indices (1-based as
+  ! tb_gather's) and updates (a's type) have one shape, of a's rank, no larger than a's off
+  ! dim. dim: a Fortran dimension of a (default: the last); reduction a TB_REDUCTION_* (default
+  ! TB_REDUCTION_NONE: assign, the last duplicate wins on the host); oob (TB_OOB_DROP: a bad
+  ! index is skipped), deterministic, device and stream as the scatters'. In place, or into
+  ! `out` (a's type and shape); on failure nothing is written.
+  subroutine tb_scatter_elements_in_place(a, indices, updates, ierr, dim, reduction, oob, &
+      deterministic, device, stream)
+    class(*), dimension(..), target, intent(inout) :: a
+    class(*), dimension(..), target, intent(in) :: indices, updates
+    integer, intent(out), optional :: ierr
+    integer, intent(in), optional :: dim
+    integer(c_int), intent(in), optional :: reduction, oob
+    logical, intent(in), optional :: deterministic
+    type(tb_device), intent(in), optional :: device
+    type(c_ptr), intent(in), optional :: stream
+    type(array_arg), target :: aa, oa
+    character(len=:), allocatable :: message
+    integer(c_int) :: status
+    call scatter_elements_run('tb_scatter_elements_in_place', a, indices, updates, aa, oa, &
+        status, message, dim=dim, reduction=reduction, oob=oob, deterministic=deterministic, &
+        device=device, stream=stream)
+    if (status == TB_OK) call write_back(a, aa)
+    call finish('tb_scatter_elements_in_place', status, message, ierr)
+  end subroutine
+  subroutine tb_scatter_elements(a, indices, updates, out, ierr, dim, reduction, oob, &
+      deterministic, device, stream)
+    class(*), dimension(..), target, intent(in) :: a, indices, updates
+    class(*), dimension(..), target, intent(inout) :: out
+    integer, intent(out), optional :: ierr
+    integer, intent(in), optional :: dim
+    integer(c_int), intent(in), optional :: reduction, oob
+    logical, intent(in), optional :: deterministic
+    type(tb_device), intent(in), optional :: device
+    type(c_ptr), intent(in), optional :: stream
+    type(array_arg), target :: aa, oa
+    character(len=:), allocatable :: message
+    integer(c_int) :: status
+    call scatter_elements_run('tb_scatter_elements', a, indices, updates, aa, oa, status, &
+        message, out, dim, reduction, oob, deterministic, device, stream)
+    if (status == TB_OK) call write_back(out, oa)
+    call finish('tb_scatter_elements', status, message, ierr)
+  end subroutine
+
+  ! The C call of both: in place without `out` (then a's memory or staged copy `aa` is
+  ! written), else into `out`'s (`oa`); the caller writes a staged copy back and finishes.
+  subroutine scatter_elements_run(name, a, indices, updates, aa, oa, status, message, out, dim, &
+      reduction, oob, deterministic, device, stream)
+    character(len=*), intent(in) :: name
+    class(*), dimension(..), target, intent(in) :: a, indices, updates
+    type(array_arg), target, intent(inout) :: aa, oa
+    integer(c_int), intent(out) :: status
+    character(len=:), allocatable, intent(inout) :: message
+    class(*), dimension(..), target, intent(in), optional :: out
+    integer, intent(in), optional :: dim
+    integer(c_int), intent(in), optional :: reduction, oob
+    logical, intent(in), optional :: deterministic
+    type(tb_device), intent(in), optional :: device
+    type(c_ptr), intent(in), optional :: stream
+    type(array_arg), target :: ia, ua
+    type(tb_scatter_elements_options), target :: o
+    type(tb_device), target :: chosen
+    type(c_ptr) :: ha, hi, hu, result
+    integer(c_int64_t), allocatable, target :: shifted(:)
+    call describe(a, aa)
+    call describe(indices, ia)
+    call describe(updates, ua)
+    call one_based(ia, shifted)
+    status = borrow3(name, 'indices', aa, ia, ua, .not. present(out), .false., ha, hi, hu, &
+        message)
+    if (present(out)) then
+      call describe(out, oa)
+      if (status == TB_OK) status = check_arg(name, 'out', oa, message)
+      if (status == TB_OK) status = check_out(name, aa, oa, message)
+    end if
+    if (status == TB_OK) status = tensor_axis(name, 'a', aa, dim, o%axis, message)
+    o%struct_size = c_sizeof(o)
+    if (present(reduction)) o%reduction = reduction
+    if (present(oob)) o%oob = oob
+    o%deterministic = flag(deterministic, .false.)
+    if (present(stream)) o%stream = stream
+    o%device = device_address(device, chosen)
+    if (status == TB_OK) then
+      if (present(out)) then
+        status = c_tb_scatter_elements(ha, hi, hu, c_loc(o), result)
+        if (status == TB_OK) then
+          status = c_tb_buffer_copy_to_host(result, oa%address, &
+              int(dtype_bytes(oa%dtype), c_size_t) * int(product(oa%dims(1:oa%rank)), c_size_t))
+          call c_tb_buffer_destroy(result)
+        end if
+      else
+        status = c_tb_scatter_elements_in_place(ha, hi, hu, c_loc(o))
+      end if
+    end if
+    call destroy3(ha, hi, hu)
+  end subroutine
 
   ! The Arrow large_string layout of `strings` (each its first lengths(i) characters, else its
   ! len_trim): offsets(0:n), and chars (one element at least: c_loc of an empty array is not

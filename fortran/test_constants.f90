@@ -27,6 +27,7 @@ program test_constants
   type(tb_substr_options), target :: substr
   type(tb_borrow_desc), target :: desc
   type(tb_gather_options), target :: gather
+  type(tb_scatter_elements_options), target :: elements
 
   call expect('TB_OK', int(TB_OK, c_int64_t))
   call expect('TB_INVALID_ARGUMENT', int(TB_INVALID_ARGUMENT, c_int64_t))
@@ -65,6 +66,16 @@ program test_constants
   call expect('offsetof(tb_gather_options, batch_dims)', &
       offset(c_loc(gather), c_loc(gather%batch_dims)))
   call expect('offsetof(tb_gather_options, device)', offset(c_loc(gather), c_loc(gather%device)))
+  call expect('TB_REDUCTION_NONE', int(TB_REDUCTION_NONE, c_int64_t))
+  call expect('TB_REDUCTION_ADD', int(TB_REDUCTION_ADD, c_int64_t))
+  call expect('TB_REDUCTION_MUL', int(TB_REDUCTION_MUL, c_int64_t))
+  call expect('TB_REDUCTION_MIN', int(TB_REDUCTION_MIN, c_int64_t))
+  call expect('TB_REDUCTION_MAX', int(TB_REDUCTION_MAX, c_int64_t))
+  call expect('sizeof(tb_scatter_elements_options)', int(c_sizeof(elements), c_int64_t))
+  call expect('offsetof(tb_scatter_elements_options, reduction)', &
+      offset(c_loc(elements), c_loc(elements%reduction)))
+  call expect('offsetof(tb_scatter_elements_options, device)', &
+      offset(c_loc(elements), c_loc(elements%device)))
   call check(unasked_constants() == 0, 'every C constant has its Fortran check')
   call check(combines_match() == 1, 'the module was generated for the op table''s combines')
   call finish('constants')

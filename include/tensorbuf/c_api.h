@@ -29,6 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tensorbuf/export.h"
+
 #ifdef __cplusplus
 #define TB_NOEXCEPT noexcept
 extern "C" {
@@ -314,6 +316,51 @@ typedef struct {
 
 tb_status tb_gather_nd(const tb_buffer* params, const tb_buffer* indices,
                        const tb_gather_options* options, tb_buffer** out) TB_NOEXCEPT;
+
+/* ---- gather, gather_elements, scatter_elements (spec/indexing.md 2, 4) -------------------- */
+/* docs/elements.md. Indices are int32/int64; -s <= i < 0 means i + s (s the indexed axis'
+ * size); a negative axis counts from the end. tb_gather reads oob, axis and batch_dims of
+ * tb_gather_options, tb_gather_elements oob and axis (batch_dims ignored). options may be NULL:
+ * TB_OOB_DEFAULT (CPU: error, CUDA: drop), axis 0, batch_dims 0, the library's stream, the
+ * device where `params` / `tensor` lives. An index outside [-s, s) under TB_OOB_ERROR is
+ * TB_INVALID_ARGUMENT ("indices[1,0] = 7 is out of range for axis 1 of shape [3,3]"), read back
+ * on CUDA (one host wait); TB_OOB_DROP writes zeros (gathers) or skips the position (scatter). */
+TENSORBUF_API tb_status tb_gather(const tb_buffer* params, const tb_buffer* indices,
+                                  const tb_gather_options* options, tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_gather_elements(const tb_buffer* params, const tb_buffer* indices,
+                                           const tb_gather_options* options,
+                                           tb_buffer** out) TB_NOEXCEPT;
+
+/** tensorbuf::Reduction: how tb_scatter_elements combines an update with its element. */
+typedef enum {
+  TB_REDUCTION_NONE = 0, /**< assign (duplicates: the last wins on the CPU) */
+  TB_REDUCTION_ADD = 1,
+  TB_REDUCTION_MUL = 2,
+  TB_REDUCTION_MIN = 3, /**< NaN propagates */
+  TB_REDUCTION_MAX = 4
+} tb_reduction;
+
+/** tensorbuf::ScatterElementsOptions. struct_size as above; options may be NULL (TB_OOB_DEFAULT,
+ * axis 0, TB_REDUCTION_NONE, not deterministic, the library's stream, where `tensor` lives). */
+typedef struct {
+  size_t struct_size;
+  tb_oob oob;
+  int axis;
+  tb_reduction reduction;
+  int deterministic; /**< nonzero: CUDA results equal the CPU's bit for bit */
+  void* stream;
+  const tb_device* device; /**< NULL: where `tensor` lives */
+} tb_scatter_elements_options;
+
+/** Out of place: *out is a new buffer. In place: `tensor` is written (unchanged on failure).
+ * `indices` and `updates` (tensor's dtype) have one shape, of tensor's rank. */
+TENSORBUF_API tb_status tb_scatter_elements(const tb_buffer* tensor, const tb_buffer* indices,
+                                            const tb_buffer* updates,
+                                            const tb_scatter_elements_options* options,
+                                            tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_scatter_elements_in_place(
+    tb_buffer* tensor, const tb_buffer* indices, const tb_buffer* updates,
+    const tb_scatter_elements_options* options) TB_NOEXCEPT;
 
 /* ---- substr (spec/substr.md) ------------------------------------------------------------- */
 

@@ -119,15 +119,15 @@ inline constexpr auto kOpFamilies = std::to_array<OpFamilyInfo>({
      false, surface::kPython | surface::kCli | surface::kC},
     {OpFamily::kGatherNd, "gather_nd", "params, indices",
      "out_of_bounds = device default, batch_dims = 0", false, true, surface::kAll},
-    // C++ only so far (docs/elements.md).
+    // docs/elements.md.
     {OpFamily::kGather, "gather", "params, indices",
      "out_of_bounds = device default, axis = 0, batch_dims = 0", false, false,
-     surface::kPython | surface::kCli},
+     surface::kAll},
     {OpFamily::kGatherElements, "gather_elements", "params, indices",
-     "out_of_bounds = device default, axis = 0", false, false, surface::kPython | surface::kCli},
+     "out_of_bounds = device default, axis = 0", false, false, surface::kAll},
     {OpFamily::kScatterElements, "scatter_elements", "tensor, indices, updates",
      "out_of_bounds = device default, deterministic = false, axis = 0, reduction = none", true,
-     false, surface::kPython | surface::kCli},
+     false, surface::kAll},
 });
 
 }  // namespace tensorbuf

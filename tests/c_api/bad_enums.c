@@ -47,6 +47,21 @@ int tb_test_out_of_range_enums(tb_buffer* tensor, const tb_buffer* indices,
       tb_gather_options gather = {sizeof(tb_gather_options), TB_OOB_DEFAULT, 0, 0, NULL, NULL};
       gather.oob = (tb_oob)bad[i];
       failures += tb_gather_nd(tensor, indices, &gather, &out) != TB_INVALID_ARGUMENT;
+      failures += tb_gather(tensor, indices, &gather, &out) != TB_INVALID_ARGUMENT;
+      failures += tb_gather_elements(tensor, indices, &gather, &out) != TB_INVALID_ARGUMENT;
+    }
+    {
+      tb_scatter_elements_options elements = {
+          sizeof(tb_scatter_elements_options), TB_OOB_DEFAULT, 0, TB_REDUCTION_ADD, 0, NULL, NULL};
+      elements.oob = (tb_oob)bad[i];
+      failures += tb_scatter_elements(tensor, indices, updates, &elements, &out) !=
+                  TB_INVALID_ARGUMENT;
+      elements.oob = TB_OOB_DEFAULT;
+      elements.reduction = (tb_reduction)bad[i];
+      failures += tb_scatter_elements(tensor, indices, updates, &elements, &out) !=
+                  TB_INVALID_ARGUMENT;
+      failures += tb_scatter_elements_in_place(tensor, indices, updates, &elements) !=
+                  TB_INVALID_ARGUMENT;
     }
     failures += tb_cast(tensor, (tb_dtype)bad[i], NULL, &out) != TB_INVALID_ARGUMENT;
     failures += out != NULL || out_chars != NULL || out_ndim != -1 || out_shape[0] != 0;

@@ -156,6 +156,30 @@ std::vector<CApiCall> all_calls() {
          return tb_gather_nd(handle_arg(a, a.tensor.get, n, 0),
                              handle_arg(a, a.indices.get, n, 1), nullptr, arg(&a.out, n, 2));
        }},
+      // The elements ops: options may be NULL (defaults), so they are not pointer arguments.
+      {"tb_gather", 3,
+       [](CApiArguments& a, int n) {
+         return tb_gather(handle_arg(a, a.tensor.get, n, 0), handle_arg(a, a.indices.get, n, 1),
+                          nullptr, arg(&a.out, n, 2));
+       }},
+      {"tb_gather_elements", 3,
+       [](CApiArguments& a, int n) {
+         return tb_gather_elements(handle_arg(a, a.tensor.get, n, 0),
+                                   handle_arg(a, a.positions.get, n, 1), nullptr,
+                                   arg(&a.out, n, 2));
+       }},
+      {"tb_scatter_elements", 4,
+       [](CApiArguments& a, int n) {
+         return tb_scatter_elements(
+             handle_arg(a, a.tensor.get, n, 0), handle_arg(a, a.positions.get, n, 1),
+             handle_arg(a, a.updates.get, n, 2), nullptr, arg(&a.out, n, 3));
+       }},
+      {"tb_scatter_elements_in_place", 3,
+       [](CApiArguments& a, int n) {
+         return tb_scatter_elements_in_place(handle_arg(a, a.tensor.get, n, 0),
+                                             handle_arg(a, a.positions.get, n, 1),
+                                             handle_arg(a, a.updates.get, n, 2), nullptr);
+       }},
       // The processing ops: options may be NULL (defaults), so they are not among the pointer
       // arguments; x is the fixture's float32 tensor, scale and zero point one element each.
       {"tb_normalize", 2,

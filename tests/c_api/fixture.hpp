@@ -59,6 +59,8 @@ struct CApiArguments {
   // quantize_linear's zero point (uint8, one element) and dequantize_linear's input.
   Handle zero_point{make_buffer<std::uint8_t>(TB_UINT8, {}, {3})};
   Handle quantized{make_buffer<std::uint8_t>(TB_UINT8, {2}, {0, 255})};
+  // The elements ops' indices: int32 [4], of the tensor's rank (gather_elements, scatter_elements).
+  Handle positions{make_buffer<std::int32_t>(TB_INT32, {4}, {4, 3, 1, 7})};
   std::int64_t shape[1] = {2};
   float host[8] = {};
   std::int64_t dims[TB_MAX_NDIM] = {};

@@ -16,9 +16,9 @@ namespace {
 
 using F = std::vector<float>;
 
-// The handle arguments of calls.cpp's table, all told: 43 (11 of them the processing ops', 2
-// gather_nd's), and 12 for each scatter combine's four functions.
-constexpr int kHandleArguments = 43 + 12 * static_cast<int>(kScatterCombines.size());
+// The handle arguments of calls.cpp's table, all told: 53 (11 of them the processing ops', 2
+// gather_nd's, 10 the elements ops'), and 12 for each scatter combine's four functions.
+constexpr int kHandleArguments = 53 + 12 * static_cast<int>(kScatterCombines.size());
 
 bool starts_with(const std::string& s, const std::string& prefix) {
   return s.compare(0, prefix.size(), prefix) == 0;

@@ -26,6 +26,11 @@ run_both mask1 boolean_mask_update --tensor tensor.npy --mask col_mask.npy \
   --updates col_updates.npy --axis 1
 run_both substr substr --input strings.npy --pos pos.npy --len len.npy --unit utf8_char \
   --out-of-bounds drop
+run_both gather_rows gather_nd --params tensor.npy --indices lookup.npy
+run_both gather_pairs gather_nd --params tensor.npy --indices pairs.npy
+run_both gather_drop gather_nd --params tensor.npy --indices bad_indices.npy --out-of-bounds drop
+run_both mask_rows boolean_mask --tensor tensor.npy --mask mask.npy
+run_both mask_cols boolean_mask --tensor tensor.npy --mask col_mask.npy --axis 1
 # --in-place: the tensor file's data updated where it lies, as the single-process --in-place.
 in_place_both() {  # name, then the op and its flags (without --tensor)
   local name=$1
@@ -73,3 +78,22 @@ if [ "$status" -eq 0 ] || ! grep -qxF "$expected" bad.err || [ -e bad.npy ]; the
 fi
 [ "$(grep -c InvalidArgument bad.err)" -eq 1 ] || { echo "printed more than once" >&2; exit 1; }
 echo "same error: bad index"
+# gather_nd's bad row: the single-process message and status, no output file.
+set +e
+"$tensorbuf" run gather_nd --params tensor.npy --indices bad_indices.npy --out bad_gather.npy \
+  2> single_gather.err
+single_status=$?
+"${mpiexec[0]}" -n "$ranks" "${mpiexec[@]:1}" "$tensorbuf" run gather_nd --params tensor.npy \
+  --indices bad_indices.npy --distributed --out bad_gather.npy 2> dist_gather.err
+status=$?
+set -e
+# mpiexec adds its own lines: the single-process message must be one line of them, once.
+expected=$(cat single_gather.err)
+if [ "$status" -ne "$single_status" ] || [ "$status" -eq 0 ] || [ -z "$expected" ] ||
+  ! grep -qxF "$expected" dist_gather.err || [ "$(grep -c InvalidArgument dist_gather.err)" -ne 1 ] ||
+  [ -e bad_gather.npy ]; then
+  echo "gather_nd bad row: status $status (single $single_status), stderr:" >&2
+  cat dist_gather.err >&2
+  exit 1
+fi
+echo "same error: gather_nd bad row"

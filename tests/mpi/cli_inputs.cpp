@@ -65,5 +65,14 @@ int main(int argc, char** argv) {
   save_npy(dir + "/strings.npy", StringTensor::from_strings(words, {rows, 2}));
   save_npy(dir + "/pos.npy", make<std::int32_t>({rows, 2}, pos));
   save_npy(dir + "/len.npy", make<std::int32_t>({rows, 2}, len));
+  // gather_nd: rows of tensor.npy owned by every rank, and full-depth (row, column) pairs.
+  std::vector<std::int64_t> lookup(9);
+  for (auto& i : lookup) i = static_cast<std::int64_t>(rng() % rows);
+  save_npy(dir + "/lookup.npy", make<std::int64_t>({9, 1}, lookup));
+  std::vector<std::int64_t> pairs(7 * 2);
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    pairs[i] = static_cast<std::int64_t>(rng() % (i % 2 == 0 ? rows : 3));
+  }
+  save_npy(dir + "/pairs.npy", make<std::int64_t>({7, 2}, pairs));
   return 0;
 }
