@@ -54,9 +54,11 @@ Device parse_device(const std::string& text);
 // one of the two; InvalidArgumentError otherwise).
 std::optional<std::string> output_path(const Args& flags);
 
-// `--out-of-bounds default|error|drop` and `--axis N` (InvalidArgumentError otherwise).
+// `--out-of-bounds default|error|drop`, `--axis N` and `--batch-dims N` (InvalidArgumentError
+// otherwise).
 OutOfBoundsPolicy parse_policy(const std::optional<std::string>& text);
 int parse_axis(const std::string& text);
+int parse_batch_dims(const std::string& text);
 // `--device` of `tensorbuf run <op>`: cpu when not given.
 Device run_device(const Args& flags);
 
@@ -64,6 +66,8 @@ Device run_device(const Args& flags);
 extern const std::vector<FlagSpec> kScatterRunFlags;
 extern const std::vector<FlagSpec> kMaskUpdateRunFlags;
 extern const std::vector<FlagSpec> kSubstrRunFlags;
+extern const std::vector<FlagSpec> kGatherNdRunFlags;     // apps/cli_run_gather_nd.cpp
+extern const std::vector<FlagSpec> kBooleanMaskRunFlags;  // apps/cli_run_boolean_mask.cpp
 
 // `tensorbuf run boolean_mask` and `tensorbuf run compress` (apps/cli_run_boolean_mask.cpp).
 int run_boolean_mask(const std::vector<std::string>& args);

@@ -89,15 +89,22 @@ OutOfBoundsPolicy parse_policy(const std::optional<std::string>& text) {
   return parse_spelling<OutOfBoundsPolicy>(*text, "--out-of-bounds");
 }
 
-int parse_axis(const std::string& text) {
-  int axis = 0;
+namespace {
+
+int parse_int_flag(const char* flag, const std::string& text) {
+  int value = 0;
   const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, axis);
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
   if (ec != std::errc() || ptr != end || text.empty()) {
-    throw InvalidArgumentError("--axis must be an integer, not '" + text + "'");
+    throw InvalidArgumentError(std::string(flag) + " must be an integer, not '" + text + "'");
   }
-  return axis;
+  return value;  // its range is the op's rule, checked in src/core
 }
+
+}  // namespace
+
+int parse_axis(const std::string& text) { return parse_int_flag("--axis", text); }
+int parse_batch_dims(const std::string& text) { return parse_int_flag("--batch-dims", text); }
 
 Device run_device(const Args& flags) {
   return parse_device(flags.optional("device").value_or("cpu"));

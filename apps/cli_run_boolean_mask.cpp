@@ -6,10 +6,12 @@
 #include "tensorbuf/ops.hpp"
 
 namespace tensorbuf::cli {
-namespace {
 
 const std::vector<FlagSpec> kBooleanMaskRunFlags = {
     {"tensor", true}, {"mask", true}, {"out", true}, {"axis", true}, {"device", true}};
+
+namespace {
+
 const std::vector<FlagSpec> kCompressRunFlags = {
     {"input", true}, {"condition", true}, {"out", true}, {"axis", true}, {"device", true}};
 

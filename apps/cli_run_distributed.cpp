@@ -2,7 +2,6 @@
 // its block of rows with MPI-IO, runs the distributed op, and writes its rows of the output;
 // the file equals the single-process one byte for byte. Errors are the same on every rank;
 // rank 0 prints them.
-#include <charconv>
 #include <chrono>
 #include <iostream>
 #include <sstream>
@@ -127,29 +126,10 @@ int run_substr(const std::vector<std::string>& args) {
   return kExitOk;
 }
 
-// The flags of `run gather_nd` and `run boolean_mask` (their single-process runners,
-// apps/cli_run_gather_nd.cpp and cli_run_boolean_mask.cpp, keep their own copy).
-const std::vector<FlagSpec> kGatherNdFlags = {
-    {"params", true},        {"indices", true}, {"out", true}, {"batch-dims", true},
-    {"out-of-bounds", true}, {"device", true}};
-const std::vector<FlagSpec> kBooleanMaskFlags = {
-    {"tensor", true}, {"mask", true}, {"out", true}, {"axis", true}, {"device", true}};
-
-// As the single-process runner parses it (the same message for the same text).
-int parse_batch_dims(const std::string& text) {
-  int value = 0;
-  const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec != std::errc() || ptr != end || text.empty()) {
-    throw InvalidArgumentError("--batch-dims must be an integer, not '" + text + "'");
-  }
-  return value;  // its range is the op's rule, checked in src/core
-}
-
 // The embedding lookup: params and indices split by rows, each rank asks for its block of
 // index rows and writes its rows of the answer (the rank-order concatenation is the whole).
 int run_gather_nd(const std::vector<std::string>& args) {
-  const Args flags(args, kGatherNdFlags, "tensorbuf run gather_nd --distributed");
+  const Args flags(args, kGatherNdRunFlags, "tensorbuf run gather_nd --distributed");
   GatherOptions options;
   options.device = run_device(flags);
   options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
@@ -170,7 +150,7 @@ int run_gather_nd(const std::vector<std::string>& args) {
 // tensor[mask] along axis 0 with the mask split as the tensor; along another axis the mask is
 // whole on every rank and each rank selects in its rows.
 int run_boolean_mask(const std::vector<std::string>& args) {
-  const Args flags(args, kBooleanMaskFlags, "tensorbuf run boolean_mask --distributed");
+  const Args flags(args, kBooleanMaskRunFlags, "tensorbuf run boolean_mask --distributed");
   BooleanMaskOptions options;
   options.device = run_device(flags);
   if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);

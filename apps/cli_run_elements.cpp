@@ -1,7 +1,6 @@
 // `tensorbuf run gather`, `run gather_elements` and `run scatter_elements`: ONNX Gather,
 // GatherElements and ScatterElements on .npy files (docs/elements.md). scatter_elements also
 // runs in place (T.npy mapped), as the scatter ops do.
-#include <charconv>
 #include <iostream>
 
 #include "cli.hpp"
@@ -22,15 +21,6 @@ const std::vector<FlagSpec> kScatterElementsRunFlags = {
     {"in-place", false},     {"axis", true},    {"reduction", true}, {"deterministic", false},
     {"out-of-bounds", true}, {"device", true}};
 
-int parse_batch_dims(const std::string& text) {
-  int value = 0;
-  const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec != std::errc() || ptr != end || text.empty()) {
-    throw InvalidArgumentError("--batch-dims must be an integer, not '" + text + "'");
-  }
-  return value;  // its range is the op's rule, checked in src/core
-}
 
 // The options both gathers read from their flags (gather_elements has no --batch-dims).
 GatherOptions gather_options(const Args& flags) {

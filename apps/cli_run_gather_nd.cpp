@@ -1,29 +1,15 @@
 // `tensorbuf run gather_nd`: TensorFlow's gather_nd / ONNX GatherND on .npy files
 // (docs/gather_nd.md). No in-place form: the output has its own shape.
-#include <charconv>
 #include <iostream>
 
 #include "cli.hpp"
 #include "tensorbuf/ops.hpp"
 
 namespace tensorbuf::cli {
-namespace {
 
 const std::vector<FlagSpec> kGatherNdRunFlags = {
     {"params", true},        {"indices", true}, {"out", true}, {"batch-dims", true},
     {"out-of-bounds", true}, {"device", true}};
-
-int parse_batch_dims(const std::string& text) {
-  int value = 0;
-  const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec != std::errc() || ptr != end || text.empty()) {
-    throw InvalidArgumentError("--batch-dims must be an integer, not '" + text + "'");
-  }
-  return value;  // its range is the op's rule, checked in src/core
-}
-
-}  // namespace
 
 int run_gather_nd(const std::vector<std::string>& args) {
   const std::string command = "tensorbuf run gather_nd";

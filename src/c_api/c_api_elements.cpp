@@ -1,5 +1,6 @@
-// The C API of gather, gather_elements and scatter_elements: thin calls of the C++ ops inside
-// `guarded` (the C++ ops validate; on failure nothing is written).
+// The C API of the gather family (gather_nd, gather, gather_elements) and scatter_elements: thin
+// calls of the C++ ops inside `guarded` (the C++ ops validate; on failure nothing is written).
+// The three gathers share tb_gather_options; each op reads the fields it has.
 #include "c_api/c_api_internal.hpp"
 #include "core/error_macros.hpp"
 #include "tensorbuf/ops.hpp"
@@ -57,10 +58,19 @@ using namespace tensorbuf::c_api;
 
 extern "C" {
 
+tb_status tb_gather_nd(const tb_buffer* params, const tb_buffer* indices,
+                       const tb_gather_options* options, tb_buffer** out) noexcept {
+  return guarded(__func__, [&] {
+    // Held for the call: a destroy on another thread cannot free them under the op.
+    const std::shared_ptr<const TensorBuffer> p = buffer_of(params, "params");
+    const std::shared_ptr<const TensorBuffer> i = buffer_of(indices, "indices");
+    publish_result(out, [&] { return gather_nd(*p, *i, gather_options(options)); });
+  });
+}
+
 tb_status tb_gather(const tb_buffer* params, const tb_buffer* indices,
                     const tb_gather_options* options, tb_buffer** out) noexcept {
   return guarded(__func__, [&] {
-    // Held for the call: a destroy on another thread cannot free them under the op.
     const std::shared_ptr<const TensorBuffer> p = buffer_of(params, "params");
     const std::shared_ptr<const TensorBuffer> i = buffer_of(indices, "indices");
     publish_result(out, [&] { return gather(*p, *i, gather_options(options)); });
