@@ -213,7 +213,9 @@ TEST_F(CUDACaptureTest, ScatterEveryOpReplaysAsEager) {
       for (bool in_place : {false, true}) {
         // update with duplicate rows is order-dependent unless deterministic.
         if (k == 2 && !deterministic) continue;
-        const auto [fn, fn_in_place] = ops[k];
+        // Named copies, not a structured binding: clang 14 cannot capture one in a lambda.
+        const ScatterFn fn = ops[k].first;
+        const ScatterInPlaceFn fn_in_place = ops[k].second;
         capture_and_replay("scatter op " + std::to_string(k) +
                                (deterministic ? " deterministic" : " atomic") +
                                (in_place ? " in place" : ""),
