@@ -46,7 +46,7 @@ if [ -e "$libdir/libtensorbuf.so" ]; then
   done < <(find "$work_dir/prefix" -name '*.so*' -type f -print0)
   echo "check_install: shared install: sonames lib*.so.$soversion, every shared object resolves"
   # Hidden visibility: only the API is exported (the counts against their ceilings).
-  "$root/scripts/check_symbols.sh" "$(dirname "$(compgen -G "$work_dir/prefix/lib*/libtensorbuf.so")")"
+  "$root/scripts/check_symbols.sh" "$libdir"
 fi
 cmake -S "$root/tests/consumer" -B "$work_dir/consumer" -G Ninja \
   -DCMAKE_PREFIX_PATH="$work_dir/prefix" > /dev/null

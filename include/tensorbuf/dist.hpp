@@ -223,8 +223,8 @@ TENSORBUF_API ShardedTensor boolean_mask(const ShardedTensor& tensor, const Tens
 /// gathered tensor, bit for bit. Errors as Processor::run's, on every rank, and
 /// InvalidArgumentError for ranks that disagree on the device or on the steps (compared by a
 /// fingerprint of each step's name, parameters and dtype).
-ShardedTensor process(const Processor& processor, const ShardedTensor& tensor,
-                      const ProcessOptions& = {});
+TENSORBUF_API ShardedTensor process(const Processor& processor, const ShardedTensor& tensor,
+                                    const ProcessOptions& = {});
 
 /// The whole tensor on `root` (std::nullopt on the other ranks), on the host.
 /// InvalidArgumentError for a root outside the communicator or not the same on every rank.
