@@ -11,7 +11,7 @@
 set -euo pipefail
 lib_dir=$1
 root=$(cd "$(dirname "$0")/.." && pwd)
-# Measured 266, 67 and 30 (CPU-only Release, GCC 12), plus about half. Raise one for new API only.
+# Measured 270, 67 and 30 (CPU-only Release, GCC 12), plus about half. Raise one for new API only.
 declare -A ceiling=([libtensorbuf.so]=400 [libtensorbuf_mpi.so]=100)
 internal_ceiling=40  # tensorbuf::{core,cpu,cuda,kernels} symbols in libtensorbuf.so
 
