@@ -5,7 +5,8 @@
 # installed .mod files and tensorbuf::tensorbuf_f, and a program using the wrappers alone) when
 # the build has the Fortran module, and
 # tests/consumer_mpi (component mpi, on 2 ranks) when the build has tensorbuf::mpi, and imports
-# the Python package from the install tree when the build has it.
+# the Python package from the install tree when the build has it. A shared install: also its
+# sonames, RUNPATHs and exported symbols (scripts/check_symbols.sh).
 # usage: scripts/check_install.sh BUILD_DIR WORK_DIR
 set -euo pipefail
 build_dir=$1
@@ -44,6 +45,8 @@ if [ -e "$libdir/libtensorbuf.so" ]; then
     fi
   done < <(find "$work_dir/prefix" -name '*.so*' -type f -print0)
   echo "check_install: shared install: sonames lib*.so.$soversion, every shared object resolves"
+  # Hidden visibility: only the API is exported (the counts against their ceilings).
+  "$root/scripts/check_symbols.sh" "$libdir"
 fi
 cmake -S "$root/tests/consumer" -B "$work_dir/consumer" -G Ninja \
   -DCMAKE_PREFIX_PATH="$work_dir/prefix" > /dev/null

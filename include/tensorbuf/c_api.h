@@ -86,27 +86,27 @@ typedef enum { TB_OOB_DEFAULT = 0, TB_OOB_ERROR = 1, TB_OOB_DROP = 2 } tb_oob;
 typedef enum { TB_UNIT_BYTE = 0, TB_UNIT_UTF8_CHAR = 1 } tb_substr_unit;
 
 /** The ABI version of the library (TB_ABI_VERSION of the header it was built with). */
-uint32_t tb_abi_version(void) TB_NOEXCEPT;
+TENSORBUF_API uint32_t tb_abi_version(void) TB_NOEXCEPT;
 
 /** The message of this thread's last failed call ("" if none). Valid until this thread's next
  * failing call; a successful call does not clear it (read it only after a failure). */
-const char* tb_last_error(void) TB_NOEXCEPT;
+TENSORBUF_API const char* tb_last_error(void) TB_NOEXCEPT;
 
 /* ---- Buffers ---------------------------------------------------------------------------- */
 
 /** A zero-filled fixed-size host buffer of `shape` (ndim dims; shape may be NULL when ndim is
  * 0: a scalar). Errors: negative ndim or dims, an overflowing size (TB_INVALID_ARGUMENT). */
-tb_status tb_buffer_create(tb_dtype dtype, int ndim, const int64_t* shape,
-                           tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_buffer_create(tb_dtype dtype, int ndim, const int64_t* shape,
+                                         tb_buffer** out) TB_NOEXCEPT;
 
 /** Caller memory on `device`, used in place (TensorBuffer::borrow): in-place ops write `data`.
  * The caller keeps `data` alive until tb_buffer_destroy (use tb_buffer_borrow_ex for a release
  * callback). `read_only` nonzero: every write fails with TB_INVALID_ARGUMENT. `ready_stream`:
  * the stream `data` is ready on (CUDA; NULL: none). Errors as TensorBuffer::borrow (misaligned
  * or NULL data with elements: TB_INVALID_ARGUMENT; CUDA memory without CUDA: TB_UNAVAILABLE). */
-tb_status tb_buffer_borrow(void* data, tb_dtype dtype, int ndim, const int64_t* shape,
-                           tb_device device, int read_only, void* ready_stream,
-                           tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_buffer_borrow(void* data, tb_dtype dtype, int ndim, const int64_t* shape,
+                                         tb_device device, int read_only, void* ready_stream,
+                                         tb_buffer** out) TB_NOEXCEPT;
 
 /** tb_buffer_borrow with everything BorrowOptions has. `release(release_ctx, last_use_stream)`
  * (optional) runs exactly once, when the last buffer or DLPack export using the memory is
@@ -124,32 +124,36 @@ typedef struct {
   void* release_ctx;
   int cache_mirror; /**< added in ABI v1: nonzero keeps the mirror across calls (BorrowOptions) */
 } tb_borrow_desc;
-tb_status tb_buffer_borrow_ex(const tb_borrow_desc* desc, tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_buffer_borrow_ex(const tb_borrow_desc* desc,
+                                            tb_buffer** out) TB_NOEXCEPT;
 /** The owner wrote its borrowed memory: a mirror kept by `cache_mirror` is dropped, so the next
  * use on the other side copies from the home again (TensorBuffer::note_external_write). For
  * any other buffer nothing changes. A write to the buffer (see the threads rule above). */
-tb_status tb_buffer_note_external_write(tb_buffer* buffer) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_buffer_note_external_write(tb_buffer* buffer) TB_NOEXCEPT;
 
 /** Frees the handle (NULL: nothing). Borrowed memory is released as described above. A
  * destroyed or invalid handle: nothing happens and tb_last_error() says so ("tb_buffer_destroy:
  * buffer is a destroyed or invalid handle"). */
-void tb_buffer_destroy(tb_buffer* buffer) TB_NOEXCEPT;
+TENSORBUF_API void tb_buffer_destroy(tb_buffer* buffer) TB_NOEXCEPT;
 
 /** Copies the whole buffer to host memory `dst` (syncing from the device if needed). `bytes`
  * must equal the buffer's byte size (elements * element size), else TB_INVALID_ARGUMENT. */
-tb_status tb_buffer_copy_to_host(const tb_buffer* buffer, void* dst, size_t bytes) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_buffer_copy_to_host(const tb_buffer* buffer, void* dst,
+                                               size_t bytes) TB_NOEXCEPT;
 /** Copies `bytes` (the buffer's byte size, else TB_INVALID_ARGUMENT) from host memory `src`
  * into the buffer; a borrowed buffer's own memory is written. Read-only: TB_INVALID_ARGUMENT. */
-tb_status tb_buffer_copy_from_host(tb_buffer* buffer, const void* src, size_t bytes) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_buffer_copy_from_host(tb_buffer* buffer, const void* src,
+                                                 size_t bytes) TB_NOEXCEPT;
 
-tb_status tb_buffer_dtype(const tb_buffer* buffer, tb_dtype* out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_buffer_dtype(const tb_buffer* buffer, tb_dtype* out) TB_NOEXCEPT;
 /** `*ndim` = rank, shape[0..rank) = dims (row-major). `shape` needs TB_MAX_NDIM entries; a
  * buffer of higher rank is TB_OUT_OF_RANGE (nothing written). */
-tb_status tb_buffer_shape(const tb_buffer* buffer, int* ndim, int64_t* shape) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_buffer_shape(const tb_buffer* buffer, int* ndim,
+                                        int64_t* shape) TB_NOEXCEPT;
 
 /** Blocks until the device work enqueued so far on `stream` of `device` has finished
  * (tensorbuf::synchronize). CPU: returns at once. */
-tb_status tb_synchronize(tb_device device, void* stream) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_synchronize(tb_device device, void* stream) TB_NOEXCEPT;
 
 /* ---- tensor_scatter_nd_{sub,add,update,min,max,mul} ------------------------------------- */
 /* spec/tensor_scatter_nd.md (mul: spec/indexing.md 1). Out of place: *out is a new buffer. In
@@ -168,84 +172,102 @@ typedef struct {
 
 /* Each combine has the same four functions (the library defines them from its op table, which
  * checks at compile time that each is declared here). */
-tb_status tb_tensor_scatter_nd_sub_in_place(tb_buffer* tensor, const tb_buffer* indices,
-                                            const tb_buffer* updates, tb_oob oob,
-                                            void* stream) TB_NOEXCEPT;
-tb_status tb_tensor_scatter_nd_sub(const tb_buffer* tensor, const tb_buffer* indices,
-                                   const tb_buffer* updates, tb_oob oob, void* stream,
-                                   tb_buffer** out) TB_NOEXCEPT;
-tb_status tb_tensor_scatter_nd_sub_in_place_ex(tb_buffer* tensor, const tb_buffer* indices,
-                                               const tb_buffer* updates,
-                                               const tb_scatter_options* options) TB_NOEXCEPT;
-tb_status tb_tensor_scatter_nd_sub_ex(const tb_buffer* tensor, const tb_buffer* indices,
-                                      const tb_buffer* updates, const tb_scatter_options* options,
-                                      tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_tensor_scatter_nd_sub_in_place(tb_buffer* tensor,
+                                                          const tb_buffer* indices,
+                                                          const tb_buffer* updates, tb_oob oob,
+                                                          void* stream) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_tensor_scatter_nd_sub(const tb_buffer* tensor, const tb_buffer* indices,
+                                                 const tb_buffer* updates, tb_oob oob, void* stream,
+                                                 tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_tensor_scatter_nd_sub_in_place_ex(
+    tb_buffer* tensor, const tb_buffer* indices, const tb_buffer* updates,
+    const tb_scatter_options* options) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_tensor_scatter_nd_sub_ex(const tb_buffer* tensor,
+                                                    const tb_buffer* indices,
+                                                    const tb_buffer* updates,
+                                                    const tb_scatter_options* options,
+                                                    tb_buffer** out) TB_NOEXCEPT;
 
-tb_status tb_tensor_scatter_nd_add_in_place(tb_buffer* tensor, const tb_buffer* indices,
-                                            const tb_buffer* updates, tb_oob oob,
-                                            void* stream) TB_NOEXCEPT;
-tb_status tb_tensor_scatter_nd_add(const tb_buffer* tensor, const tb_buffer* indices,
-                                   const tb_buffer* updates, tb_oob oob, void* stream,
-                                   tb_buffer** out) TB_NOEXCEPT;
-tb_status tb_tensor_scatter_nd_add_in_place_ex(tb_buffer* tensor, const tb_buffer* indices,
-                                               const tb_buffer* updates,
-                                               const tb_scatter_options* options) TB_NOEXCEPT;
-tb_status tb_tensor_scatter_nd_add_ex(const tb_buffer* tensor, const tb_buffer* indices,
-                                      const tb_buffer* updates, const tb_scatter_options* options,
-                                      tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_tensor_scatter_nd_add_in_place(tb_buffer* tensor,
+                                                          const tb_buffer* indices,
+                                                          const tb_buffer* updates, tb_oob oob,
+                                                          void* stream) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_tensor_scatter_nd_add(const tb_buffer* tensor, const tb_buffer* indices,
+                                                 const tb_buffer* updates, tb_oob oob, void* stream,
+                                                 tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_tensor_scatter_nd_add_in_place_ex(
+    tb_buffer* tensor, const tb_buffer* indices, const tb_buffer* updates,
+    const tb_scatter_options* options) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_tensor_scatter_nd_add_ex(const tb_buffer* tensor,
+                                                    const tb_buffer* indices,
+                                                    const tb_buffer* updates,
+                                                    const tb_scatter_options* options,
+                                                    tb_buffer** out) TB_NOEXCEPT;
 
-tb_status tb_tensor_scatter_nd_update_in_place(tb_buffer* tensor, const tb_buffer* indices,
-                                               const tb_buffer* updates, tb_oob oob,
-                                               void* stream) TB_NOEXCEPT;
-tb_status tb_tensor_scatter_nd_update(const tb_buffer* tensor, const tb_buffer* indices,
-                                      const tb_buffer* updates, tb_oob oob, void* stream,
-                                      tb_buffer** out) TB_NOEXCEPT;
-tb_status tb_tensor_scatter_nd_update_in_place_ex(tb_buffer* tensor, const tb_buffer* indices,
-                                                  const tb_buffer* updates,
-                                                  const tb_scatter_options* options) TB_NOEXCEPT;
-tb_status tb_tensor_scatter_nd_update_ex(const tb_buffer* tensor, const tb_buffer* indices,
-                                         const tb_buffer* updates,
-                                         const tb_scatter_options* options,
-                                         tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_tensor_scatter_nd_update_in_place(tb_buffer* tensor,
+                                                             const tb_buffer* indices,
+                                                             const tb_buffer* updates, tb_oob oob,
+                                                             void* stream) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_tensor_scatter_nd_update(const tb_buffer* tensor,
+                                                    const tb_buffer* indices,
+                                                    const tb_buffer* updates, tb_oob oob,
+                                                    void* stream, tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_tensor_scatter_nd_update_in_place_ex(
+    tb_buffer* tensor, const tb_buffer* indices, const tb_buffer* updates,
+    const tb_scatter_options* options) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_tensor_scatter_nd_update_ex(const tb_buffer* tensor,
+                                                       const tb_buffer* indices,
+                                                       const tb_buffer* updates,
+                                                       const tb_scatter_options* options,
+                                                       tb_buffer** out) TB_NOEXCEPT;
 
-tb_status tb_tensor_scatter_nd_min_in_place(tb_buffer* tensor, const tb_buffer* indices,
-                                            const tb_buffer* updates, tb_oob oob,
-                                            void* stream) TB_NOEXCEPT;
-tb_status tb_tensor_scatter_nd_min(const tb_buffer* tensor, const tb_buffer* indices,
-                                   const tb_buffer* updates, tb_oob oob, void* stream,
-                                   tb_buffer** out) TB_NOEXCEPT;
-tb_status tb_tensor_scatter_nd_min_in_place_ex(tb_buffer* tensor, const tb_buffer* indices,
-                                               const tb_buffer* updates,
-                                               const tb_scatter_options* options) TB_NOEXCEPT;
-tb_status tb_tensor_scatter_nd_min_ex(const tb_buffer* tensor, const tb_buffer* indices,
-                                      const tb_buffer* updates, const tb_scatter_options* options,
-                                      tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_tensor_scatter_nd_min_in_place(tb_buffer* tensor,
+                                                          const tb_buffer* indices,
+                                                          const tb_buffer* updates, tb_oob oob,
+                                                          void* stream) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_tensor_scatter_nd_min(const tb_buffer* tensor, const tb_buffer* indices,
+                                                 const tb_buffer* updates, tb_oob oob, void* stream,
+                                                 tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_tensor_scatter_nd_min_in_place_ex(
+    tb_buffer* tensor, const tb_buffer* indices, const tb_buffer* updates,
+    const tb_scatter_options* options) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_tensor_scatter_nd_min_ex(const tb_buffer* tensor,
+                                                    const tb_buffer* indices,
+                                                    const tb_buffer* updates,
+                                                    const tb_scatter_options* options,
+                                                    tb_buffer** out) TB_NOEXCEPT;
 
-tb_status tb_tensor_scatter_nd_max_in_place(tb_buffer* tensor, const tb_buffer* indices,
-                                            const tb_buffer* updates, tb_oob oob,
-                                            void* stream) TB_NOEXCEPT;
-tb_status tb_tensor_scatter_nd_max(const tb_buffer* tensor, const tb_buffer* indices,
-                                   const tb_buffer* updates, tb_oob oob, void* stream,
-                                   tb_buffer** out) TB_NOEXCEPT;
-tb_status tb_tensor_scatter_nd_max_in_place_ex(tb_buffer* tensor, const tb_buffer* indices,
-                                               const tb_buffer* updates,
-                                               const tb_scatter_options* options) TB_NOEXCEPT;
-tb_status tb_tensor_scatter_nd_max_ex(const tb_buffer* tensor, const tb_buffer* indices,
-                                      const tb_buffer* updates, const tb_scatter_options* options,
-                                      tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_tensor_scatter_nd_max_in_place(tb_buffer* tensor,
+                                                          const tb_buffer* indices,
+                                                          const tb_buffer* updates, tb_oob oob,
+                                                          void* stream) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_tensor_scatter_nd_max(const tb_buffer* tensor, const tb_buffer* indices,
+                                                 const tb_buffer* updates, tb_oob oob, void* stream,
+                                                 tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_tensor_scatter_nd_max_in_place_ex(
+    tb_buffer* tensor, const tb_buffer* indices, const tb_buffer* updates,
+    const tb_scatter_options* options) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_tensor_scatter_nd_max_ex(const tb_buffer* tensor,
+                                                    const tb_buffer* indices,
+                                                    const tb_buffer* updates,
+                                                    const tb_scatter_options* options,
+                                                    tb_buffer** out) TB_NOEXCEPT;
 
-tb_status tb_tensor_scatter_nd_mul_in_place(tb_buffer* tensor, const tb_buffer* indices,
-                                            const tb_buffer* updates, tb_oob oob,
-                                            void* stream) TB_NOEXCEPT;
-tb_status tb_tensor_scatter_nd_mul(const tb_buffer* tensor, const tb_buffer* indices,
-                                   const tb_buffer* updates, tb_oob oob, void* stream,
-                                   tb_buffer** out) TB_NOEXCEPT;
-tb_status tb_tensor_scatter_nd_mul_in_place_ex(tb_buffer* tensor, const tb_buffer* indices,
-                                               const tb_buffer* updates,
-                                               const tb_scatter_options* options) TB_NOEXCEPT;
-tb_status tb_tensor_scatter_nd_mul_ex(const tb_buffer* tensor, const tb_buffer* indices,
-                                      const tb_buffer* updates, const tb_scatter_options* options,
-                                      tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_tensor_scatter_nd_mul_in_place(tb_buffer* tensor,
+                                                          const tb_buffer* indices,
+                                                          const tb_buffer* updates, tb_oob oob,
+                                                          void* stream) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_tensor_scatter_nd_mul(const tb_buffer* tensor, const tb_buffer* indices,
+                                                 const tb_buffer* updates, tb_oob oob, void* stream,
+                                                 tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_tensor_scatter_nd_mul_in_place_ex(
+    tb_buffer* tensor, const tb_buffer* indices, const tb_buffer* updates,
+    const tb_scatter_options* options) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_tensor_scatter_nd_mul_ex(const tb_buffer* tensor,
+                                                    const tb_buffer* indices,
+                                                    const tb_buffer* updates,
+                                                    const tb_scatter_options* options,
+                                                    tb_buffer** out) TB_NOEXCEPT;
 
 /* ---- boolean_mask_update (spec/boolean_mask_update.md) ----------------------------------- */
 
@@ -259,18 +281,19 @@ typedef struct {
   const tb_device* device; /**< added in ABI v1: NULL is where `tensor` lives */
 } tb_mask_update_options;
 
-tb_status tb_boolean_mask_update_in_place(tb_buffer* tensor, const tb_buffer* mask,
-                                          const tb_buffer* updates, int axis,
-                                          void* stream) TB_NOEXCEPT;
-tb_status tb_boolean_mask_update(const tb_buffer* tensor, const tb_buffer* mask,
-                                 const tb_buffer* updates, int axis, void* stream,
-                                 tb_buffer** out) TB_NOEXCEPT;
-tb_status tb_boolean_mask_update_in_place_ex(tb_buffer* tensor, const tb_buffer* mask,
-                                             const tb_buffer* updates,
-                                             const tb_mask_update_options* options) TB_NOEXCEPT;
-tb_status tb_boolean_mask_update_ex(const tb_buffer* tensor, const tb_buffer* mask,
-                                    const tb_buffer* updates, const tb_mask_update_options* options,
-                                    tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_boolean_mask_update_in_place(tb_buffer* tensor, const tb_buffer* mask,
+                                                        const tb_buffer* updates, int axis,
+                                                        void* stream) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_boolean_mask_update(const tb_buffer* tensor, const tb_buffer* mask,
+                                               const tb_buffer* updates, int axis, void* stream,
+                                               tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_boolean_mask_update_in_place_ex(
+    tb_buffer* tensor, const tb_buffer* mask, const tb_buffer* updates,
+    const tb_mask_update_options* options) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_boolean_mask_update_ex(const tb_buffer* tensor, const tb_buffer* mask,
+                                                  const tb_buffer* updates,
+                                                  const tb_mask_update_options* options,
+                                                  tb_buffer** out) TB_NOEXCEPT;
 
 /* ---- boolean_mask, boolean_mask_into, compress (spec/indexing.md 5) ---------------------- */
 /* docs/boolean_mask.md. options may be NULL (defaults: axis 0, the library's stream, the device
@@ -291,13 +314,15 @@ typedef struct {
   const tb_device* device; /**< NULL: where `input` lives */
 } tb_compress_options;
 
-tb_status tb_boolean_mask(const tb_buffer* tensor, const tb_buffer* mask,
-                          const tb_boolean_mask_options* options, tb_buffer** out) TB_NOEXCEPT;
-tb_status tb_boolean_mask_into(const tb_buffer* tensor, const tb_buffer* mask, tb_buffer* out,
-                               tb_buffer* count,
-                               const tb_boolean_mask_options* options) TB_NOEXCEPT;
-tb_status tb_compress(const tb_buffer* input, const tb_buffer* condition,
-                      const tb_compress_options* options, tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_boolean_mask(const tb_buffer* tensor, const tb_buffer* mask,
+                                        const tb_boolean_mask_options* options,
+                                        tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_boolean_mask_into(const tb_buffer* tensor, const tb_buffer* mask,
+                                             tb_buffer* out, tb_buffer* count,
+                                             const tb_boolean_mask_options* options) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_compress(const tb_buffer* input, const tb_buffer* condition,
+                                    const tb_compress_options* options,
+                                    tb_buffer** out) TB_NOEXCEPT;
 
 /* ---- gather_nd (spec/indexing.md 3) ------------------------------------------------------ */
 /* docs/gather_nd.md. tensorbuf::GatherOptions, the options of the whole gather family: gather_nd
@@ -314,8 +339,8 @@ typedef struct {
   const tb_device* device; /**< NULL: where `params` lives */
 } tb_gather_options;
 
-tb_status tb_gather_nd(const tb_buffer* params, const tb_buffer* indices,
-                       const tb_gather_options* options, tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_gather_nd(const tb_buffer* params, const tb_buffer* indices,
+                                     const tb_gather_options* options, tb_buffer** out) TB_NOEXCEPT;
 
 /* ---- gather, gather_elements, scatter_elements (spec/indexing.md 2, 4) -------------------- */
 /* docs/elements.md. Indices are int32/int64; -s <= i < 0 means i + s (s the indexed axis'
@@ -381,10 +406,11 @@ typedef struct {
  * *out_offsets and *out_chars are new buffers of that layout and out_ndim / out_shape (>=
  * TB_MAX_NDIM entries) the result's shape (the broadcast of the three shapes); a result of
  * higher rank is TB_OUT_OF_RANGE. Errors: the offsets rules above and substr's own. */
-tb_status tb_substr(const tb_buffer* offsets, const tb_buffer* chars, int ndim,
-                    const int64_t* shape, const tb_buffer* pos, const tb_buffer* len,
-                    const tb_substr_options* options, tb_buffer** out_offsets,
-                    tb_buffer** out_chars, int* out_ndim, int64_t* out_shape) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_substr(const tb_buffer* offsets, const tb_buffer* chars, int ndim,
+                                  const int64_t* shape, const tb_buffer* pos, const tb_buffer* len,
+                                  const tb_substr_options* options, tb_buffer** out_offsets,
+                                  tb_buffer** out_chars, int* out_ndim,
+                                  int64_t* out_shape) TB_NOEXCEPT;
 
 /* ---- processing: normalize, quantize, dequantize, cast, quantize_linear, dequantize_linear  */
 /* spec/processing.md, docs/processing.md. options may be NULL (the library's stream, the device
@@ -407,38 +433,43 @@ typedef struct {
 
 /** NormalizeOp's scalar form: (float32(x) - mean) / stddev (mean 0 with stddev 0 or +-inf is
  * the identity). */
-tb_status tb_normalize(const tb_buffer* x, float mean, float stddev,
-                       const tb_process_options* options, tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_normalize(const tb_buffer* x, float mean, float stddev,
+                                     const tb_process_options* options,
+                                     tb_buffer** out) TB_NOEXCEPT;
 /** NormalizeOp's per-channel form over x's last axis: `channels` means and stddevs. */
-tb_status tb_normalize_channels(const tb_buffer* x, const float* means, const float* stddevs,
-                                int64_t channels, const tb_process_options* options,
-                                tb_buffer** out) TB_NOEXCEPT;
-tb_status tb_quantize(const tb_buffer* x, float zero_point, float scale,
-                      const tb_process_options* options, tb_buffer** out) TB_NOEXCEPT;
-tb_status tb_dequantize(const tb_buffer* x, float zero_point, float scale,
-                        const tb_process_options* options, tb_buffer** out) TB_NOEXCEPT;
-tb_status tb_cast(const tb_buffer* x, tb_dtype dtype, const tb_process_options* options,
-                  tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_normalize_channels(const tb_buffer* x, const float* means,
+                                              const float* stddevs, int64_t channels,
+                                              const tb_process_options* options,
+                                              tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_quantize(const tb_buffer* x, float zero_point, float scale,
+                                    const tb_process_options* options, tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_dequantize(const tb_buffer* x, float zero_point, float scale,
+                                      const tb_process_options* options,
+                                      tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_cast(const tb_buffer* x, tb_dtype dtype,
+                                const tb_process_options* options, tb_buffer** out) TB_NOEXCEPT;
 /** ONNX QuantizeLinear / DequantizeLinear (opset 13): scale and zero_point buffers of one
  * element (per tensor) or 1-D along options->axis (NULL options: axis 1). */
-tb_status tb_quantize_linear(const tb_buffer* x, const tb_buffer* scale, const tb_buffer* zero_point,
-                             const tb_quantize_linear_options* options,
-                             tb_buffer** out) TB_NOEXCEPT;
-tb_status tb_dequantize_linear(const tb_buffer* x, const tb_buffer* scale,
-                               const tb_buffer* zero_point,
-                               const tb_quantize_linear_options* options,
-                               tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_quantize_linear(const tb_buffer* x, const tb_buffer* scale,
+                                           const tb_buffer* zero_point,
+                                           const tb_quantize_linear_options* options,
+                                           tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_dequantize_linear(const tb_buffer* x, const tb_buffer* scale,
+                                             const tb_buffer* zero_point,
+                                             const tb_quantize_linear_options* options,
+                                             tb_buffer** out) TB_NOEXCEPT;
 
 /* ---- DLPack (spec/interop.md I2) --------------------------------------------------------- */
 
 /** A zero-copy export (tensorbuf::to_dlpack_versioned); the consumer calls its deleter once.
  * `consumer_stream` (NULL: none) waits on the buffer's last write. */
-tb_status tb_buffer_to_dlpack_versioned(const tb_buffer* buffer, void* consumer_stream,
-                                        struct DLManagedTensorVersioned** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status
+tb_buffer_to_dlpack_versioned(const tb_buffer* buffer, void* consumer_stream,
+                              struct DLManagedTensorVersioned** out) TB_NOEXCEPT;
 /** A zero-copy import (tensorbuf::from_dlpack). Consumes `tensor` even on failure (its deleter
  * runs exactly once); `stream` is the producer's stream (NULL: none). */
-tb_status tb_buffer_from_dlpack_versioned(struct DLManagedTensorVersioned* tensor, void* stream,
-                                          tb_buffer** out) TB_NOEXCEPT;
+TENSORBUF_API tb_status tb_buffer_from_dlpack_versioned(struct DLManagedTensorVersioned* tensor,
+                                                        void* stream, tb_buffer** out) TB_NOEXCEPT;
 
 #ifdef __cplusplus
 } /* extern "C" */

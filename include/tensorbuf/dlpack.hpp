@@ -90,6 +90,7 @@ inline constexpr DLDataTypeCode kDLBool = static_cast<DLDataTypeCode>(6U);
 #endif
 #endif
 
+#include "tensorbuf/export.h"
 #include "tensorbuf/tensor_buffer.hpp"
 
 namespace tensorbuf {
@@ -110,9 +111,10 @@ struct DLPackExportOptions {
 /// alive until its deleter runs; while it lives, a writable export's side is the buffer's home
 /// and the memory cannot move (a load of another size throws). InvalidArgumentError for a
 /// read-only buffer or a bool buffer in the legacy form, which can express neither.
-DLManagedTensor* to_dlpack(const TensorBuffer& buffer, const DLPackExportOptions& options = {});
-DLManagedTensorVersioned* to_dlpack_versioned(const TensorBuffer& buffer,
-                                              const DLPackExportOptions& options = {});
+TENSORBUF_API DLManagedTensor* to_dlpack(const TensorBuffer& buffer,
+                                         const DLPackExportOptions& options = {});
+TENSORBUF_API DLManagedTensorVersioned* to_dlpack_versioned(
+    const TensorBuffer& buffer, const DLPackExportOptions& options = {});
 
 struct DLPackImportOptions {
   /// The producer's stream the data is ready on (the borrow's ready_stream); the foreign
@@ -127,8 +129,9 @@ struct DLPackImportOptions {
 /// (strides of size-1 dims ignored, NULL strides contiguous), byte_offset honoured.
 /// InvalidArgumentError for strides, dtypes, devices or versions it cannot take;
 /// UnavailableError for CUDA memory without CUDA.
-TensorBuffer from_dlpack(DLManagedTensor* tensor, const DLPackImportOptions& options = {});
-TensorBuffer from_dlpack(DLManagedTensorVersioned* tensor,
-                         const DLPackImportOptions& options = {});
+TENSORBUF_API TensorBuffer from_dlpack(DLManagedTensor* tensor,
+                                       const DLPackImportOptions& options = {});
+TENSORBUF_API TensorBuffer from_dlpack(DLManagedTensorVersioned* tensor,
+                                       const DLPackImportOptions& options = {});
 
 }  // namespace tensorbuf

@@ -16,6 +16,7 @@
 
 #include "tensorbuf/c_api.h"
 #include "tensorbuf/errors.hpp"
+#include "tensorbuf/export.h"
 
 namespace tensorbuf {
 
@@ -77,12 +78,12 @@ constexpr const ErrorClass& error_class(ErrorCode code) {
 
 /// The class any exception is reported as: a tensorbuf Error's own code, std::bad_alloc
 /// ResourceExhausted, anything else Internal.
-ErrorCode error_code_of(const std::exception& error) noexcept;
+TENSORBUF_API ErrorCode error_code_of(const std::exception& error) noexcept;
 
 /// The row whose mpi_code is `code`; the Internal row for a code no row has.
-const ErrorClass& error_class_of_mpi_code(std::int64_t code) noexcept;
+TENSORBUF_API const ErrorClass& error_class_of_mpi_code(std::int64_t code) noexcept;
 
 /// Throws `code`'s C++ class with `message` (InternalError for a value outside ErrorCode).
-[[noreturn]] void throw_error(ErrorCode code, const std::string& message);
+[[noreturn]] TENSORBUF_API void throw_error(ErrorCode code, const std::string& message);
 
 }  // namespace tensorbuf

@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include "tensorbuf/export.h"
 #include "tensorbuf/string_tensor.hpp"
 #include "tensorbuf/tensor_buffer.hpp"
 #include "tensorbuf/types.hpp"
@@ -52,15 +53,19 @@ using NpyArray = std::variant<TensorBuffer, StringTensor>;
 /// overflowing int64, and data shorter than the header's shape says (truncated file). Memory
 /// is allocated only after the data was found to be present, so no header can make it
 /// allocate more than the input holds.
-NpyArray parse_npy(std::span<const std::byte> bytes, const NpyReadOptions& options = {});
+TENSORBUF_API NpyArray parse_npy(std::span<const std::byte> bytes,
+                                 const NpyReadOptions& options = {});
 
 /// Reads a .npy file (see parse_npy). Also InvalidArgumentError when the file cannot be opened
 /// or read.
-NpyArray load_npy(const std::filesystem::path& path, const NpyReadOptions& options = {});
+TENSORBUF_API NpyArray load_npy(const std::filesystem::path& path,
+                                const NpyReadOptions& options = {});
 
 /// As parse_npy / load_npy, but requires a numeric array (InvalidArgumentError for `S`).
-TensorBuffer parse_npy_tensor(std::span<const std::byte> bytes, const NpyReadOptions& options = {});
-TensorBuffer load_npy_tensor(const std::filesystem::path& path, const NpyReadOptions& options = {});
+TENSORBUF_API TensorBuffer parse_npy_tensor(std::span<const std::byte> bytes,
+                                            const NpyReadOptions& options = {});
+TENSORBUF_API TensorBuffer load_npy_tensor(const std::filesystem::path& path,
+                                           const NpyReadOptions& options = {});
 
 /// Options for mapping a .npy file.
 struct NpyMapOptions {
@@ -75,31 +80,32 @@ struct NpyMapOptions {
 /// DLPack export of it are gone. The data must be usable as it lies: InvalidArgumentError for a
 /// file load_npy_tensor would have to convert (the other byte order, `S` strings), and every
 /// error of load_npy_tensor. Bool bytes are not normalised (any nonzero byte reads as true).
-TensorBuffer map_npy_tensor(const std::filesystem::path& path, const NpyMapOptions& options = {});
+TENSORBUF_API TensorBuffer map_npy_tensor(const std::filesystem::path& path,
+                                          const NpyMapOptions& options = {});
 
 /// As parse_npy / load_npy, but requires a byte-string (`S`) array (InvalidArgumentError
 /// otherwise).
-StringTensor parse_npy_strings(std::span<const std::byte> bytes);
-StringTensor load_npy_strings(const std::filesystem::path& path);
+TENSORBUF_API StringTensor parse_npy_strings(std::span<const std::byte> bytes);
+TENSORBUF_API StringTensor load_npy_strings(const std::filesystem::path& path);
 
 /// The .npy bytes of `tensor` (its host copy; synced from the device if stale), C order. bool
 /// is written as `|b1` with bytes 0/1. InvalidArgumentError for bfloat16 without
 /// bfloat16_as_uint16 and for a format_version other than 0..3.
-std::vector<std::byte> serialize_npy(const TensorBuffer& tensor,
-                                     const NpyWriteOptions& options = {});
+TENSORBUF_API std::vector<std::byte> serialize_npy(const TensorBuffer& tensor,
+                                                   const NpyWriteOptions& options = {});
 /// The .npy bytes of `strings` as dtype `S<n>`, n the longest string's length (at least 1,
 /// as NumPy's `S` dtype). Strings ending in NUL bytes lose them on reading, as in NumPy.
-std::vector<std::byte> serialize_npy(const StringTensor& strings,
-                                     const NpyWriteOptions& options = {});
+TENSORBUF_API std::vector<std::byte> serialize_npy(const StringTensor& strings,
+                                                   const NpyWriteOptions& options = {});
 
 /// Writes `tensor` / `strings` to `path` (see serialize_npy). The file appears complete or not
 /// at all: the data goes to a temporary file in the same directory, renamed over `path` at the
 /// end. InvalidArgumentError when the file cannot be created (missing directory, no
 /// permission) or the options are invalid; ResourceExhaustedError when the disk is full;
 /// InternalError for another write failure. On error `path` is unchanged.
-void save_npy(const std::filesystem::path& path, const TensorBuffer& tensor,
-              const NpyWriteOptions& options = {});
-void save_npy(const std::filesystem::path& path, const StringTensor& strings,
-              const NpyWriteOptions& options = {});
+TENSORBUF_API void save_npy(const std::filesystem::path& path, const TensorBuffer& tensor,
+                            const NpyWriteOptions& options = {});
+TENSORBUF_API void save_npy(const std::filesystem::path& path, const StringTensor& strings,
+                            const NpyWriteOptions& options = {});
 
 }  // namespace tensorbuf

@@ -3,6 +3,7 @@
 
 #include <optional>
 
+#include "tensorbuf/export.h"
 #include "tensorbuf/string_tensor.hpp"
 #include "tensorbuf/tensor_buffer.hpp"
 #include "tensorbuf/types.hpp"
@@ -21,36 +22,55 @@ struct ScatterOptions {
 /// `indices`: int32/int64, shape [..., D], 1 <= D <= tensor.rank; updates.shape must equal
 /// indices.shape[:-1] + tensor.shape[D:]. InvalidArgumentError for wrong dtypes or shapes, and
 /// for an out-of-bounds row under kError (naming the first bad row). Inputs are not modified.
-TensorBuffer tensor_scatter_nd_sub(const TensorBuffer& tensor, const TensorBuffer& indices,
-                                   const TensorBuffer& updates, const ScatterOptions& = {});
+TENSORBUF_API TensorBuffer tensor_scatter_nd_sub(const TensorBuffer& tensor,
+                                                 const TensorBuffer& indices,
+                                                 const TensorBuffer& updates,
+                                                 const ScatterOptions& = {});
 /// Same, writing into `tensor`; on error nothing is written.
-void tensor_scatter_nd_sub_in_place(TensorBuffer& tensor, const TensorBuffer& indices,
-                                    const TensorBuffer& updates, const ScatterOptions& = {});
+TENSORBUF_API void tensor_scatter_nd_sub_in_place(TensorBuffer& tensor, const TensorBuffer& indices,
+                                                  const TensorBuffer& updates,
+                                                  const ScatterOptions& = {});
 /// += (TensorScatterAdd).
-TensorBuffer tensor_scatter_nd_add(const TensorBuffer& tensor, const TensorBuffer& indices,
-                                   const TensorBuffer& updates, const ScatterOptions& = {});
-void tensor_scatter_nd_add_in_place(TensorBuffer& tensor, const TensorBuffer& indices,
-                                    const TensorBuffer& updates, const ScatterOptions& = {});
+TENSORBUF_API TensorBuffer tensor_scatter_nd_add(const TensorBuffer& tensor,
+                                                 const TensorBuffer& indices,
+                                                 const TensorBuffer& updates,
+                                                 const ScatterOptions& = {});
+TENSORBUF_API void tensor_scatter_nd_add_in_place(TensorBuffer& tensor, const TensorBuffer& indices,
+                                                  const TensorBuffer& updates,
+                                                  const ScatterOptions& = {});
 /// = (TensorScatterUpdate); also bool. Duplicates: the last row wins on the CPU.
-TensorBuffer tensor_scatter_nd_update(const TensorBuffer& tensor, const TensorBuffer& indices,
-                                      const TensorBuffer& updates, const ScatterOptions& = {});
-void tensor_scatter_nd_update_in_place(TensorBuffer& tensor, const TensorBuffer& indices,
-                                       const TensorBuffer& updates, const ScatterOptions& = {});
+TENSORBUF_API TensorBuffer tensor_scatter_nd_update(const TensorBuffer& tensor,
+                                                    const TensorBuffer& indices,
+                                                    const TensorBuffer& updates,
+                                                    const ScatterOptions& = {});
+TENSORBUF_API void tensor_scatter_nd_update_in_place(TensorBuffer& tensor,
+                                                     const TensorBuffer& indices,
+                                                     const TensorBuffer& updates,
+                                                     const ScatterOptions& = {});
 /// min (NaN propagates).
-TensorBuffer tensor_scatter_nd_min(const TensorBuffer& tensor, const TensorBuffer& indices,
-                                   const TensorBuffer& updates, const ScatterOptions& = {});
-void tensor_scatter_nd_min_in_place(TensorBuffer& tensor, const TensorBuffer& indices,
-                                    const TensorBuffer& updates, const ScatterOptions& = {});
+TENSORBUF_API TensorBuffer tensor_scatter_nd_min(const TensorBuffer& tensor,
+                                                 const TensorBuffer& indices,
+                                                 const TensorBuffer& updates,
+                                                 const ScatterOptions& = {});
+TENSORBUF_API void tensor_scatter_nd_min_in_place(TensorBuffer& tensor, const TensorBuffer& indices,
+                                                  const TensorBuffer& updates,
+                                                  const ScatterOptions& = {});
 /// max (NaN propagates).
-TensorBuffer tensor_scatter_nd_max(const TensorBuffer& tensor, const TensorBuffer& indices,
-                                   const TensorBuffer& updates, const ScatterOptions& = {});
-void tensor_scatter_nd_max_in_place(TensorBuffer& tensor, const TensorBuffer& indices,
-                                    const TensorBuffer& updates, const ScatterOptions& = {});
+TENSORBUF_API TensorBuffer tensor_scatter_nd_max(const TensorBuffer& tensor,
+                                                 const TensorBuffer& indices,
+                                                 const TensorBuffer& updates,
+                                                 const ScatterOptions& = {});
+TENSORBUF_API void tensor_scatter_nd_max_in_place(TensorBuffer& tensor, const TensorBuffer& indices,
+                                                  const TensorBuffer& updates,
+                                                  const ScatterOptions& = {});
 /// *= (ONNX ScatterND reduction "mul"); integers wrap. Not on bool.
-TensorBuffer tensor_scatter_nd_mul(const TensorBuffer& tensor, const TensorBuffer& indices,
-                                   const TensorBuffer& updates, const ScatterOptions& = {});
-void tensor_scatter_nd_mul_in_place(TensorBuffer& tensor, const TensorBuffer& indices,
-                                    const TensorBuffer& updates, const ScatterOptions& = {});
+TENSORBUF_API TensorBuffer tensor_scatter_nd_mul(const TensorBuffer& tensor,
+                                                 const TensorBuffer& indices,
+                                                 const TensorBuffer& updates,
+                                                 const ScatterOptions& = {});
+TENSORBUF_API void tensor_scatter_nd_mul_in_place(TensorBuffer& tensor, const TensorBuffer& indices,
+                                                  const TensorBuffer& updates,
+                                                  const ScatterOptions& = {});
 
 /// Options of boolean_mask_update.
 struct BooleanMaskUpdateOptions {
@@ -67,12 +87,13 @@ struct BooleanMaskUpdateOptions {
 /// Host sync on CUDA: none, unless `updates` has a dim of size n (the count of true mask
 /// entries) that is not 1, or broadcast=false: then n is read back once to check the shape
 /// before anything is written (docs/boolean_mask_update.md).
-TensorBuffer boolean_mask_update(const TensorBuffer& tensor, const TensorBuffer& mask,
-                                 const TensorBuffer& updates, const BooleanMaskUpdateOptions& = {});
+TENSORBUF_API TensorBuffer boolean_mask_update(const TensorBuffer& tensor, const TensorBuffer& mask,
+                                               const TensorBuffer& updates,
+                                               const BooleanMaskUpdateOptions& = {});
 /// Same, writing into `tensor`; on error nothing is written.
-void boolean_mask_update_in_place(TensorBuffer& tensor, const TensorBuffer& mask,
-                                  const TensorBuffer& updates,
-                                  const BooleanMaskUpdateOptions& = {});
+TENSORBUF_API void boolean_mask_update_in_place(TensorBuffer& tensor, const TensorBuffer& mask,
+                                                const TensorBuffer& updates,
+                                                const BooleanMaskUpdateOptions& = {});
 
 /// Options of boolean_mask and boolean_mask_into.
 struct BooleanMaskOptions {
@@ -86,14 +107,15 @@ struct BooleanMaskOptions {
 /// tensor.shape[:axis] + [n] + tensor.shape[axis+K:] (n: the count of true entries). Mask rules
 /// as boolean_mask_update's: bool, rank K >= 1, shape tensor.shape[axis:axis+K].
 /// Host sync on CUDA: one, to read n back for the output's shape (boolean_mask_into has none).
-TensorBuffer boolean_mask(const TensorBuffer& tensor, const TensorBuffer& mask,
-                          const BooleanMaskOptions& = {});
+TENSORBUF_API TensorBuffer boolean_mask(const TensorBuffer& tensor, const TensorBuffer& mask,
+                                        const BooleanMaskOptions& = {});
 /// boolean_mask into a caller-sized `out` (tensor's dtype, shape tensor.shape[:axis] + [C] +
 /// tensor.shape[axis+K:]; C is the capacity) and n into `count` (int64, one element), with no
 /// host wait: capturable in a CUDA graph. The first min(n, C) selected slices are written, the
 /// rest of `out` is left as it was; the caller compares n with C.
-void boolean_mask_into(const TensorBuffer& tensor, const TensorBuffer& mask, TensorBuffer& out,
-                       TensorBuffer& count, const BooleanMaskOptions& = {});
+TENSORBUF_API void boolean_mask_into(const TensorBuffer& tensor, const TensorBuffer& mask,
+                                     TensorBuffer& out, TensorBuffer& count,
+                                     const BooleanMaskOptions& = {});
 
 /// Options of compress.
 struct CompressOptions {
@@ -106,8 +128,8 @@ struct CompressOptions {
 /// true (no axis: the elements of the flattened input). A condition shorter than the axis counts
 /// as false past its end; a longer one may only be false there (else InvalidArgumentError: the
 /// extra entries are read on the host, a host sync on CUDA). Host sync on CUDA: one, for n.
-TensorBuffer compress(const TensorBuffer& input, const TensorBuffer& condition,
-                      const CompressOptions& = {});
+TENSORBUF_API TensorBuffer compress(const TensorBuffer& input, const TensorBuffer& condition,
+                                    const CompressOptions& = {});
 
 /// Options of gather_nd (spec/indexing.md 5b: the options of gather, gather_elements and
 /// gather_nd; each op reads the fields it has, gather_nd ignores `axis`).
@@ -128,8 +150,8 @@ struct GatherOptions {
 /// ops name it: "indices[0,1] = [7] does not index into shape [3]"); under kDrop its output
 /// slice is zeros. Host sync on CUDA: one under kError (the first bad row is read back), none
 /// under kDrop (the CUDA default).
-TensorBuffer gather_nd(const TensorBuffer& params, const TensorBuffer& indices,
-                       const GatherOptions& = {});
+TENSORBUF_API TensorBuffer gather_nd(const TensorBuffer& params, const TensorBuffer& indices,
+                                     const GatherOptions& = {});
 
 /// ONNX Gather / np.take / tf.gather: with a = axis (negative counts from the end) and
 /// b = batch_dims, out[p[:a], i[b:]..., p[a+1:]] = params[p[:a], indices[p[:b], i[b:]...],
@@ -140,16 +162,16 @@ TensorBuffer gather_nd(const TensorBuffer& params, const TensorBuffer& indices,
 /// axis, batch_dims or shapes, and under kError for an index outside [-s, s) (the first in
 /// row-major order: "indices[1,0] = 7 is out of range for axis 1 of shape [3,3]"); under kDrop
 /// its output slice is zeros. Host sync on CUDA: one under kError, none under kDrop.
-TensorBuffer gather(const TensorBuffer& params, const TensorBuffer& indices,
-                    const GatherOptions& = {});
+TENSORBUF_API TensorBuffer gather(const TensorBuffer& params, const TensorBuffer& indices,
+                                  const GatherOptions& = {});
 
 /// ONNX GatherElements / torch.gather: out[p] = params[p with p[axis] = indices[p]], shape
 /// indices.shape. `indices`: int32/int64 of params' rank with indices.shape[d] <= params.shape[d]
 /// for d != axis (negative axis counts from the end); params of rank >= 1 and any dtype. Index
 /// wrap, errors and policies as gather's (the bad index named at its position in indices).
 /// Host sync on CUDA: one under kError, none under kDrop.
-TensorBuffer gather_elements(const TensorBuffer& params, const TensorBuffer& indices,
-                             const GatherOptions& = {});
+TENSORBUF_API TensorBuffer gather_elements(const TensorBuffer& params, const TensorBuffer& indices,
+                                           const GatherOptions& = {});
 
 /// How scatter_elements combines an update with the element it lands on.
 enum class Reduction { kNone, kAdd, kMul, kMin, kMax };
@@ -173,11 +195,13 @@ struct ScatterElementsOptions {
 /// or shapes, and under kError for an index outside [-s, s) (the first in row-major order:
 /// "indices[1,0] = 7 is out of range for axis 1 of shape [3,3]"); kDrop skips it. Host sync on
 /// CUDA: one under kError (before anything is written), none under kDrop.
-TensorBuffer scatter_elements(const TensorBuffer& tensor, const TensorBuffer& indices,
-                              const TensorBuffer& updates, const ScatterElementsOptions& = {});
+TENSORBUF_API TensorBuffer scatter_elements(const TensorBuffer& tensor, const TensorBuffer& indices,
+                                            const TensorBuffer& updates,
+                                            const ScatterElementsOptions& = {});
 /// Same, writing into `tensor`; on error nothing is written.
-void scatter_elements_in_place(TensorBuffer& tensor, const TensorBuffer& indices,
-                               const TensorBuffer& updates, const ScatterElementsOptions& = {});
+TENSORBUF_API void scatter_elements_in_place(TensorBuffer& tensor, const TensorBuffer& indices,
+                                             const TensorBuffer& updates,
+                                             const ScatterElementsOptions& = {});
 
 /// Options of substr.
 struct SubstrOptions {
@@ -191,8 +215,8 @@ struct SubstrOptions {
 /// substring starting at pos (negative: from the end) of at most len units (negative: to the
 /// end). pos and len: int32 or int64, same dtype and shape. InvalidArgumentError for bad dtypes
 /// or shapes, and for an out-of-range pos under kError; under kDrop that element is "".
-StringTensor substr(const StringTensor& input, const TensorBuffer& pos, const TensorBuffer& len,
-                    const SubstrOptions& = {});
+TENSORBUF_API StringTensor substr(const StringTensor& input, const TensorBuffer& pos,
+                                  const TensorBuffer& len, const SubstrOptions& = {});
 
 }  // namespace tensorbuf
 

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tensorbuf/export.h"
 #include "tensorbuf/tensor_buffer.hpp"
 #include "tensorbuf/types.hpp"
 
@@ -28,27 +29,28 @@ struct ProcessOptions {
 /// float32 with x's shape (dynamic when x is). mean == 0 with stddev 0 or +-inf is the identity
 /// (unpopulated metadata); any other zero stddev is InvalidArgumentError. The identity returns
 /// a buffer sharing x's memory, whatever x's dtype.
-TensorBuffer normalize(const TensorBuffer& x, float mean, float stddev, const ProcessOptions& = {});
+TENSORBUF_API TensorBuffer normalize(const TensorBuffer& x, float mean, float stddev,
+                                     const ProcessOptions& = {});
 /// NormalizeOp(means, stddevs), per channel over the last axis: equal non-zero lengths, no zero
 /// stddev, and (unless all means are 0 and all stddevs 1: the identity) one channel or
 /// x.shape[-1] == the channel count; else InvalidArgumentError. Note: `{0.f}` as an argument
 /// picks the scalar form; pass std::vector<float>{0.f} for a one-element array.
-TensorBuffer normalize(const TensorBuffer& x, const std::vector<float>& means,
-                       const std::vector<float>& stddevs, const ProcessOptions& = {});
+TENSORBUF_API TensorBuffer normalize(const TensorBuffer& x, const std::vector<float>& means,
+                                     const std::vector<float>& stddevs, const ProcessOptions& = {});
 /// QuantizeOp: normalize(x, -zero_point * scale, scale) (the product rounded to float32).
-TensorBuffer quantize(const TensorBuffer& x, float zero_point, float scale,
-                      const ProcessOptions& = {});
+TENSORBUF_API TensorBuffer quantize(const TensorBuffer& x, float zero_point, float scale,
+                                    const ProcessOptions& = {});
 /// DequantizeOp: normalize(x, zero_point, 1 / scale) (the quotient rounded to float32).
-TensorBuffer dequantize(const TensorBuffer& x, float zero_point, float scale,
-                        const ProcessOptions& = {});
+TENSORBUF_API TensorBuffer dequantize(const TensorBuffer& x, float zero_point, float scale,
+                                      const ProcessOptions& = {});
 /// CastOp: x itself (shared memory) when `type` is x's dtype, else TensorBuffer::create_from
 /// (tensor_buffer.md's conversion). Every pair of the ten dtypes (TFLite Support: uint8 and
 /// float32 targets only).
-TensorBuffer cast(const TensorBuffer& x, DataType type, const ProcessOptions& = {});
+TENSORBUF_API TensorBuffer cast(const TensorBuffer& x, DataType type, const ProcessOptions& = {});
 
 /// One step of a Processor: made by normalize_op, quantize_op, dequantize_op or cast_op, which
 /// validate it as the single op's constructor does (same errors, same messages). A value type.
-class ProcessStep {
+class TENSORBUF_API ProcessStep {
  public:
   enum class Kind { kNormalize, kCast };
   /// kNormalize for normalize_op, quantize_op and dequantize_op (all three are normalizations).
@@ -77,16 +79,17 @@ class ProcessStep {
 };
 
 /// normalize(x, mean, stddev) as a step; InvalidArgumentError as normalize's scalar form.
-ProcessStep normalize_op(float mean, float stddev);
+TENSORBUF_API ProcessStep normalize_op(float mean, float stddev);
 /// normalize(x, means, stddevs) as a step (per channel); InvalidArgumentError as normalize's
 /// array form (the channel count is checked against x's last axis when the chain runs).
-ProcessStep normalize_op(const std::vector<float>& means, const std::vector<float>& stddevs);
+TENSORBUF_API ProcessStep normalize_op(const std::vector<float>& means,
+                                       const std::vector<float>& stddevs);
 /// quantize(x, zero_point, scale) as a step.
-ProcessStep quantize_op(float zero_point, float scale);
+TENSORBUF_API ProcessStep quantize_op(float zero_point, float scale);
 /// dequantize(x, zero_point, scale) as a step.
-ProcessStep dequantize_op(float zero_point, float scale);
+TENSORBUF_API ProcessStep dequantize_op(float zero_point, float scale);
 /// cast(x, type) as a step; InvalidArgumentError for a value that is not one of the ten dtypes.
-ProcessStep cast_op(DataType type);
+TENSORBUF_API ProcessStep cast_op(DataType type);
 
 /// TFLite Support's TensorProcessor: an ordered chain of steps, built once, run on many inputs.
 /// `run(x)` equals applying the steps one by one (normalize / quantize / dequantize / cast)
@@ -96,7 +99,7 @@ ProcessStep cast_op(DataType type);
 /// On the host or on CUDA (one kernel pass, no host wait: capturable in a CUDA graph).
 /// Immutable after construction, so one Processor may run on many threads;
 /// copies share the compiled chain. A moved-from Processor raises InvalidArgumentError.
-class Processor {
+class TENSORBUF_API Processor {
  public:
   /// Keeps the steps in order. InvalidArgumentError when two steps normalize over different
   /// channel counts (> 1): no input's last axis fits both.

@@ -4,6 +4,7 @@
 
 #include <optional>
 
+#include "tensorbuf/export.h"
 #include "tensorbuf/tensor_buffer.hpp"
 #include "tensorbuf/types.hpp"
 
@@ -23,12 +24,14 @@ struct QuantizeLinearOptions {
 /// of rank <= 1; per axis: 1-D of length x.shape[axis]. NaN gives the zero point, +-inf
 /// saturates. InvalidArgumentError for other dtypes, shapes, an axis out of range, or a scale
 /// that is not a positive finite number.
-TensorBuffer quantize_linear(const TensorBuffer& x, const TensorBuffer& scale,
-                             const TensorBuffer& zero_point, const QuantizeLinearOptions& = {});
+TENSORBUF_API TensorBuffer quantize_linear(const TensorBuffer& x, const TensorBuffer& scale,
+                                           const TensorBuffer& zero_point,
+                                           const QuantizeLinearOptions& = {});
 /// y = (float32(x) - float32(zero_point)) * scale in float32, output float32. x: uint8, int8,
 /// int16 or int32 (int32: the zero point must be all zeros); zero_point of x's dtype and
 /// scale's shape; the same scale and shape rules as quantize_linear.
-TensorBuffer dequantize_linear(const TensorBuffer& x, const TensorBuffer& scale,
-                               const TensorBuffer& zero_point, const QuantizeLinearOptions& = {});
+TENSORBUF_API TensorBuffer dequantize_linear(const TensorBuffer& x, const TensorBuffer& scale,
+                                             const TensorBuffer& zero_point,
+                                             const QuantizeLinearOptions& = {});
 
 }  // namespace tensorbuf

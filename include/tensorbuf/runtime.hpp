@@ -1,13 +1,14 @@
 // The process the library runs in: CPU threads and code paths, and waiting for device work.
 #pragma once
 
+#include "tensorbuf/export.h"
 #include "tensorbuf/types.hpp"
 
 namespace tensorbuf {
 
 /// Threads the CPU backend may use: TENSORBUF_NUM_THREADS if set (>= 1), else the hardware
 /// concurrency. Never throws.
-int cpu_thread_count();
+TENSORBUF_API int cpu_thread_count();
 
 /// Which CPU code the ops run in this process. The AVX-512 paths need the CPU's support and an
 /// x86 build without TENSORBUF_PORTABLE; elsewhere their portable twins run, with the same
@@ -20,12 +21,12 @@ struct CpuCodePaths {
   bool scatter_avx512 = false;
 };
 /// Detected once; never throws.
-CpuCodePaths cpu_code_paths();
+TENSORBUF_API CpuCodePaths cpu_code_paths();
 
 /// Blocks until the device work enqueued so far on `stream` of `device` has finished (a null
 /// stream: the library's stream of that device, where ops run by default). On the CPU it
 /// returns at once: a CPU op has finished when it returns. Throws UnavailableError when
 /// `device` is CUDA and not usable, InternalError when the CUDA runtime fails.
-void synchronize(Device device, Stream stream = {});
+TENSORBUF_API void synchronize(Device device, Stream stream = {});
 
 }  // namespace tensorbuf

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "tensorbuf/export.h"
 #include "tensorbuf/ops.hpp"  // Reduction
 #include "tensorbuf/types.hpp"
 
@@ -119,8 +120,8 @@ std::string spelling_list(std::string_view separator = ", ", std::string_view la
 }
 
 /// Throws InvalidArgumentError "<what> must be <choices>, not '<word>'" (parse_spelling's error).
-[[noreturn]] void throw_bad_spelling(std::string_view what, std::string_view word,
-                                     std::string_view choices);
+[[noreturn]] TENSORBUF_API void throw_bad_spelling(std::string_view what, std::string_view word,
+                                                   std::string_view choices);
 
 /// The value spelled `word`. `what` names the argument as the caller's surface spells it
 /// ("--unit", "unit"). Errors: InvalidArgumentError "--unit must be byte or utf8_char, not 'rune'".
@@ -134,10 +135,10 @@ Enum parse_spelling(std::string_view word, std::string_view what) {
 inline constexpr std::string_view kDeviceChoices = "cpu or cuda[:N]";
 
 /// "cpu"; "cuda" (device 0) or "cuda:N", N of 1 to 3 decimal digits; nullopt for anything else.
-std::optional<Device> find_device(std::string_view word);
+TENSORBUF_API std::optional<Device> find_device(std::string_view word);
 /// find_device's device. Errors: InvalidArgumentError "<what> must be cpu or cuda[:N], not 'tpu'".
-Device parse_device(std::string_view word, std::string_view what);
+TENSORBUF_API Device parse_device(std::string_view word, std::string_view what);
 /// "cpu", "cuda:0": what find_device reads back as the same device (Device::to_string).
-std::string spelling(const Device& device);
+TENSORBUF_API std::string spelling(const Device& device);
 
 }  // namespace tensorbuf

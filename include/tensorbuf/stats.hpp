@@ -3,6 +3,8 @@
 
 #include <cstdint>
 
+#include "tensorbuf/export.h"
+
 namespace tensorbuf {
 
 /// Counts since the start of the process or the last reset_stats(). Tests use them to prove
@@ -20,8 +22,8 @@ struct Stats {
 };
 
 /// A snapshot of the counters.
-Stats stats();
+TENSORBUF_API Stats stats();
 /// Sets every counter to zero.
-void reset_stats();
+TENSORBUF_API void reset_stats();
 
 }  // namespace tensorbuf

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tensorbuf/export.h"
 #include "tensorbuf/tensor_buffer.hpp"
 
 namespace tensorbuf {
@@ -29,7 +30,7 @@ struct StringTensorAccess;
 /// everything a caller sees; offsets(), shape(), is_valid_on and residence never trim, and ops
 /// read an untrimmed tensor on its device as it is. After the trim the chars' size is fixed:
 /// a later graph replay writes new strings on the device, but the host view keeps this one.
-class StringTensor {
+class TENSORBUF_API StringTensor {
  public:
   /// An empty tensor: shape [0], offsets [0], no chars.
   StringTensor();

@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "tensorbuf/export.h"
 #include "tensorbuf/types.hpp"
 
 namespace tensorbuf {
@@ -42,7 +43,7 @@ struct BorrowOptions {
 /// Thread safety: concurrent const calls (reads, including reads that sync a stale side) are
 /// safe; a non-const call must not run concurrently with any other call on the same buffer.
 /// Move-only; `clone()` makes a deep copy.
-class TensorBuffer {
+class TENSORBUF_API TensorBuffer {
  public:
   /// An empty dynamic buffer: shape {0}, flat size 0. Loads may change its shape.
   static TensorBuffer create_dynamic(DataType type);

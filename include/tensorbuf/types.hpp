@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tensorbuf/export.h"
 #include "tensorbuf/half.hpp"
 
 namespace tensorbuf {
@@ -17,11 +18,11 @@ enum class DataType { kBool, kUInt8, kInt8, kInt16, kInt32, kInt64,
                       kFloat16, kBFloat16, kFloat32, kFloat64 };
 
 /// Bytes per element: bool and uint8 1, float16 2, float32 4, ...
-std::size_t type_size(DataType type);
+TENSORBUF_API std::size_t type_size(DataType type);
 
 /// "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32",
 /// "float64".
-std::string_view to_string(DataType type);
+TENSORBUF_API std::string_view to_string(DataType type);
 
 /// The C++ element type of each DataType, for the typed accessors (`host<T>()` ...).
 /// bool elements are accessed as std::uint8_t, never as C++ bool: a byte loaded from the
@@ -40,7 +41,7 @@ template <> struct DataTypeOf<double> { static constexpr DataType value = DataTy
 /// The dimensions of a tensor, row-major. `Shape{}` is rank 0 (a scalar, one element).
 /// Constructors raise InvalidArgumentError for a negative dim or an element count that
 /// overflows int64.
-class Shape {
+class TENSORBUF_API Shape {
  public:
   Shape() = default;
   Shape(std::initializer_list<std::int64_t> dims);
@@ -63,7 +64,7 @@ class Shape {
 };
 
 /// Where data lives or an op runs.
-struct Device {
+struct TENSORBUF_API Device {
   enum class Kind { kCpu, kCuda };
   Kind kind = Kind::kCpu;
   int index = 0;
@@ -96,13 +97,13 @@ enum class CudaAvailability { kAvailable, kNotBuilt, kNoDriver, kDriverTooOld, k
                               kError };
 
 /// Probes once (cached): built with CUDA, a driver recent enough, at least one device.
-CudaAvailability cuda_availability();
+TENSORBUF_API CudaAvailability cuda_availability();
 /// One line for `cuda_availability()`: "available: 1 device(s) (NVIDIA H200)",
 /// "not built: tensorbuf was built without CUDA", "no driver: ...".
-std::string cuda_availability_reason();
+TENSORBUF_API std::string cuda_availability_reason();
 /// True when the library was built with CUDA and a usable device is present.
-bool cuda_available();
+TENSORBUF_API bool cuda_available();
 /// Number of usable CUDA devices (0 where CUDA is unavailable).
-int cuda_device_count();
+TENSORBUF_API int cuda_device_count();
 
 }  // namespace tensorbuf

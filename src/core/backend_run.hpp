@@ -7,6 +7,7 @@
 #include <cstddef>
 
 #include "core/dispatch.hpp"
+#include "core/export_for_mpi.hpp"
 #include "tensorbuf/tensor_buffer.hpp"
 #include "tensorbuf/types.hpp"
 
@@ -14,7 +15,7 @@ namespace tensorbuf::core {
 
 class Storage;
 
-class BackendRun {
+class TENSORBUF_INTERNAL_FOR_MPI BackendRun {
  public:
   // A run on `device` (already resolved). For CUDA, `stream` is the caller's (null: the
   // library's); throws UnavailableError when no device memory is usable.

@@ -42,11 +42,6 @@ Device resolve_device(const std::optional<Device>& requested, const TensorBuffer
   return device;
 }
 
-OutOfBoundsPolicy resolve_policy(OutOfBoundsPolicy policy, Device device) {
-  if (policy != OutOfBoundsPolicy::kDeviceDefault) return policy;
-  return device.is_cuda() ? OutOfBoundsPolicy::kDrop : OutOfBoundsPolicy::kError;
-}
-
 CudaContext cuda_context(Device device, Stream stream) {
   CudaContext context;
   context.device = device.index;

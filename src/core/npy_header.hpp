@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/export_for_mpi.hpp"
 #include "tensorbuf/npy.hpp"
 #include "tensorbuf/types.hpp"
 
@@ -27,7 +28,8 @@ struct Preamble {
 
 // Needs the first min(12, available) bytes of the file. InvalidArgumentError for a bad magic
 // string, an unknown version, or a header longer than the bytes that follow.
-Preamble parse_preamble(std::span<const std::byte> first_bytes, std::uint64_t available);
+TENSORBUF_INTERNAL_FOR_MPI Preamble parse_preamble(std::span<const std::byte> first_bytes,
+                                                   std::uint64_t available);
 
 struct Header {
   bool is_string = false;       // an `S<n>` array (StringTensor)
@@ -43,16 +45,18 @@ struct Header {
 
 // Parses the header text (the `header_size` bytes after the preamble) and checks the data it
 // describes fits in `available` bytes of file. InvalidArgumentError says what is wrong.
-Header parse_header(std::string_view text, const Preamble& preamble, std::uint64_t available,
-                    const NpyReadOptions& options);
+TENSORBUF_INTERNAL_FOR_MPI Header parse_header(std::string_view text, const Preamble& preamble,
+                                               std::uint64_t available,
+                                               const NpyReadOptions& options);
 
 // NumPy's dtype string of a numeric buffer written with `options` ("<f4", "|b1", ...).
 // InvalidArgumentError for bfloat16 without bfloat16_as_uint16.
-std::string numeric_descr(DataType type, const NpyWriteOptions& options);
+TENSORBUF_INTERNAL_FOR_MPI std::string numeric_descr(DataType type, const NpyWriteOptions& options);
 
 // The preamble + padded header for an array of `descr` and `dims`; `version` 0 picks 1 (or 2
 // when the header does not fit in 65535 bytes).
-std::string format_header(std::string_view descr, const std::vector<std::int64_t>& dims,
-                          int version);
+TENSORBUF_INTERNAL_FOR_MPI std::string format_header(std::string_view descr,
+                                                     const std::vector<std::int64_t>& dims,
+                                                     int version);
 
 }  // namespace tensorbuf::core::npy

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/boolean_mask_update_plan.hpp"
+#include "core/export_for_mpi.hpp"
 #include "core/scatter_nd_plan.hpp"
 #include "core/substr_plan.hpp"
 #include "tensorbuf/errors.hpp"
@@ -16,15 +17,17 @@ namespace tensorbuf::core {
 
 // Each takes what names the bad element and the backend's result (applied() false).
 // Scatter (rules 7 and 9): "indices[1,0] = [9] does not index into shape [4]".
-std::string rejection_message(const ScatterNdPlan& plan, const ScatterNdResult& result);
+TENSORBUF_INTERNAL_FOR_MPI std::string rejection_message(const ScatterNdPlan& plan,
+                                                         const ScatterNdResult& result);
 // Mask update, the updates that do not fit the target shape for result.count true entries:
 // "Incompatible shapes: [3] vs. [2]" (broadcast), or "Updates shape ... is not equal to the
 // target shape ... (broadcast = false)." Plan-time checks raise the same text.
-std::string rejection_message(const BooleanMaskUpdatePlan& plan,
-                              const BooleanMaskUpdateResult& result);
+TENSORBUF_INTERNAL_FOR_MPI std::string rejection_message(const BooleanMaskUpdatePlan& plan,
+                                                         const BooleanMaskUpdateResult& result);
 // substr (rule 5), the element's input string read on the host:
 // "pos 6 out of range for string b'Hello' at index 0".
-std::string rejection_message(const StringTensor& input, const SubstrResult& result);
+TENSORBUF_INTERNAL_FOR_MPI std::string rejection_message(const StringTensor& input,
+                                                         const SubstrResult& result);
 
 // Throws InvalidArgumentError(rejection_message(context, result)) when the backend rejected the
 // run; `context` is the first argument of rejection_message for the op.

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "core/backend_run.hpp"
+#include "core/export_for_mpi.hpp"
 #include "core/substr_backends.hpp"
 #include "core/substr_plan.hpp"
 #include "tensorbuf/ops.hpp"
@@ -18,8 +19,9 @@ struct SubstrRun {
 };
 
 // tensorbuf::substr up to its out-of-range error: argument errors still throw.
-SubstrRun run_substr(const StringTensor& input, const TensorBuffer& pos, const TensorBuffer& len,
-                     const SubstrOptions& options);
+TENSORBUF_INTERNAL_FOR_MPI SubstrRun run_substr(const StringTensor& input, const TensorBuffer& pos,
+                                                const TensorBuffer& len,
+                                                const SubstrOptions& options);
 
 // One substr run on `device` around its backend call: the capture check and the bounded form
 // (docs/capture.md), the output offsets, the buffers on the run's device (core::BackendRun) and

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/boolean_mask_plan.hpp"
+#include "core/export_for_mpi.hpp"
 #include "tensorbuf/ops.hpp"
 #include "tensorbuf/tensor_buffer.hpp"
 
@@ -9,8 +10,9 @@ namespace tensorbuf::core {
 
 // boolean_mask: the mask rules of boolean_mask_update (InvalidArgumentError with its texts).
 // The plan's capacity is -1 (sized by n).
-BooleanMaskPlan plan_boolean_mask(const TensorBuffer& tensor, const TensorBuffer& mask,
-                                  const BooleanMaskOptions& options);
+TENSORBUF_INTERNAL_FOR_MPI BooleanMaskPlan plan_boolean_mask(const TensorBuffer& tensor,
+                                                             const TensorBuffer& mask,
+                                                             const BooleanMaskOptions& options);
 
 // boolean_mask_into: boolean_mask's rules, plus `out` (tensor's dtype, the output shape with any
 // capacity C in the mask's place) and `count` (int64, one element); capacity = C.

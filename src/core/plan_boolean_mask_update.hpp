@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "core/boolean_mask_update_plan.hpp"
+#include "core/export_for_mpi.hpp"
 #include "tensorbuf/ops.hpp"
 #include "tensorbuf/tensor_buffer.hpp"
 
@@ -22,10 +23,9 @@ int mask_axis(const Shape& tensor_shape, const Shape& mask_shape, int axis);
 // backend's count (plan.required_count) and raised with core::raise_if_rejected.
 // `mask_count`: the count n when the caller already knows it (the distributed op's global
 // count, its mask being a shape-only stand-in); -1 counts `mask` on the host when needed.
-BooleanMaskUpdatePlan plan_boolean_mask_update(const TensorBuffer& tensor, const TensorBuffer& mask,
-                                               const TensorBuffer& updates,
-                                               const BooleanMaskUpdateOptions& options,
-                                               std::int64_t mask_count = -1);
+TENSORBUF_INTERNAL_FOR_MPI BooleanMaskUpdatePlan plan_boolean_mask_update(
+    const TensorBuffer& tensor, const TensorBuffer& mask, const TensorBuffer& updates,
+    const BooleanMaskUpdateOptions& options, std::int64_t mask_count = -1);
 
 // The target shape tensor.shape[:axis] + [n] + tensor.shape[axis+K:].
 Shape mask_update_target_shape(const BooleanMaskUpdatePlan& plan, std::int64_t n);

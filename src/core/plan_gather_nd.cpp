@@ -76,8 +76,4 @@ std::vector<std::int64_t> gather_nd_output_dims(const GatherNdPlan& plan) {
   return out;
 }
 
-std::vector<std::int64_t> gather_nd_indexed_shape(const GatherNdPlan& plan) {
-  return {plan.params_dims.begin() + plan.batch_dims, plan.params_dims.end()};
-}
-
 }  // namespace tensorbuf::core

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/export_for_mpi.hpp"
 #include "core/gather_nd_plan.hpp"
 #include "tensorbuf/ops.hpp"
 #include "tensorbuf/tensor_buffer.hpp"
@@ -14,13 +15,16 @@ namespace tensorbuf::core {
 // are not int32/int64, batch_dims outside [0, indices.rank), a depth outside
 // [1, params.rank - batch_dims], or batch dims of params and indices that differ. The policy is
 // left to the op.
-GatherNdPlan plan_gather_nd(const TensorBuffer& params, const TensorBuffer& indices,
-                            const GatherOptions& options);
+TENSORBUF_INTERNAL_FOR_MPI GatherNdPlan plan_gather_nd(const TensorBuffer& params,
+                                                       const TensorBuffer& indices,
+                                                       const GatherOptions& options);
 
 // indices.shape[:-1] + params.shape[batch_dims + D:].
 std::vector<std::int64_t> gather_nd_output_dims(const GatherNdPlan& plan);
 
 // What a bad row's components index into: params.shape[batch_dims:].
-std::vector<std::int64_t> gather_nd_indexed_shape(const GatherNdPlan& plan);
+inline std::vector<std::int64_t> gather_nd_indexed_shape(const GatherNdPlan& plan) {
+  return {plan.params_dims.begin() + plan.batch_dims, plan.params_dims.end()};
+}
 
 }  // namespace tensorbuf::core

@@ -40,8 +40,6 @@ std::string_view one_index_hint(const Shape& tensor_shape, const Shape& indices_
 
 }  // namespace
 
-std::string_view scatter_op_name(ScatterOp op) { return scatter_combine(op).name; }
-
 ScatterNdPlan plan_scatter_nd(ScatterOp op, const TensorBuffer& tensor, const TensorBuffer& indices,
                               const TensorBuffer& updates) {
   const std::string_view name = scatter_op_name(op);

@@ -6,16 +6,19 @@
 #include <string_view>
 #include <vector>
 
+#include "core/export_for_mpi.hpp"
+#include "core/op_table.hpp"
 #include "core/scatter_nd_plan.hpp"
 #include "tensorbuf/tensor_buffer.hpp"
 
 namespace tensorbuf::core {
 
 // "tensor_scatter_nd_sub", ... (used in error messages).
-std::string_view scatter_op_name(ScatterOp op);
+inline std::string_view scatter_op_name(ScatterOp op) { return scatter_combine(op).name; }
 
 // Validates the arguments of `op` (InvalidArgumentError with the spec's texts) and plans it.
-ScatterNdPlan plan_scatter_nd(ScatterOp op, const TensorBuffer& tensor, const TensorBuffer& indices,
-                              const TensorBuffer& updates);
+TENSORBUF_INTERNAL_FOR_MPI ScatterNdPlan plan_scatter_nd(ScatterOp op, const TensorBuffer& tensor,
+                                                         const TensorBuffer& indices,
+                                                         const TensorBuffer& updates);
 
 }  // namespace tensorbuf::core

@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/export_for_mpi.hpp"
 #include "core/processing_plan.hpp"
 #include "tensorbuf/processing.hpp"
 #include "tensorbuf/tensor_buffer.hpp"
@@ -27,6 +28,7 @@ struct ProcessorRun {
   std::shared_ptr<const ProcessChain> chain;
   ProcessPlan plan;
 };
-ProcessorRun plan_processor_run(const std::vector<ProcessStep>& steps, const TensorBuffer& x);
+TENSORBUF_INTERNAL_FOR_MPI ProcessorRun plan_processor_run(const std::vector<ProcessStep>& steps,
+                                                        const TensorBuffer& x);
 
 }  // namespace tensorbuf::core

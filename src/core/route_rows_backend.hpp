@@ -5,13 +5,15 @@
 #pragma once
 
 #include "core/cuda_context.hpp"
+#include "core/export_for_mpi.hpp"
 #include "core/route_rows_plan.hpp"
 
 namespace tensorbuf::cuda {
 
 // Routes plan.rows rows of buffers.indices and buffers.slices into the send buffers
 // (core/route_rows_plan.hpp), on context's stream.
-core::RoutedRows route_rows(const core::RouteRowsPlan& plan, const core::RouteRowsBuffers& buffers,
-                            const core::CudaContext& context);
+TENSORBUF_INTERNAL_FOR_MPI core::RoutedRows route_rows(const core::RouteRowsPlan& plan,
+                                                       const core::RouteRowsBuffers& buffers,
+                                                       const core::CudaContext& context);
 
 }  // namespace tensorbuf::cuda

@@ -14,5 +14,13 @@ int main() {
               static_cast<int>(kVersion.size()), kVersion.data(),
               static_cast<int>(build_description().size()), build_description().data(), got[0],
               got[1], got[2], ok ? "ok" : "WRONG", cuda_availability_reason().c_str());
-  return ok ? 0 : 1;
+  // Thrown inside the shared library, caught here by its class.
+  bool caught = false;
+  try {
+    (void)Shape{2, -1};
+  } catch (const InvalidArgumentError&) {
+    caught = true;
+  }
+  std::printf("Shape{2, -1}: InvalidArgumentError %s\n", caught ? "caught" : "NOT CAUGHT");
+  return ok && caught ? 0 : 1;
 }
