@@ -1,6 +1,7 @@
 /* docs/c_api.md's C example, compiled with -std=c99 -Wall -Wextra -pedantic -Werror and run by
  * ctest (c_api.example_c) and by scripts/check_install.sh against the installed package. */
 #include <stdio.h>
+#include <string.h>
 #include <tensorbuf/c_api.h>
 
 #define CHECK(call)                                                       \
@@ -53,6 +54,44 @@ int main(void) {
   printf("out-of-bounds index: status %d, \"%s\"; data[4] still %g\n", (int)status,
          tb_last_error(), data[4]);
 
+  /* The gather family: params[positions] (-1 is the last), then a scatter-add of duplicates. */
+  float params_values[3] = {10, 20, 30};
+  int32_t positions[3] = {2, -1, 0};
+  float zeros[3] = {0, 0, 0};
+  float adds[3] = {1, 2, 3};
+  const int64_t three[1] = {3};
+  tb_buffer* params = NULL;
+  tb_buffer* where = NULL;
+  tb_buffer* base = NULL;
+  tb_buffer* add_values = NULL;
+  tb_buffer* gathered = NULL;
+  tb_buffer* sums = NULL;
+  CHECK(tb_buffer_borrow(params_values, TB_FLOAT32, 1, three, cpu, 1, NULL, &params));
+  CHECK(tb_buffer_borrow(positions, TB_INT32, 1, three, cpu, 1, NULL, &where));
+  CHECK(tb_buffer_borrow(zeros, TB_FLOAT32, 1, three, cpu, 1, NULL, &base));
+  CHECK(tb_buffer_borrow(adds, TB_FLOAT32, 1, three, cpu, 1, NULL, &add_values));
+  CHECK(tb_gather(params, where, NULL, &gathered));
+  tb_scatter_elements_options add_options;
+  memset(&add_options, 0, sizeof add_options); /* every field's default is zero */
+  add_options.struct_size = sizeof add_options;
+  add_options.reduction = TB_REDUCTION_ADD;
+  positions[1] = 2; /* the borrowed indices now read 2, 2, 0 */
+  CHECK(tb_scatter_elements(base, where, add_values, &add_options, &sums));
+  float picked[3];
+  float summed[3];
+  CHECK(tb_buffer_copy_to_host(gathered, picked, sizeof picked));
+  CHECK(tb_buffer_copy_to_host(sums, summed, sizeof summed));
+  printf("gather: %g %g %g; scatter_elements add: %g %g %g\n", picked[0], picked[1], picked[2],
+         summed[0], summed[1], summed[2]); /* 30 30 10; 3 0 3 */
+  tb_buffer_destroy(sums);
+  tb_buffer_destroy(gathered);
+  tb_buffer_destroy(add_values);
+  tb_buffer_destroy(base);
+  tb_buffer_destroy(where);
+  tb_buffer_destroy(params);
+  const int gathers_ok = picked[0] == 30 && picked[1] == 30 && picked[2] == 10 &&
+                         summed[0] == 3 && summed[1] == 0 && summed[2] == 3;
+
   tb_buffer_destroy(masked);
   tb_buffer_destroy(scalar);
   tb_buffer_destroy(mask);
@@ -60,7 +99,7 @@ int main(void) {
   tb_buffer_destroy(indices);
   tb_buffer_destroy(tensor);
   const int ok = status == TB_INVALID_ARGUMENT && data[1] == -10 && result[0] == 0 &&
-                 result[7] == 0 && result[1] == -10 && data[4] == -8;
+                 result[7] == 0 && result[1] == -10 && data[4] == -8 && gathers_ok;
   printf("tensorbuf C API (ABI %u): %s\n", (unsigned)tb_abi_version(), ok ? "ok" : "WRONG");
   return ok ? 0 : 1;
 }
