@@ -5,7 +5,7 @@ program consumer_wrappers
   use, intrinsic :: iso_c_binding
   use tensorbuf_f
   implicit none
-  real(c_float) :: a(4, 2)
+  real(c_float) :: a(4, 2), g(2, 2)
   integer :: ierr
   a = 1
   call tb_tensor_scatter_nd_add_in_place(a, reshape([1_c_int32_t, 3_c_int32_t], [2, 1]), &
@@ -17,6 +17,14 @@ program consumer_wrappers
   call tb_boolean_mask_update_in_place(a(2:4:2, :), a(2:4:2, :) > 5, 0.0_c_float, ierr)
   if (ierr /= TB_OK .or. a(4, 2) /= 0 .or. count(a == 1) /= 7) then
     print '(a)', 'FAILED: mask update on a section ' // tb_last_error_message()
+    error stop 1
+  end if
+  ! Rows 3 and 1 of the section a(1:3:2, :) (its rows 1 and 2 are a's rows 1 and 3).
+  a = reshape([1, 2, 3, 4, 5, 6, 7, 8], [4, 2])
+  g = -1
+  call tb_gather(a(1:3:2, :), [2, 1], g, ierr, dim=1)
+  if (ierr /= TB_OK .or. any(g /= reshape([3, 1, 7, 5], [2, 2]))) then
+    print '(a)', 'FAILED: gather of a section ' // tb_last_error_message()
     error stop 1
   end if
   print '(a)', 'consumer_wrappers: ok'
