@@ -23,6 +23,17 @@ def test_scatter_into_a_tensor_saved_for_backward_makes_backward_raise():
         y.backward()
 
 
+def test_scatter_elements_into_a_saved_tensor_makes_backward_raise():
+    w = torch.ones(3, requires_grad=True)
+    x = torch.arange(3.0)
+    y = (w * x).sum()  # saves x for w's gradient
+    version = x._version
+    tb.scatter_elements_in_place(x, [2, 2], [1.0, 2.0], reduction="add")
+    assert x.tolist() == [0, 1, 5] and x._version > version
+    with pytest.raises(RuntimeError, match=MODIFIED):
+        y.backward()
+
+
 def test_mask_update_bumps_the_version_a_view_shares_with_its_base():
     w = torch.ones(4, requires_grad=True)
     base = torch.zeros(5)
