@@ -73,4 +73,13 @@ void for_each_block(int threads, std::int64_t blocks, const Block& block) {
   });
 }
 
+// apply(entry) for block b's entries, in their placed order.
+template <class E, class Apply>
+void apply_block(const E* entries, const std::vector<std::int64_t>& block_begin, std::int64_t b,
+                 const Apply& apply) {
+  const E* entry = entries + block_begin[static_cast<std::size_t>(b)];
+  const E* entry_end = entries + block_begin[static_cast<std::size_t>(b) + 1];
+  for (; entry != entry_end; ++entry) apply(*entry);
+}
+
 }  // namespace tensorbuf::cpu::buckets

@@ -89,12 +89,10 @@ void run_with(const core::ScatterElementsPlan& plan, const core::ScatterElements
       const std::int64_t last = std::min(plan.num_elements, (b + 1) << shift);
       std::memcpy(out + first, tensor + first, static_cast<std::size_t>(last - first) * sizeof(T));
     }
-    const E* entry = entries + block_begin[static_cast<std::size_t>(b)];
-    const E* entry_end = entries + block_begin[static_cast<std::size_t>(b) + 1];
-    for (; entry != entry_end; ++entry) {
-      T& target = out[static_cast<std::int64_t>(entry->slice)];
-      target = kernels::Combine<Op>::apply(target, entry->payload);
-    }
+    buckets::apply_block(entries, block_begin, b, [&](const E& e) {
+      T& target = out[static_cast<std::int64_t>(e.slice)];
+      target = kernels::Combine<Op>::apply(target, e.payload);
+    });
   });
 }
 
@@ -102,7 +100,7 @@ void run_with(const core::ScatterElementsPlan& plan, const core::ScatterElements
 // small ones). The indices must have been checked under kError.
 template <core::ScatterOp Op, class T, class Index>
 void run(const core::ScatterElementsPlan& plan, const core::ScatterElementsBuffers& buffers,
-         int threads, std::int64_t block_bytes = buckets::kBlockBytes) {
+         int threads, std::int64_t block_bytes) {
   constexpr auto kId32 = static_cast<std::int64_t>(std::numeric_limits<std::uint32_t>::max());
   if (plan.num_elements < kId32) {
     run_with<Op, T, Index, std::uint32_t>(plan, buffers, threads, block_bytes);

@@ -145,9 +145,7 @@ ScatterNdResult run_with(const ScatterNdPlan& plan, const ScatterNdBuffers& buff
         std::memcpy(out + first * s, tensor + first * s,
                     static_cast<std::size_t>((last - first) * s) * sizeof(T));
       }
-      const E* entry = entries + block_begin[static_cast<std::size_t>(b)];
-      const E* entry_end = entries + block_begin[static_cast<std::size_t>(b) + 1];
-      for (; entry != entry_end; ++entry) apply(*entry);
+      buckets::apply_block(entries, block_begin, b, apply);
     });
   };
 
