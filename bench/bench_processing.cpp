@@ -1,5 +1,6 @@
 // The fused Processor (spec/processing.md 7): a uint8 image [1080, 1920, 3] (and a 224 x 224 x 3
-// frame) -> per-channel normalize -> float32, and -> float16, on the CPU. Beside each, in the
+// frame) -> per-channel normalize -> float32, and -> float16, on the CPU and on CUDA (there
+// against a device-to-device copy of the same traffic, the spec's GPU limit). Beside each, in the
 // same run: a memcpy moving the same traffic (half the bytes copied, so read + written match),
 // and the same chain as single ops one by one (normalize, then cast). Peers:
 // bench/peers_cases/processing.py (same names, sizes and data: PyTorch
@@ -146,6 +147,38 @@ TENSORBUF_PROCESSING_CASES(224, 224, 224, f32, DataType::kFloat32)
 TENSORBUF_PROCESSING_CASES(224, 224, 224, f16, DataType::kFloat16)
 
 #undef TENSORBUF_PROCESSING_CASES
+
+// The chain on CUDA: the image already on the device, timed to the end of the device work.
+void cuda_fused_case(benchmark::State& state, std::int64_t height, std::int64_t width,
+                     DataType out) {
+  if (skip_without_cuda(state)) return;
+  const Device device = Device::cuda(0);
+  const TensorBuffer x = image(height, width);
+  place_on(device, x);
+  std::vector<ProcessStep> steps = {normalize_op(kMeans, kStddevs)};
+  if (out != DataType::kFloat32) steps.push_back(cast_op(out));
+  const Processor p(steps);
+  ProcessOptions options;
+  options.device = device;
+  time_calls(state, device, traffic(x.flat_size(), out), [&] {
+    TensorBuffer y = p.run(x, options);
+    benchmark::DoNotOptimize(y);
+  });
+}
+
+#define TENSORBUF_PROCESSING_CUDA_CASE(size, height, width, out_name, out) \
+  void BM_processing_cuda_##size##_##out_name(benchmark::State& s) {      \
+    cuda_fused_case(s, height, width, out);                               \
+  }                                                                       \
+  TENSORBUF_BENCHMARK(BM_processing_cuda_##size##_##out_name,             \
+                      "processing_u8_" #size "_normalize_" #out_name, "cuda");
+
+TENSORBUF_PROCESSING_CUDA_CASE(1080p, 1080, 1920, f32, DataType::kFloat32)
+TENSORBUF_PROCESSING_CUDA_CASE(1080p, 1080, 1920, f16, DataType::kFloat16)
+TENSORBUF_PROCESSING_CUDA_CASE(224, 224, 224, f32, DataType::kFloat32)
+TENSORBUF_PROCESSING_CUDA_CASE(224, 224, 224, f16, DataType::kFloat16)
+
+#undef TENSORBUF_PROCESSING_CUDA_CASE
 
 }  // namespace
 }  // namespace tensorbuf::bench
