@@ -9,6 +9,7 @@
 #include "py_objects.hpp"
 #include "text_signatures.hpp"
 #include "to_tensor.hpp"
+#include "torch_objects.hpp"
 #include "tensorbuf/runtime.hpp"
 #include "tensorbuf/stats.hpp"
 #include "tensorbuf/version.hpp"
@@ -62,6 +63,7 @@ PYBIND11_MODULE(_tensorbuf, m) {
   bind_processing(m);
   bind_gather_nd(m);
   bind_elements(m);
+  bind_torch_fast(m);
   m.def("asarray", &asarray, "obj"_a, py::kw_only(), "device"_a = py::none(),
         "stream"_a = py::none(), "copy"_a = py::none(),
         "A tb.TensorBuffer over obj's memory (no copy: the buffer protocol, __dlpack__, "

@@ -18,6 +18,10 @@ py::object without_grad(py::handle object, const char* name) {
   if (!object.attr("requires_grad").cast<bool>()) return py::reinterpret_borrow<py::object>(object);
   PyObject* torch = PyDict_GetItemString(PyImport_GetModuleDict(), "torch");  // borrowed
   if (!py::handle(torch).attr("is_grad_enabled")().cast<bool>()) return object.attr("detach")();
+  throw_requires_grad(name);
+}
+
+void throw_requires_grad(const char* name) {
   throw InvalidArgumentError(
       std::string(name) +
       ": the torch tensor requires grad, and autograd cannot record tensorbuf's ops (its "
@@ -26,9 +30,17 @@ py::object without_grad(py::handle object, const char* name) {
 }
 
 void note_torch_write(py::handle tensor) {
+  const TorchObjects* torch = torch_objects();
+  if (const TorchFastApi* fast = torch_fast(*torch)) {
+    const int done = fast->bump_version(tensor.ptr());
+    if (done < 0) throw py::error_already_set();
+    if (done == 1) {
+      ++torch_fast_use().bumps;
+      return;
+    }
+  }
   // set_ to itself changes nothing but is an in-place op to autograd: it bumps the version
   // counter (0.3 us; as_strided_ to the same geometry does too, at 1 us).
-  const TorchObjects* torch = torch_objects();
   PyObject* args[] = {tensor.ptr(), tensor.ptr()};
   PyObject* result = Py_TYPE(tensor.ptr()) == torch->tensor && torch->set_descriptor != nullptr
                          ? PyObject_Vectorcall(torch->set_descriptor, args, 2, nullptr)

@@ -18,6 +18,9 @@ bool is_torch_tensor(pybind11::handle object);
 // cannot record tensorbuf's ops, so its gradients would be wrong.
 pybind11::object without_grad(pybind11::handle object, const char* name);
 
+// Throws that InvalidArgumentError.
+[[noreturn]] void throw_requires_grad(const char* name);
+
 // After tensorbuf wrote the torch tensor `tensor` in place: bumps its version counter (shared
 // with its views, its base and its detach()es). Nothing for inference tensors, which have none.
 void note_torch_write(pybind11::handle tensor);

@@ -1,6 +1,8 @@
 #include "torch_objects.hpp"
 
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -18,6 +20,37 @@ PyObject* attribute(PyObject* object, const char* name) {
   PyObject* value = PyObject_GetAttrString(object, name);
   if (value == nullptr) PyErr_Clear();
   return value;
+}
+
+// The accelerator, through tensorbuf._torch_fast_loader (absent from a build without it),
+// which checks that it was built for this torch; any failure leaves the pure path.
+void load_fast(TorchObjects& objects) {
+  PyObject* loader = PyImport_ImportModule("tensorbuf._torch_fast_loader");
+  if (loader == nullptr) {
+    PyErr_Clear();
+    objects.fast_status = "not built";
+    return;
+  }
+  PyObject* result = PyObject_CallMethod(loader, "load", nullptr);
+  Py_DECREF(loader);
+  if (result == nullptr) {
+    PyErr_Clear();
+    objects.fast_status = "the loader raised";
+    return;
+  }
+  if (PyCapsule_IsValid(result, kTorchFastCapsule)) {
+    const auto* api = static_cast<const TorchFastApi*>(PyCapsule_GetPointer(result, kTorchFastCapsule));
+    if (api->version == TorchFastApi::kVersion) {
+      objects.fast = api;  // the module stays imported: the table lives for the process
+      objects.fast_status = "loaded";
+    } else {
+      objects.fast_status = "table version " + std::to_string(api->version);
+    }
+  } else if (const char* why = PyUnicode_Check(result) ? PyUnicode_AsUTF8(result) : nullptr) {
+    objects.fast_status = why;
+  }
+  PyErr_Clear();
+  Py_DECREF(result);
 }
 
 // Looks torch's objects up; null (and nothing kept) while torch is half-imported.
@@ -71,8 +104,34 @@ TorchObjects* look_up(PyObject* torch) {
     }
   }
   PyErr_Clear();
+  load_fast(*objects);
   Py_INCREF(torch);
   return objects.release();
+}
+
+// A TensorBuffer over a CPU torch tensor's memory, keeping the tensor alive while it lives.
+TensorBuffer borrow_tensor(py::handle tensor, void* data, const Shape& shape, DataType type) {
+  PyObject* object = tensor.ptr();
+  BorrowOptions borrow;
+  Py_INCREF(object);  // the tensor (its storage) lives as long as the borrow
+  borrow.release = [object](Stream) { with_gil([object] { Py_DECREF(object); }); };
+  try {
+    return TensorBuffer::borrow(data, shape, type, Device::cpu(), std::move(borrow));
+  } catch (...) {
+    Py_DECREF(object);  // borrow() never calls release when it throws
+    throw;
+  }
+}
+
+// `object` (a tensor read by the accelerator into `view`) as borrow_torch_cpu takes it.
+std::optional<TensorBuffer> borrow_read(py::handle object, const TorchTensorView& view,
+                                        const char* name) {
+  if (view.dtype < 0 || !view.contiguous || view.negative || view.conjugate) return std::nullopt;
+  const auto type = static_cast<DataType>(view.dtype);
+  if (view.requires_grad && view.grad_enabled) throw_requires_grad(name);
+  const Shape shape(std::vector<std::int64_t>(view.sizes, view.sizes + view.rank));
+  if (reinterpret_cast<std::uintptr_t>(view.data) % type_size(type) != 0) return std::nullopt;
+  return borrow_tensor(object, shape.num_elements() == 0 ? nullptr : view.data, shape, type);
 }
 
 }  // namespace
@@ -117,6 +176,27 @@ const TorchObjects* torch_objects() {
   return objects;
 }
 
+TorchFastUse& torch_fast_use() {
+  static TorchFastUse use;  // read and written with the GIL held
+  return use;
+}
+
+const TorchFastApi* torch_fast(const TorchObjects& torch) {
+  return torch_fast_use().enabled ? torch.fast : nullptr;
+}
+
+void bind_torch_fast(py::module_& m) {
+  m.def("_torch_fast_state", [] {
+    const TorchObjects* torch = torch_objects();
+    const TorchFastUse& use = torch_fast_use();
+    return py::dict(py::arg("status") = torch == nullptr ? "torch not imported" : torch->fast_status,
+                    py::arg("enabled") = use.enabled, py::arg("reads") = use.reads,
+                    py::arg("bumps") = use.bumps);
+  }, "The torch accelerator tensorbuf._torch_fast: why (not) loaded, and its use so far.");
+  m.def("_torch_fast_enable", [](bool enabled) { torch_fast_use().enabled = enabled; },
+        py::arg("enabled"), "Uses the torch accelerator when loaded (True, the default) or not.");
+}
+
 std::optional<DataType> torch_data_type(const TorchObjects& torch, PyObject* dtype) {
   for (std::size_t i = 0; i < torch.dtypes.size(); ++i) {
     if (torch.dtypes[i] == dtype) return static_cast<DataType>(i);
@@ -128,6 +208,13 @@ std::optional<TensorBuffer> borrow_torch_cpu(py::handle handle, const char* name
   const TorchObjects* torch = torch_objects();
   PyObject* object = handle.ptr();
   if (torch == nullptr || !PyObject_TypeCheck(object, torch->tensor)) return std::nullopt;
+  if (const TorchFastApi* fast = torch_fast(*torch)) {
+    TorchTensorView view;
+    if (fast->read(object, &view) == 1) {
+      ++torch_fast_use().reads;
+      return borrow_read(handle, view, name);
+    }
+  }
   const bool exact = Py_TYPE(object) == torch->tensor;
   // Each read is one getter call (about 50 ns in torch 1.13, most of this path's cost). A read
   // that raises (a sparse or MKL-DNN tensor has no data_ptr) or a check that fails sends the
@@ -162,16 +249,9 @@ std::optional<TensorBuffer> borrow_torch_cpu(py::handle handle, const char* name
   if (PyErr_Occurred()) throw py::error_already_set();
   const Shape shape(std::move(dims));
   if (address % type_size(*type) != 0) return std::nullopt;
-  void* data = shape.num_elements() == 0 ? nullptr : reinterpret_cast<void*>(address);
-  BorrowOptions borrow;
-  Py_INCREF(object);  // the tensor (its storage) lives as long as the borrow
-  borrow.release = [object](Stream) { with_gil([object] { Py_DECREF(object); }); };
-  try {
-    return TensorBuffer::borrow(data, shape, *type, Device::cpu(), std::move(borrow));
-  } catch (...) {
-    Py_DECREF(object);  // borrow() never calls release when it throws
-    throw;
-  }
+  return borrow_tensor(handle, shape.num_elements() == 0 ? nullptr : reinterpret_cast<void*>(address),
+                       shape, *type);
 }
+
 
 }  // namespace tensorbuf::python

@@ -5,11 +5,14 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <optional>
+#include <string>
 
 #include <pybind11/pybind11.h>
 
 #include "tensorbuf/tensor_buffer.hpp"
+#include "torch_fast_api.hpp"
 
 namespace tensorbuf::python {
 
@@ -32,7 +35,25 @@ struct TorchObjects {
   Attribute layout, is_cpu, dtype, requires_grad, is_contiguous, is_neg, shape, data_ptr;
   PyObject* set_ = nullptr;             // interned "set_"
   PyObject* set_descriptor = nullptr;  // _TensorBase.set_, unless torch.Tensor overrides it
+  // The accelerator tensorbuf._torch_fast, when built for this torch and loaded; else why not.
+  const TorchFastApi* fast = nullptr;
+  std::string fast_status;
 };
+
+// The accelerator's use, for tests and benchmarks (_tensorbuf._torch_fast_state): whether it
+// may be used, and how many tensors it read and version counters it bumped.
+struct TorchFastUse {
+  bool enabled = true;
+  std::uint64_t reads = 0;
+  std::uint64_t bumps = 0;
+};
+TorchFastUse& torch_fast_use();
+
+// The accelerator when loaded and enabled, else null.
+const TorchFastApi* torch_fast(const TorchObjects& torch);
+
+// _tensorbuf._torch_fast_state() and _torch_fast_enable(bool) (private: tests, benchmarks).
+void bind_torch_fast(pybind11::module_& m);
 
 // tensor.<attribute>, or tensor.<attribute>() for a method; throws on error. `exact`: the
 // tensor's type is torch.Tensor itself.
