@@ -9,6 +9,8 @@ tensor.
    one process (round after round, each kind once per round, in turn), medians of the rounds
    in this thread's CPU time;
    torch's own index_add_ of the same row for scale. Target (issue 34): torch <= 1.3x NumPy.
+   Where the accelerator tensorbuf._torch_fast is loaded, torch arguments are timed both
+   through it and through the pure path (_torch_fast_enable(False)), in the same rounds.
    Without torch, only NumPy and tb are timed. Without a C++ bench build (no BUILD_DIR, or
    --side-by-side), only part 2 runs.
 
@@ -65,6 +67,13 @@ def cpp_per_call_us(build):
     return statistics.median(b["real_time"] * unit[b["time_unit"]] for b in runs)
 
 
+def accelerated():
+    """Whether tensorbuf._torch_fast, the accelerator for torch arguments, is loaded."""
+    torch.zeros(1)
+    state = getattr(tb._tensorbuf, "_torch_fast_state", None)
+    return state is not None and state()["status"] == "loaded"
+
+
 def side_by_side_us(rounds=31, calls=2000):
     """{kind: median us per call} for the in-place scatter with each kind of argument."""
     op = tb.tensor_scatter_nd_add_in_place
@@ -73,25 +82,37 @@ def side_by_side_us(rounds=31, calls=2000):
     cases = {"numpy": lambda a=arrays: op(*a)}
     buffers = tuple(tb.asarray(a.copy()) for a in arrays)
     cases["tb.TensorBuffer"] = lambda b=buffers: op(*b)
+    pure = set()  # the cases timed with the accelerator off
     if torch is not None:
         tensors = tuple(torch.from_numpy(a.copy()) for a in arrays)
         cases["torch"] = lambda t=tensors: op(*t)
+        if accelerated():
+            cases["torch, pure path"] = cases["torch"]
+            pure.add("torch, pure path")
         table, index, row = torch.zeros(16, 4), torch.tensor([3]), torch.ones(1, 4)
         cases["torch index_add_ (reference)"] = lambda: table.index_add_(0, index, row)
     for call in cases.values():
         call()  # warm-up
     samples = {kind: [] for kind in cases}
-    for _ in range(rounds):
-        for kind, call in cases.items():
-            samples[kind].append(per_call_us(call, calls))
+    try:
+        for _ in range(rounds):
+            for kind, call in cases.items():
+                if pure:
+                    tb._tensorbuf._torch_fast_enable(kind not in pure)
+                samples[kind].append(per_call_us(call, calls))
+    finally:
+        if pure:
+            tb._tensorbuf._torch_fast_enable(True)
     return {kind: statistics.median(values) for kind, values in samples.items()}
 
 
 def print_side_by_side():
     medians = side_by_side_us()
     numpy_us = medians["numpy"]
+    accelerator = "loaded" if torch and accelerated() else "not loaded"
     print(f"in-place scatter of one row into [16, 4] float32, alternating, medians "
-          f"(torch {torch.__version__ if torch else 'absent'}, NumPy {np.__version__}):")
+          f"(torch {torch.__version__ if torch else 'absent'}, NumPy {np.__version__}; "
+          f"accelerator: {accelerator}; load average {os.getloadavg()[0]:.2f}):")
     for kind, us in medians.items():
         print(f"  {kind:30s} {us:6.2f} us per call  ({us / numpy_us:.2f}x NumPy)")
     if "torch" in medians:

@@ -13,10 +13,12 @@ set -euo pipefail
 # python3-onnx libonnx-testdata: the ONNX node tests of tests/processing (they skip without them).
 # python3-pip python3-setuptools python3-wheel: the wheel (pyproject.toml, scripts/check_wheel.sh);
 # dpkg-dev: dpkg-shlibdeps and dpkg-architecture for the .deb packages (scripts/check_deb.sh).
+# libtorch-dev: torch's C++ headers, for the optional accelerator tensorbuf._torch_fast
+# (python/torch_fast; not built without them, about 4 MB to download, 42 MB unpacked).
 packages=(cmake ninja-build g++ gfortran libgtest-dev libbenchmark-dev libdlpack-dev python3 clang
           python3-dev pybind11-dev python3-numpy python3-pytest python3-torch mypy
           libclang-rt-14-dev libopenmpi-dev openmpi-bin python3-onnx libonnx-testdata pkgconf
-          python3-pip python3-setuptools python3-wheel dpkg-dev "$@")
+          python3-pip python3-setuptools python3-wheel dpkg-dev libtorch-dev "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" > /dev/null 2>&1 || missing+=("$p")
