@@ -75,7 +75,8 @@ class CMakeBuild(build_ext):
                 "-DBUILD_SHARED_LIBS=OFF", "-DTENSORBUF_WITH_PYTHON=ON",
                 f"-DPython_EXECUTABLE={sys.executable}", "-DTENSORBUF_BUILD_TESTS=OFF",
                 "-DTENSORBUF_BUILD_APPS=OFF", "-DTENSORBUF_BUILD_BENCH=OFF",
-                "-DTENSORBUF_WITH_MPI=OFF", "-DTENSORBUF_WITH_FORTRAN=OFF"]
+                "-DTENSORBUF_WITH_MPI=OFF", "-DTENSORBUF_WITH_FORTRAN=OFF",
+                "-DTENSORBUF_WITH_TORCH_FAST=OFF"]  # the wheel does not carry it
         if shutil.which("ninja") and not (build_dir / "CMakeCache.txt").exists():
             args += ["-G", "Ninja"]
         args += shlex.split(os.environ.get("TENSORBUF_CMAKE_ARGS", ""))
