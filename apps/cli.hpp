@@ -3,9 +3,11 @@
 #pragma once
 
 #include <exception>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tensorbuf/tensorbuf.hpp"
@@ -54,6 +56,14 @@ Device parse_device(const std::string& text);
 // one of the two; InvalidArgumentError otherwise).
 std::optional<std::string> output_path(const Args& flags);
 
+// The --tensor of an op with an in-place form and where its result goes: --out (`out`, the
+// tensor read from its file) or --in-place (no `out`, the file's data mapped writable).
+struct TensorArg {
+  std::optional<std::string> out;
+  TensorBuffer tensor;
+};
+TensorArg load_tensor_arg(const Args& flags);
+
 // `--out-of-bounds default|error|drop`, `--axis N` and `--batch-dims N` (InvalidArgumentError
 // otherwise).
 OutOfBoundsPolicy parse_policy(const std::optional<std::string>& text);
@@ -62,29 +72,36 @@ int parse_batch_dims(const std::string& text);
 // `--device` of `tensorbuf run <op>`: cpu when not given.
 Device run_device(const Args& flags);
 
-// The flags of `tensorbuf run <op>`, the same with --distributed (apps/cli_run.cpp).
-extern const std::vector<FlagSpec> kScatterRunFlags;
-extern const std::vector<FlagSpec> kMaskUpdateRunFlags;
-extern const std::vector<FlagSpec> kSubstrRunFlags;
-extern const std::vector<FlagSpec> kGatherNdRunFlags;     // apps/cli_run_gather_nd.cpp
-extern const std::vector<FlagSpec> kBooleanMaskRunFlags;  // apps/cli_run_boolean_mask.cpp
+// Flags and usage words many ops share.
+inline const FlagSpec kDeviceFlag{"device", true};
+inline const FlagSpec kPolicyFlag{"out-of-bounds", true};
+inline constexpr const char* kPolicyUsage = "[--out-of-bounds default|error|drop]";
+inline constexpr const char* kDeviceUsage = "[--device cpu|cuda]";
 
-// `tensorbuf run boolean_mask` and `tensorbuf run compress` (apps/cli_run_boolean_mask.cpp).
-int run_boolean_mask(const std::vector<std::string>& args);
-int run_compress(const std::vector<std::string>& args);
-// `tensorbuf run gather_nd` (apps/cli_run_gather_nd.cpp).
-int run_gather_nd(const std::vector<std::string>& args);
-// `tensorbuf run gather`, `gather_elements`, `scatter_elements` (apps/cli_run_elements.cpp).
-int run_gather(const std::vector<std::string>& args);
-int run_gather_elements(const std::vector<std::string>& args);
-int run_scatter_elements(const std::vector<std::string>& args);
+// One op of `tensorbuf run`: its flags, its usage and help, and how it runs. Each family's
+// file returns its ops, and run_ops() (apps/cli_run.cpp) joins them: `run --help`, `run <op>
+// --help`, the dispatch and `--distributed` all walk that one list. Whether `--help` mentions
+// --distributed is the op table's `distributed` (tensorbuf/op_table.hpp).
+struct RunOp {
+  std::string name = {};             // the public name, as in the op table
+  std::vector<FlagSpec> flags = {};  // besides --help
+  std::string synopsis = {};         // the flags as usage shows them, '\n' between lines
+  std::string about = {};            // what `--help` says below the usage, ending in '\n'
+  std::function<int(const Args&)> run = {};
+  std::string listed_as = {};  // `run --help` lists ops of one listed_as once (else name)
+};
+std::vector<RunOp> scatter_nd_run_ops();  // apps/cli_run_scatter_nd.cpp
+std::vector<RunOp> mask_run_ops();        // apps/cli_run_boolean_mask.cpp
+std::vector<RunOp> string_run_ops();      // apps/cli_run_substr.cpp
+std::vector<RunOp> gather_nd_run_ops();   // apps/cli_run_gather_nd.cpp
+std::vector<RunOp> elements_run_ops();    // apps/cli_run_elements.cpp
+std::vector<RunOp> processing_run_ops();  // apps/cli_run_processing.cpp
+// Every op of `tensorbuf run`, in the order `run --help` lists them; null for an unknown name.
+const std::vector<RunOp>& run_ops();
+const RunOp* find_run_op(std::string_view name);
 
-// `tensorbuf run <op>` for the processing ops (apps/cli_run_processing.cpp); none when `op` is
-// not one of them.
-std::optional<int> run_processing(const std::string& op, const std::vector<std::string>& args);
-
-// `tensorbuf run <op> ... --distributed` under mpiexec (apps/cli_run_distributed.cpp);
-// InvalidArgumentError in a build without MPI.
+// `tensorbuf run <op> ... --distributed` under mpiexec (apps/cli_run_distributed.cpp): the
+// flags of run_ops()'s `op`; InvalidArgumentError in a build without MPI.
 int run_distributed(const std::string& op, const std::vector<std::string>& args);
 
 // Subcommands. Each returns the exit status; errors propagate to main's report_error.

@@ -1,33 +1,29 @@
-// `tensorbuf run boolean_mask` and `tensorbuf run compress`: the read side of the mask ops on
-// .npy files (docs/boolean_mask.md). No in-place form: the output has its own shape.
-#include <iostream>
-
+// `tensorbuf run boolean_mask_update`, `boolean_mask` and `compress`: the mask ops on .npy
+// files (docs/boolean_mask.md). Only the update has an in-place form: the others' output has
+// its own shape.
 #include "cli.hpp"
 #include "tensorbuf/ops.hpp"
 
 namespace tensorbuf::cli {
-
-const std::vector<FlagSpec> kBooleanMaskRunFlags = {
-    {"tensor", true}, {"mask", true}, {"out", true}, {"axis", true}, {"device", true}};
-
 namespace {
 
-const std::vector<FlagSpec> kCompressRunFlags = {
-    {"input", true}, {"condition", true}, {"out", true}, {"axis", true}, {"device", true}};
-
-}  // namespace
-
-int run_boolean_mask(const std::vector<std::string>& args) {
-  const std::string command = "tensorbuf run boolean_mask";
-  const Args flags(args, kBooleanMaskRunFlags, command);
-  if (flags.help()) {
-    std::cout << "usage: " << command
-              << " --tensor T.npy --mask M.npy --out O.npy [--axis N] [--device cpu|cuda]\n\n"
-                 "NumPy's tensor[(slice(None),)*axis + (mask,)], TensorFlow's tf.boolean_mask.\n"
-                 "mask: bool, shape tensor.shape[axis:axis+K]; the output has shape\n"
-                 "tensor.shape[:axis] + [n] + tensor.shape[axis+K:], n the count of true entries.\n";
-    return kExitOk;
+int run_boolean_mask_update(const Args& flags) {
+  BooleanMaskUpdateOptions options;
+  options.device = run_device(flags);
+  if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
+  options.broadcast = !flags.has("no-broadcast");
+  TensorArg tensor = load_tensor_arg(flags);
+  const TensorBuffer mask = load_npy_tensor(flags.required("mask"));
+  const TensorBuffer updates = load_npy_tensor(flags.required("updates"));
+  if (!tensor.out) {
+    boolean_mask_update_in_place(tensor.tensor, mask, updates, options);
+  } else {
+    save_npy(*tensor.out, boolean_mask_update(tensor.tensor, mask, updates, options));
   }
+  return kExitOk;
+}
+
+int run_boolean_mask(const Args& flags) {
   BooleanMaskOptions options;
   options.device = run_device(flags);
   if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
@@ -38,17 +34,7 @@ int run_boolean_mask(const std::vector<std::string>& args) {
   return kExitOk;
 }
 
-int run_compress(const std::vector<std::string>& args) {
-  const std::string command = "tensorbuf run compress";
-  const Args flags(args, kCompressRunFlags, command);
-  if (flags.help()) {
-    std::cout << "usage: " << command
-              << " --input X.npy --condition C.npy --out O.npy [--axis N] [--device cpu|cuda]\n\n"
-                 "ONNX Compress: the slices of input along --axis whose 1-D bool condition entry\n"
-                 "is true (no --axis: the elements of the flattened input). A shorter condition\n"
-                 "is false past its end; a longer one may only be false there.\n";
-    return kExitOk;
-  }
+int run_compress(const Args& flags) {
   CompressOptions options;
   options.device = run_device(flags);
   if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
@@ -57,6 +43,46 @@ int run_compress(const std::vector<std::string>& args) {
   const TensorBuffer condition = load_npy_tensor(flags.required("condition"));
   save_npy(out, compress(input, condition, options));
   return kExitOk;
+}
+
+}  // namespace
+
+std::vector<RunOp> mask_run_ops() {
+  const std::string device = kDeviceUsage;
+  return {
+      {.name = "boolean_mask_update",
+       .flags = {{"tensor", true},
+                 {"mask", true},
+                 {"updates", true},
+                 {"out", true},
+                 {"in-place", false},
+                 {"axis", true},
+                 {"no-broadcast", false},
+                 kDeviceFlag},
+       .synopsis = "--tensor T.npy --mask M.npy --updates U.npy (--out O.npy | --in-place)\n"
+                   "[--axis N] [--no-broadcast] " +
+                   device,
+       .about = "NumPy's out[(slice(None),)*axis + (mask,)] = updates on a copy of tensor. mask:\n"
+                "bool, shape tensor.shape[axis:axis+mask.rank]; updates: tensor's dtype,\n"
+                "broadcast to the target shape unless --no-broadcast. --in-place: T.npy's data\n"
+                "is updated in the file itself (mapped, no copy).\n",
+       .run = run_boolean_mask_update},
+      {.name = "boolean_mask",
+       .flags = {{"tensor", true}, {"mask", true}, {"out", true}, {"axis", true}, kDeviceFlag},
+       .synopsis = "--tensor T.npy --mask M.npy --out O.npy [--axis N] " + device,
+       .about = "NumPy's tensor[(slice(None),)*axis + (mask,)], TensorFlow's tf.boolean_mask.\n"
+                "mask: bool, shape tensor.shape[axis:axis+K]; the output has shape\n"
+                "tensor.shape[:axis] + [n] + tensor.shape[axis+K:], n the count of true "
+                "entries.\n",
+       .run = run_boolean_mask},
+      {.name = "compress",
+       .flags = {{"input", true}, {"condition", true}, {"out", true}, {"axis", true}, kDeviceFlag},
+       .synopsis = "--input X.npy --condition C.npy --out O.npy [--axis N] " + device,
+       .about = "ONNX Compress: the slices of input along --axis whose 1-D bool condition entry\n"
+                "is true (no --axis: the elements of the flattened input). A shorter condition\n"
+                "is false past its end; a longer one may only be false there.\n",
+       .run = run_compress},
+  };
 }
 
 }  // namespace tensorbuf::cli

@@ -69,8 +69,7 @@ void write_tensor(const std::optional<std::string>& out, const Args& flags,
   }
 }
 
-int run_scatter(const std::string& op, DistScatter fn, const std::vector<std::string>& args) {
-  const Args flags(args, kScatterRunFlags, "tensorbuf run " + op + " --distributed");
+int run_scatter(DistScatter fn, const Args& flags) {
   ScatterOptions options;
   options.device = run_device(flags);
   options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
@@ -86,8 +85,7 @@ int run_scatter(const std::string& op, DistScatter fn, const std::vector<std::st
   return kExitOk;
 }
 
-int run_mask_update(const std::vector<std::string>& args) {
-  const Args flags(args, kMaskUpdateRunFlags, "tensorbuf run boolean_mask_update --distributed");
+int run_mask_update(const Args& flags) {
   BooleanMaskUpdateOptions options;
   options.device = run_device(flags);
   if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
@@ -109,8 +107,7 @@ int run_mask_update(const std::vector<std::string>& args) {
   return kExitOk;
 }
 
-int run_substr(const std::vector<std::string>& args) {
-  const Args flags(args, kSubstrRunFlags, "tensorbuf run substr --distributed");
+int run_substr(const Args& flags) {
   SubstrOptions options;
   options.device = run_device(flags);
   options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
@@ -128,8 +125,7 @@ int run_substr(const std::vector<std::string>& args) {
 
 // The embedding lookup: params and indices split by rows, each rank asks for its block of
 // index rows and writes its rows of the answer (the rank-order concatenation is the whole).
-int run_gather_nd(const std::vector<std::string>& args) {
-  const Args flags(args, kGatherNdRunFlags, "tensorbuf run gather_nd --distributed");
+int run_gather_nd(const Args& flags) {
   GatherOptions options;
   options.device = run_device(flags);
   options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
@@ -142,15 +138,14 @@ int run_gather_nd(const std::vector<std::string>& args) {
   const dist::ShardedTensor indices = dist::load_npy(comm, flags.required("indices"));
   TensorBuffer local = dist::gather_nd(params, indices.local(), options);
   const std::int64_t rows = local.shape()[0];  // indices have rank >= 2: the result rank >= 1
-  dist::save_npy(out, dist::ShardedTensor(comm, dist::RowLayout::from_local(comm, rows),
-                                          std::move(local)));
+  dist::save_npy(
+      out, dist::ShardedTensor(comm, dist::RowLayout::from_local(comm, rows), std::move(local)));
   return kExitOk;
 }
 
 // tensor[mask] along axis 0 with the mask split as the tensor; along another axis the mask is
 // whole on every rank and each rank selects in its rows.
-int run_boolean_mask(const std::vector<std::string>& args) {
-  const Args flags(args, kBooleanMaskRunFlags, "tensorbuf run boolean_mask --distributed");
+int run_boolean_mask(const Args& flags) {
   BooleanMaskOptions options;
   options.device = run_device(flags);
   if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
@@ -168,6 +163,7 @@ int run_boolean_mask(const std::vector<std::string>& args) {
   return kExitOk;
 }
 
+// The ops with a distributed form. Each parses the flags of its `tensorbuf run` op (run_ops()).
 int dispatch(const std::string& op, const std::vector<std::string>& args) {
   static const std::pair<std::string_view, DistScatter> kScatterOps[] = {
 #define TENSORBUF_DIST_SCATTER_FN(name, op, what) \
@@ -175,13 +171,21 @@ int dispatch(const std::string& op, const std::vector<std::string>& args) {
       TENSORBUF_SCATTER_COMBINES(TENSORBUF_DIST_SCATTER_FN)
 #undef TENSORBUF_DIST_SCATTER_FN
   };
+  static const std::pair<std::string_view, int (*)(const Args&)> kOps[] = {
+      {"boolean_mask_update", &run_mask_update},
+      {"substr", &run_substr},
+      {"gather_nd", &run_gather_nd},
+      {"boolean_mask", &run_boolean_mask}};
+  const RunOp* run_op = find_run_op(op);
+  const auto flags = [&] {
+    return Args(args, run_op->flags, "tensorbuf run " + op + " --distributed");
+  };
   for (const auto& [name, fn] : kScatterOps) {
-    if (op == name) return run_scatter(op, fn, args);
+    if (op == name) return run_scatter(fn, flags());
   }
-  if (op == "boolean_mask_update") return run_mask_update(args);
-  if (op == "substr") return run_substr(args);
-  if (op == "gather_nd") return run_gather_nd(args);
-  if (op == "boolean_mask") return run_boolean_mask(args);
+  for (const auto& [name, fn] : kOps) {
+    if (op == name) return fn(flags());
+  }
   throw InvalidArgumentError("unknown op '" + op +
                              "' for --distributed (see tensorbuf run --help)");
 }

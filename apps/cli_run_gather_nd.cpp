@@ -1,29 +1,12 @@
 // `tensorbuf run gather_nd`: TensorFlow's gather_nd / ONNX GatherND on .npy files
 // (docs/gather_nd.md). No in-place form: the output has its own shape.
-#include <iostream>
-
 #include "cli.hpp"
 #include "tensorbuf/ops.hpp"
 
 namespace tensorbuf::cli {
+namespace {
 
-const std::vector<FlagSpec> kGatherNdRunFlags = {
-    {"params", true},        {"indices", true}, {"out", true}, {"batch-dims", true},
-    {"out-of-bounds", true}, {"device", true}};
-
-int run_gather_nd(const std::vector<std::string>& args) {
-  const std::string command = "tensorbuf run gather_nd";
-  const Args flags(args, kGatherNdRunFlags, command);
-  if (flags.help()) {
-    std::cout << "usage: " << command
-              << " --params P.npy --indices I.npy --out O.npy [--batch-dims N]\n"
-                 "       [--out-of-bounds default|error|drop] [--device cpu|cuda]\n\n"
-                 "TensorFlow's tf.gather_nd, ONNX GatherND: with b = --batch-dims (default 0) and\n"
-                 "D = indices.shape[-1], out[i...] = params[i[:b]..., indices[i...]], shape\n"
-                 "indices.shape[:-1] + params.shape[b+D:]. indices: int32 or int64; negative\n"
-                 "components are out of range (error on the CPU by default; drop: zeros).\n";
-    return kExitOk;
-  }
+int run_gather_nd(const Args& flags) {
   GatherOptions options;
   options.device = run_device(flags);
   options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
@@ -35,6 +18,26 @@ int run_gather_nd(const std::vector<std::string>& args) {
   const TensorBuffer indices = load_npy_tensor(flags.required("indices"));
   save_npy(out, gather_nd(params, indices, options));
   return kExitOk;
+}
+
+}  // namespace
+
+std::vector<RunOp> gather_nd_run_ops() {
+  return {
+      {.name = "gather_nd",
+       .flags = {{"params", true},
+                 {"indices", true},
+                 {"out", true},
+                 {"batch-dims", true},
+                 kPolicyFlag,
+                 kDeviceFlag},
+       .synopsis = std::string("--params P.npy --indices I.npy --out O.npy [--batch-dims N]\n") +
+                   kPolicyUsage + " " + kDeviceUsage,
+       .about = "TensorFlow's tf.gather_nd, ONNX GatherND: with b = --batch-dims (default 0) and\n"
+                "D = indices.shape[-1], out[i...] = params[i[:b]..., indices[i...]], shape\n"
+                "indices.shape[:-1] + params.shape[b+D:]. indices: int32 or int64; negative\n"
+                "components are out of range (error on the CPU by default; drop: zeros).\n",
+       .run = run_gather_nd}};
 }
 
 }  // namespace tensorbuf::cli

@@ -4,7 +4,6 @@
 // TFLite Support's ops take their parameters as numbers on the command line; ONNX's
 // quantize_linear / dequantize_linear take tensors (per tensor or per axis) as .npy files.
 #include <charconv>
-#include <iostream>
 
 #include "cli.hpp"
 #include "tensorbuf/processing.hpp"
@@ -103,7 +102,9 @@ struct ProcessingCommand {
 };
 
 const ProcessingCommand kCommands[] = {
-    {"normalize", {{"mean", true}, {"stddev", true}}, "--mean M[,M...] --stddev S[,S...]",
+    {"normalize",
+     {{"mean", true}, {"stddev", true}},
+     "--mean M[,M...] --stddev S[,S...]",
      "TFLite Support's NormalizeOp: (float32(x) - mean) / stddev in float32. One number each,\n"
      "or one per channel (x's last axis); mean 0 with stddev 1 is the identity.\n",
      [](const TensorBuffer& x, const Args& flags) {
@@ -114,25 +115,32 @@ const ProcessingCommand kCommands[] = {
        }
        return normalize(x, means, stddevs, process_options(flags));
      }},
-    {"quantize", {{"zero-point", true}, {"scale", true}}, "--zero-point Z --scale S",
+    {"quantize",
+     {{"zero-point", true}, {"scale", true}},
+     "--zero-point Z --scale S",
      "TFLite Support's QuantizeOp: normalize(x, -zero_point * scale, scale), float32.\n",
      [](const TensorBuffer& x, const Args& flags) {
        return quantize(x, parse_float("zero-point", flags.required("zero-point")),
                        parse_float("scale", flags.required("scale")), process_options(flags));
      }},
-    {"dequantize", {{"zero-point", true}, {"scale", true}}, "--zero-point Z --scale S",
+    {"dequantize",
+     {{"zero-point", true}, {"scale", true}},
+     "--zero-point Z --scale S",
      "TFLite Support's DequantizeOp: normalize(x, zero_point, 1 / scale), float32.\n",
      [](const TensorBuffer& x, const Args& flags) {
        return dequantize(x, parse_float("zero-point", flags.required("zero-point")),
                          parse_float("scale", flags.required("scale")), process_options(flags));
      }},
-    {"cast", {{"dtype", true}}, "--dtype bool|uint8|int8|...|float64",
+    {"cast",
+     {{"dtype", true}},
+     "--dtype bool|uint8|int8|...|float64",
      "TFLite Support's CastOp, for every pair of dtypes (saturating, NaN to 0).\n",
      [](const TensorBuffer& x, const Args& flags) {
        return cast(x, parse_spelling<DataType>(flags.required("dtype"), "--dtype"),
                    process_options(flags));
      }},
-    {"quantize_linear", {{"scale", true}, {"zero-point", true}, {"axis", true}},
+    {"quantize_linear",
+     {{"scale", true}, {"zero-point", true}, {"axis", true}},
      "--scale S.npy --zero-point Z.npy [--axis N]",
      "ONNX QuantizeLinear (opset 13): saturate(round_half_even(x / scale) + zero_point) in the\n"
      "zero point's dtype; scale and zero point of one element (per tensor) or 1-D along --axis\n"
@@ -141,7 +149,8 @@ const ProcessingCommand kCommands[] = {
        return quantize_linear(x, load_npy_tensor(flags.required("scale")),
                               load_npy_tensor(flags.required("zero-point")), linear_options(flags));
      }},
-    {"dequantize_linear", {{"scale", true}, {"zero-point", true}, {"axis", true}},
+    {"dequantize_linear",
+     {{"scale", true}, {"zero-point", true}, {"axis", true}},
      "--scale S.npy --zero-point Z.npy [--axis N]",
      "ONNX DequantizeLinear (opset 13): (float32(x) - zero_point) * scale in float32.\n",
      [](const TensorBuffer& x, const Args& flags) {
@@ -149,7 +158,9 @@ const ProcessingCommand kCommands[] = {
                                 load_npy_tensor(flags.required("zero-point")),
                                 linear_options(flags));
      }},
-    {"process", {{"steps", true}}, "--steps STEP[/STEP...]",
+    {"process",
+     {{"steps", true}},
+     "--steps STEP[/STEP...]",
      "A Processor: the steps in one pass, bit-equal to the single ops one by one. A step is\n"
      "normalize:M[,M...]:S[,S...], quantize:Z:S, dequantize:Z:S or cast:DTYPE, e.g.\n"
      "--steps normalize:127.5,127.5,127.5:127.5,127.5,127.5/cast:float16\n",
@@ -160,24 +171,23 @@ const ProcessingCommand kCommands[] = {
 
 }  // namespace
 
-std::optional<int> run_processing(const std::string& op, const std::vector<std::string>& args) {
+std::vector<RunOp> processing_run_ops() {
+  std::vector<RunOp> ops;
   for (const ProcessingCommand& command : kCommands) {
-    if (op != command.op) continue;
-    const std::string name = "tensorbuf run " + op;
     std::vector<FlagSpec> specs = command.flags;
-    specs.insert(specs.end(), {{"x", true}, {"out", true}, {"device", true}});
-    const Args flags(args, specs, name);
-    if (flags.help()) {
-      std::cout << "usage: " << name << " --x X.npy " << command.usage
-                << " --out O.npy [--device cpu|cuda]\n\n"
-                << command.help;
-      return kExitOk;
-    }
-    const std::string& out = flags.required("out");
-    save_npy(out, command.run(load_npy_tensor(flags.required("x")), flags));
-    return kExitOk;
+    specs.insert(specs.end(), {{"x", true}, {"out", true}, kDeviceFlag});
+    ops.push_back(
+        {.name = command.op,
+         .flags = std::move(specs),
+         .synopsis = std::string("--x X.npy ") + command.usage + " --out O.npy " + kDeviceUsage,
+         .about = command.help,
+         .run = [run = command.run](const Args& flags) {
+           const std::string& out = flags.required("out");
+           save_npy(out, run(load_npy_tensor(flags.required("x")), flags));
+           return kExitOk;
+         }});
   }
-  return std::nullopt;
+  return ops;
 }
 
 }  // namespace tensorbuf::cli

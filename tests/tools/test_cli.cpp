@@ -132,6 +132,25 @@ TEST_F(Cli, DistributedHelpIsTheOpsHelp) {
   }
 }
 
+// The op table's `distributed` decides whether an op's help mentions --distributed: every op
+// of a family with a distributed form says so, and the others do not.
+TEST_F(Cli, HelpMentionsDistributedExactlyForTheTablesDistributedForms) {
+  int with = 0;
+  for (const OpFamilyInfo& family : kOpFamilies) {
+    if ((family.surfaces & surface::kCli) == 0) continue;
+    for_each_op_name(family, [&](std::string_view name) {
+      const Result r = run({"run", std::string(name), "--help"});
+      ASSERT_EQ(r.status, 0) << name << ": " << r.err;
+      EXPECT_EQ(r.out.find("\n--distributed: under `mpiexec -n N`") != std::string::npos,
+                family.distributed)
+          << name << ":\n"
+          << r.out;
+      with += family.distributed ? 1 : 0;
+    });
+  }
+  EXPECT_GE(with, 5);  // the scatter combines at least
+}
+
 TEST_F(Cli, UsageErrorsAreInvalidArgumentExit2) {
   const std::string t = save("t.npy", i32({1, 1, 1}, {3}));
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {

@@ -1,0 +1,42 @@
+// `tensorbuf run substr`: TensorFlow's tf.strings.substr on a dtype S .npy file (docs/substr.md).
+#include "cli.hpp"
+#include "tensorbuf/spellings.hpp"
+
+namespace tensorbuf::cli {
+namespace {
+
+int run_substr(const Args& flags) {
+  SubstrOptions options;
+  options.device = run_device(flags);
+  options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
+  if (auto unit = flags.optional("unit")) {
+    options.unit = parse_spelling<SubstrUnit>(*unit, "--unit");
+  }
+  const std::string& out = flags.required("out");
+  const StringTensor input = load_npy_strings(flags.required("input"));
+  const TensorBuffer pos = load_npy_tensor(flags.required("pos"));
+  const TensorBuffer len = load_npy_tensor(flags.required("len"));
+  save_npy(out, substr(input, pos, len, options));
+  return kExitOk;
+}
+
+}  // namespace
+
+std::vector<RunOp> string_run_ops() {
+  return {{.name = "substr",
+           .flags = {{"input", true},
+                     {"pos", true},
+                     {"len", true},
+                     {"out", true},
+                     {"unit", true},
+                     kPolicyFlag,
+                     kDeviceFlag},
+           .synopsis = "--input S.npy --pos P.npy --len L.npy --out O.npy\n[--unit " +
+                       spelling_list<SubstrUnit>("|", "|") + "] " + kPolicyUsage + " " +
+                       kDeviceUsage,
+           .about = "TensorFlow's tf.strings.substr. input: dtype S; pos, len: int32 or int64, "
+                    "same\nshape, broadcast against input. The output is written as dtype S.\n",
+           .run = run_substr}};
+}
+
+}  // namespace tensorbuf::cli
