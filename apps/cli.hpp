@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tensorbuf/spellings.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
 namespace tensorbuf::cli {
@@ -72,21 +73,52 @@ int parse_batch_dims(const std::string& text);
 // `--device` of `tensorbuf run <op>`: cpu when not given.
 Device run_device(const Args& flags);
 
-// Flags and usage words many ops share.
-inline const FlagSpec kDeviceFlag{"device", true};
-inline const FlagSpec kPolicyFlag{"out-of-bounds", true};
+// An op's options from its flags, one meaning per flag name for every op: --device (cpu when
+// not given) and each of --out-of-bounds, --axis, --batch-dims, --deterministic,
+// --no-broadcast, --reduction and --unit whose field the options have (a flag the op's usage
+// does not name is refused before this runs).
+template <class Options>
+Options options_from(const Args& flags) {
+  Options options;
+  options.device = run_device(flags);
+  if constexpr (requires { options.out_of_bounds; }) {
+    options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
+  }
+  if constexpr (requires { options.deterministic; }) {
+    options.deterministic = flags.has("deterministic");
+  }
+  if constexpr (requires { options.broadcast; }) options.broadcast = !flags.has("no-broadcast");
+  if constexpr (requires { options.axis; }) {
+    if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
+  }
+  if constexpr (requires { options.batch_dims; }) {
+    if (auto dims = flags.optional("batch-dims")) options.batch_dims = parse_batch_dims(*dims);
+  }
+  if constexpr (requires { options.reduction; }) {
+    if (auto word = flags.optional("reduction")) {
+      options.reduction = parse_spelling<Reduction>(*word, "--reduction");
+    }
+  }
+  if constexpr (requires { options.unit; }) {
+    if (auto word = flags.optional("unit"))
+      options.unit = parse_spelling<SubstrUnit>(*word, "--unit");
+  }
+  return options;
+}
+
+// Usage words many ops share.
 inline constexpr const char* kPolicyUsage = "[--out-of-bounds default|error|drop]";
 inline constexpr const char* kDeviceUsage = "[--device cpu|cuda]";
 
-// One op of `tensorbuf run`: its flags, its usage and help, and how it runs. Each family's
+// One op of `tensorbuf run`: its usage, its help and how it runs; its flags are the ones its
+// usage names (flags_of), so the two cannot drift. Each family's
 // file returns its ops, and run_ops() (apps/cli_run.cpp) joins them: `run --help`, `run <op>
 // --help`, the dispatch and `--distributed` all walk that one list. Whether `--help` mentions
 // --distributed is the op table's `distributed` (tensorbuf/op_table.hpp).
 struct RunOp {
-  std::string name = {};             // the public name, as in the op table
-  std::vector<FlagSpec> flags = {};  // besides --help
-  std::string synopsis = {};         // the flags as usage shows them, '\n' between lines
-  std::string about = {};            // what `--help` says below the usage, ending in '\n'
+  std::string name = {};      // the public name, as in the op table
+  std::string synopsis = {};  // the flags as usage shows them, '\n' between lines
+  std::string about = {};     // what `--help` says below the usage, ending in '\n'
   std::function<int(const Args&)> run = {};
   std::string listed_as = {};  // `run --help` lists ops of one listed_as once (else name)
 };
@@ -98,6 +130,8 @@ std::vector<RunOp> elements_run_ops();    // apps/cli_run_elements.cpp
 std::vector<RunOp> processing_run_ops();  // apps/cli_run_processing.cpp
 // Every op of `tensorbuf run`, in the order `run --help` lists them; null for an unknown name.
 const std::vector<RunOp>& run_ops();
+// The flags a synopsis names: `--name VALUE` takes a value, `--name` alone is a switch.
+std::vector<FlagSpec> flags_of(std::string_view synopsis);
 const RunOp* find_run_op(std::string_view name);
 
 // `tensorbuf run <op> ... --distributed` under mpiexec (apps/cli_run_distributed.cpp): the

@@ -65,6 +65,23 @@ const std::vector<RunOp>& run_ops() {
   return ops;
 }
 
+std::vector<FlagSpec> flags_of(std::string_view synopsis) {
+  std::vector<FlagSpec> flags;
+  const auto ends_word = [](char c) { return c == ' ' || c == '\n' || c == ']' || c == ')'; };
+  for (std::size_t at = synopsis.find("--"); at != std::string_view::npos;
+       at = synopsis.find("--", at)) {
+    std::size_t end = at + 2;
+    while (end < synopsis.size() && !ends_word(synopsis[end])) ++end;
+    const std::string name(synopsis.substr(at + 2, end - at - 2));
+    // A value follows unless the flag ends a group or the next word is another flag or group.
+    const bool alone = end + 1 >= synopsis.size() || synopsis[end] == ']' || synopsis[end] == ')' ||
+                       std::string_view("-[(|").find(synopsis[end + 1]) != std::string_view::npos;
+    flags.push_back({name, !alone});
+    at = end;
+  }
+  return flags;
+}
+
 const RunOp* find_run_op(std::string_view name) {
   for (const RunOp& op : run_ops()) {
     if (op.name == name) return &op;
@@ -151,7 +168,7 @@ int run_command(const std::vector<std::string>& args) {
   if (op == nullptr) {
     throw InvalidArgumentError("unknown op '" + name + "' (see tensorbuf run --help)");
   }
-  const Args flags(rest, op->flags, "tensorbuf run " + name);
+  const Args flags(rest, flags_of(op->synopsis), "tensorbuf run " + name);
   if (flags.help()) {
     print_op_help(*op);
     return kExitOk;

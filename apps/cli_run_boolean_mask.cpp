@@ -8,10 +8,7 @@ namespace tensorbuf::cli {
 namespace {
 
 int run_boolean_mask_update(const Args& flags) {
-  BooleanMaskUpdateOptions options;
-  options.device = run_device(flags);
-  if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
-  options.broadcast = !flags.has("no-broadcast");
+  const auto options = options_from<BooleanMaskUpdateOptions>(flags);
   TensorArg tensor = load_tensor_arg(flags);
   const TensorBuffer mask = load_npy_tensor(flags.required("mask"));
   const TensorBuffer updates = load_npy_tensor(flags.required("updates"));
@@ -24,9 +21,7 @@ int run_boolean_mask_update(const Args& flags) {
 }
 
 int run_boolean_mask(const Args& flags) {
-  BooleanMaskOptions options;
-  options.device = run_device(flags);
-  if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
+  const auto options = options_from<BooleanMaskOptions>(flags);
   const std::string& out = flags.required("out");
   const TensorBuffer tensor = load_npy_tensor(flags.required("tensor"));
   const TensorBuffer mask = load_npy_tensor(flags.required("mask"));
@@ -35,9 +30,7 @@ int run_boolean_mask(const Args& flags) {
 }
 
 int run_compress(const Args& flags) {
-  CompressOptions options;
-  options.device = run_device(flags);
-  if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
+  const auto options = options_from<CompressOptions>(flags);
   const std::string& out = flags.required("out");
   const TensorBuffer input = load_npy_tensor(flags.required("input"));
   const TensorBuffer condition = load_npy_tensor(flags.required("condition"));
@@ -51,14 +44,6 @@ std::vector<RunOp> mask_run_ops() {
   const std::string device = kDeviceUsage;
   return {
       {.name = "boolean_mask_update",
-       .flags = {{"tensor", true},
-                 {"mask", true},
-                 {"updates", true},
-                 {"out", true},
-                 {"in-place", false},
-                 {"axis", true},
-                 {"no-broadcast", false},
-                 kDeviceFlag},
        .synopsis = "--tensor T.npy --mask M.npy --updates U.npy (--out O.npy | --in-place)\n"
                    "[--axis N] [--no-broadcast] " +
                    device,
@@ -68,7 +53,6 @@ std::vector<RunOp> mask_run_ops() {
                 "is updated in the file itself (mapped, no copy).\n",
        .run = run_boolean_mask_update},
       {.name = "boolean_mask",
-       .flags = {{"tensor", true}, {"mask", true}, {"out", true}, {"axis", true}, kDeviceFlag},
        .synopsis = "--tensor T.npy --mask M.npy --out O.npy [--axis N] " + device,
        .about = "NumPy's tensor[(slice(None),)*axis + (mask,)], TensorFlow's tf.boolean_mask.\n"
                 "mask: bool, shape tensor.shape[axis:axis+K]; the output has shape\n"
@@ -76,7 +60,6 @@ std::vector<RunOp> mask_run_ops() {
                 "entries.\n",
        .run = run_boolean_mask},
       {.name = "compress",
-       .flags = {{"input", true}, {"condition", true}, {"out", true}, {"axis", true}, kDeviceFlag},
        .synopsis = "--input X.npy --condition C.npy --out O.npy [--axis N] " + device,
        .about = "ONNX Compress: the slices of input along --axis whose 1-D bool condition entry\n"
                 "is true (no --axis: the elements of the flattened input). A shorter condition\n"

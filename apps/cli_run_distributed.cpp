@@ -70,10 +70,7 @@ void write_tensor(const std::optional<std::string>& out, const Args& flags,
 }
 
 int run_scatter(DistScatter fn, const Args& flags) {
-  ScatterOptions options;
-  options.device = run_device(flags);
-  options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
-  options.deterministic = flags.has("deterministic");
+  const auto options = options_from<ScatterOptions>(flags);
   const std::optional<std::string> out = output_path(flags);
   const dist::Comm comm(MPI_COMM_WORLD);
   dist::ShardedTensor tensor = dist::load_npy(comm, flags.required("tensor"));
@@ -86,10 +83,7 @@ int run_scatter(DistScatter fn, const Args& flags) {
 }
 
 int run_mask_update(const Args& flags) {
-  BooleanMaskUpdateOptions options;
-  options.device = run_device(flags);
-  if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
-  options.broadcast = !flags.has("no-broadcast");
+  const auto options = options_from<BooleanMaskUpdateOptions>(flags);
   const std::optional<std::string> out = output_path(flags);
   const dist::Comm comm(MPI_COMM_WORLD);
   dist::ShardedTensor tensor = dist::load_npy(comm, flags.required("tensor"));
@@ -108,12 +102,7 @@ int run_mask_update(const Args& flags) {
 }
 
 int run_substr(const Args& flags) {
-  SubstrOptions options;
-  options.device = run_device(flags);
-  options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
-  if (auto unit = flags.optional("unit")) {
-    options.unit = parse_spelling<SubstrUnit>(*unit, "--unit");
-  }
+  const auto options = options_from<SubstrOptions>(flags);
   const std::string& out = flags.required("out");
   const dist::Comm comm(MPI_COMM_WORLD);
   const dist::ShardedStrings input = dist::load_npy_strings(comm, flags.required("input"));
@@ -126,12 +115,7 @@ int run_substr(const Args& flags) {
 // The embedding lookup: params and indices split by rows, each rank asks for its block of
 // index rows and writes its rows of the answer (the rank-order concatenation is the whole).
 int run_gather_nd(const Args& flags) {
-  GatherOptions options;
-  options.device = run_device(flags);
-  options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
-  if (auto batch_dims = flags.optional("batch-dims")) {
-    options.batch_dims = parse_batch_dims(*batch_dims);
-  }
+  const auto options = options_from<GatherOptions>(flags);
   const std::string& out = flags.required("out");
   const dist::Comm comm(MPI_COMM_WORLD);
   const dist::ShardedTensor params = dist::load_npy(comm, flags.required("params"));
@@ -146,9 +130,7 @@ int run_gather_nd(const Args& flags) {
 // tensor[mask] along axis 0 with the mask split as the tensor; along another axis the mask is
 // whole on every rank and each rank selects in its rows.
 int run_boolean_mask(const Args& flags) {
-  BooleanMaskOptions options;
-  options.device = run_device(flags);
-  if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
+  const auto options = options_from<BooleanMaskOptions>(flags);
   const std::string& out = flags.required("out");
   const dist::Comm comm(MPI_COMM_WORLD);
   const dist::ShardedTensor tensor = dist::load_npy(comm, flags.required("tensor"));
@@ -178,7 +160,7 @@ int dispatch(const std::string& op, const std::vector<std::string>& args) {
       {"boolean_mask", &run_boolean_mask}};
   const RunOp* run_op = find_run_op(op);
   const auto flags = [&] {
-    return Args(args, run_op->flags, "tensorbuf run " + op + " --distributed");
+    return Args(args, flags_of(run_op->synopsis), "tensorbuf run " + op + " --distributed");
   };
   for (const auto& [name, fn] : kScatterOps) {
     if (op == name) return run_scatter(fn, flags());

@@ -8,21 +8,9 @@
 namespace tensorbuf::cli {
 namespace {
 
-// The options both gathers read from their flags (gather_elements has no --batch-dims).
-GatherOptions gather_options(const Args& flags) {
-  GatherOptions options;
-  options.device = run_device(flags);
-  options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
-  if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
-  if (auto batch_dims = flags.optional("batch-dims")) {
-    options.batch_dims = parse_batch_dims(*batch_dims);
-  }
-  return options;
-}
-
 template <TensorBuffer (*op)(const TensorBuffer&, const TensorBuffer&, const GatherOptions&)>
 int run_a_gather(const Args& flags) {
-  const GatherOptions options = gather_options(flags);
+  const auto options = options_from<GatherOptions>(flags);
   const std::string& out = flags.required("out");
   const TensorBuffer params = load_npy_tensor(flags.required("params"));
   const TensorBuffer indices = load_npy_tensor(flags.required("indices"));
@@ -31,14 +19,7 @@ int run_a_gather(const Args& flags) {
 }
 
 int run_scatter_elements(const Args& flags) {
-  ScatterElementsOptions options;
-  options.device = run_device(flags);
-  options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
-  options.deterministic = flags.has("deterministic");
-  if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
-  if (auto reduction = flags.optional("reduction")) {
-    options.reduction = parse_spelling<Reduction>(*reduction, "--reduction");
-  }
+  const auto options = options_from<ScatterElementsOptions>(flags);
   TensorArg tensor = load_tensor_arg(flags);
   const TensorBuffer indices = load_npy_tensor(flags.required("indices"));
   const TensorBuffer updates = load_npy_tensor(flags.required("updates"));
@@ -56,13 +37,6 @@ std::vector<RunOp> elements_run_ops() {
   const std::string policy_device = std::string(kPolicyUsage) + " " + kDeviceUsage;
   return {
       {.name = "gather",
-       .flags = {{"params", true},
-                 {"indices", true},
-                 {"out", true},
-                 {"axis", true},
-                 {"batch-dims", true},
-                 kPolicyFlag,
-                 kDeviceFlag},
        .synopsis = "--params P.npy --indices I.npy --out O.npy [--axis N] [--batch-dims N]\n" +
                    policy_device,
        .about = "ONNX Gather, np.take(params, indices, axis), tf.gather: the output has shape\n"
@@ -72,12 +46,6 @@ std::vector<RunOp> elements_run_ops() {
                 "else outside [0, s) is out of range (error on the CPU by default; drop: zeros).\n",
        .run = run_a_gather<&gather>},
       {.name = "gather_elements",
-       .flags = {{"params", true},
-                 {"indices", true},
-                 {"out", true},
-                 {"axis", true},
-                 kPolicyFlag,
-                 kDeviceFlag},
        .synopsis = "--params P.npy --indices I.npy --out O.npy [--axis N]\n" + policy_device,
        .about = "ONNX GatherElements, torch.gather, np.take_along_axis: out[p] = params[p with\n"
                 "p[axis] = indices[p]], shape indices.shape (params' rank, indices.shape[d] <=\n"
@@ -85,16 +53,6 @@ std::vector<RunOp> elements_run_ops() {
                 "gather's.\n",
        .run = run_a_gather<&gather_elements>},
       {.name = "scatter_elements",
-       .flags = {{"tensor", true},
-                 {"indices", true},
-                 {"updates", true},
-                 {"out", true},
-                 {"in-place", false},
-                 {"axis", true},
-                 {"reduction", true},
-                 {"deterministic", false},
-                 kPolicyFlag,
-                 kDeviceFlag},
        .synopsis = "--tensor T.npy --indices I.npy --updates U.npy (--out O.npy | --in-place)\n"
                    "[--axis N] [--reduction " +
                    spelling_list<Reduction>("|", "|") + "] [--deterministic]\n" + policy_device,

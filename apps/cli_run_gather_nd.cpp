@@ -7,12 +7,7 @@ namespace tensorbuf::cli {
 namespace {
 
 int run_gather_nd(const Args& flags) {
-  GatherOptions options;
-  options.device = run_device(flags);
-  options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
-  if (auto batch_dims = flags.optional("batch-dims")) {
-    options.batch_dims = parse_batch_dims(*batch_dims);
-  }
+  const auto options = options_from<GatherOptions>(flags);
   const std::string& out = flags.required("out");
   const TensorBuffer params = load_npy_tensor(flags.required("params"));
   const TensorBuffer indices = load_npy_tensor(flags.required("indices"));
@@ -25,12 +20,6 @@ int run_gather_nd(const Args& flags) {
 std::vector<RunOp> gather_nd_run_ops() {
   return {
       {.name = "gather_nd",
-       .flags = {{"params", true},
-                 {"indices", true},
-                 {"out", true},
-                 {"batch-dims", true},
-                 kPolicyFlag,
-                 kDeviceFlag},
        .synopsis = std::string("--params P.npy --indices I.npy --out O.npy [--batch-dims N]\n") +
                    kPolicyUsage + " " + kDeviceUsage,
        .about = "TensorFlow's tf.gather_nd, ONNX GatherND: with b = --batch-dims (default 0) and\n"

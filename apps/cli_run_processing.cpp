@@ -37,19 +37,6 @@ float parse_float(const std::string& flag, const std::string& text) {
   return values.front();
 }
 
-ProcessOptions process_options(const Args& flags) {
-  ProcessOptions options;
-  options.device = run_device(flags);
-  return options;
-}
-
-QuantizeLinearOptions linear_options(const Args& flags) {
-  QuantizeLinearOptions options;
-  options.device = run_device(flags);
-  if (auto axis = flags.optional("axis")) options.axis = parse_axis(*axis);
-  return options;
-}
-
 // One chain step, `name:arguments` (parameters separated by ':', values by ','):
 // normalize:M[,M...]:S[,S...], quantize:Z:S, dequantize:Z:S, cast:DTYPE.
 ProcessStep parse_step(const std::string& text) {
@@ -95,77 +82,65 @@ Processor parse_steps(const std::string& text) {
 
 struct ProcessingCommand {
   const char* op;
-  std::vector<FlagSpec> flags;  // besides --x, --out and --device
-  const char* usage;            // the flags' synopsis
-  const char* help;             // what the op computes
+  const char* usage;  // the flags besides --x, --out and --device
+  const char* help;   // what the op computes
   TensorBuffer (*run)(const TensorBuffer& x, const Args& flags);
 };
 
 const ProcessingCommand kCommands[] = {
-    {"normalize",
-     {{"mean", true}, {"stddev", true}},
-     "--mean M[,M...] --stddev S[,S...]",
+    {"normalize", "--mean M[,M...] --stddev S[,S...]",
      "TFLite Support's NormalizeOp: (float32(x) - mean) / stddev in float32. One number each,\n"
      "or one per channel (x's last axis); mean 0 with stddev 1 is the identity.\n",
      [](const TensorBuffer& x, const Args& flags) {
        const std::vector<float> means = parse_floats("mean", flags.required("mean"));
        const std::vector<float> stddevs = parse_floats("stddev", flags.required("stddev"));
        if (means.size() == 1 && stddevs.size() == 1) {
-         return normalize(x, means[0], stddevs[0], process_options(flags));
+         return normalize(x, means[0], stddevs[0], options_from<ProcessOptions>(flags));
        }
-       return normalize(x, means, stddevs, process_options(flags));
+       return normalize(x, means, stddevs, options_from<ProcessOptions>(flags));
      }},
-    {"quantize",
-     {{"zero-point", true}, {"scale", true}},
-     "--zero-point Z --scale S",
+    {"quantize", "--zero-point Z --scale S",
      "TFLite Support's QuantizeOp: normalize(x, -zero_point * scale, scale), float32.\n",
      [](const TensorBuffer& x, const Args& flags) {
        return quantize(x, parse_float("zero-point", flags.required("zero-point")),
-                       parse_float("scale", flags.required("scale")), process_options(flags));
+                       parse_float("scale", flags.required("scale")),
+                       options_from<ProcessOptions>(flags));
      }},
-    {"dequantize",
-     {{"zero-point", true}, {"scale", true}},
-     "--zero-point Z --scale S",
+    {"dequantize", "--zero-point Z --scale S",
      "TFLite Support's DequantizeOp: normalize(x, zero_point, 1 / scale), float32.\n",
      [](const TensorBuffer& x, const Args& flags) {
        return dequantize(x, parse_float("zero-point", flags.required("zero-point")),
-                         parse_float("scale", flags.required("scale")), process_options(flags));
+                         parse_float("scale", flags.required("scale")),
+                         options_from<ProcessOptions>(flags));
      }},
-    {"cast",
-     {{"dtype", true}},
-     "--dtype bool|uint8|int8|...|float64",
+    {"cast", "--dtype bool|uint8|int8|...|float64",
      "TFLite Support's CastOp, for every pair of dtypes (saturating, NaN to 0).\n",
      [](const TensorBuffer& x, const Args& flags) {
        return cast(x, parse_spelling<DataType>(flags.required("dtype"), "--dtype"),
-                   process_options(flags));
+                   options_from<ProcessOptions>(flags));
      }},
-    {"quantize_linear",
-     {{"scale", true}, {"zero-point", true}, {"axis", true}},
-     "--scale S.npy --zero-point Z.npy [--axis N]",
+    {"quantize_linear", "--scale S.npy --zero-point Z.npy [--axis N]",
      "ONNX QuantizeLinear (opset 13): saturate(round_half_even(x / scale) + zero_point) in the\n"
      "zero point's dtype; scale and zero point of one element (per tensor) or 1-D along --axis\n"
      "(default 1).\n",
      [](const TensorBuffer& x, const Args& flags) {
        return quantize_linear(x, load_npy_tensor(flags.required("scale")),
-                              load_npy_tensor(flags.required("zero-point")), linear_options(flags));
+                              load_npy_tensor(flags.required("zero-point")),
+                              options_from<QuantizeLinearOptions>(flags));
      }},
-    {"dequantize_linear",
-     {{"scale", true}, {"zero-point", true}, {"axis", true}},
-     "--scale S.npy --zero-point Z.npy [--axis N]",
+    {"dequantize_linear", "--scale S.npy --zero-point Z.npy [--axis N]",
      "ONNX DequantizeLinear (opset 13): (float32(x) - zero_point) * scale in float32.\n",
      [](const TensorBuffer& x, const Args& flags) {
        return dequantize_linear(x, load_npy_tensor(flags.required("scale")),
                                 load_npy_tensor(flags.required("zero-point")),
-                                linear_options(flags));
+                                options_from<QuantizeLinearOptions>(flags));
      }},
-    {"process",
-     {{"steps", true}},
-     "--steps STEP[/STEP...]",
+    {"process", "--steps STEP[/STEP...]",
      "A Processor: the steps in one pass, bit-equal to the single ops one by one. A step is\n"
      "normalize:M[,M...]:S[,S...], quantize:Z:S, dequantize:Z:S or cast:DTYPE, e.g.\n"
      "--steps normalize:127.5,127.5,127.5:127.5,127.5,127.5/cast:float16\n",
      [](const TensorBuffer& x, const Args& flags) {
-       return parse_steps(flags.required("steps")).run(x, process_options(flags));
+       return parse_steps(flags.required("steps")).run(x, options_from<ProcessOptions>(flags));
      }},
 };
 
@@ -174,11 +149,8 @@ const ProcessingCommand kCommands[] = {
 std::vector<RunOp> processing_run_ops() {
   std::vector<RunOp> ops;
   for (const ProcessingCommand& command : kCommands) {
-    std::vector<FlagSpec> specs = command.flags;
-    specs.insert(specs.end(), {{"x", true}, {"out", true}, kDeviceFlag});
     ops.push_back(
         {.name = command.op,
-         .flags = std::move(specs),
          .synopsis = std::string("--x X.npy ") + command.usage + " --out O.npy " + kDeviceUsage,
          .about = command.help,
          .run = [run = command.run](const Args& flags) {

@@ -15,10 +15,7 @@ struct ScatterFns {
 };
 
 int run_scatter(ScatterFns fn, const Args& flags) {
-  ScatterOptions options;
-  options.device = run_device(flags);
-  options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
-  options.deterministic = flags.has("deterministic");
+  const auto options = options_from<ScatterOptions>(flags);
   TensorArg tensor = load_tensor_arg(flags);
   const TensorBuffer indices = load_npy_tensor(flags.required("indices"));
   const TensorBuffer updates = load_npy_tensor(flags.required("updates"));
@@ -50,14 +47,6 @@ std::vector<RunOp> scatter_nd_run_ops() {
   for (std::size_t i = 0; i < std::size(fns); ++i) {
     ops.push_back({
         .name = std::string(kScatterCombines[i].name),
-        .flags = {{"tensor", true},
-                  {"indices", true},
-                  {"updates", true},
-                  {"out", true},
-                  {"in-place", false},
-                  {"deterministic", false},
-                  kPolicyFlag,
-                  kDeviceFlag},
         .synopsis = std::string("--tensor T.npy --indices I.npy --updates U.npy") +
                     " (--out O.npy | --in-place)\n[--deterministic] " + kPolicyUsage + " " +
                     kDeviceUsage,

@@ -6,12 +6,7 @@ namespace tensorbuf::cli {
 namespace {
 
 int run_substr(const Args& flags) {
-  SubstrOptions options;
-  options.device = run_device(flags);
-  options.out_of_bounds = parse_policy(flags.optional("out-of-bounds"));
-  if (auto unit = flags.optional("unit")) {
-    options.unit = parse_spelling<SubstrUnit>(*unit, "--unit");
-  }
+  const auto options = options_from<SubstrOptions>(flags);
   const std::string& out = flags.required("out");
   const StringTensor input = load_npy_strings(flags.required("input"));
   const TensorBuffer pos = load_npy_tensor(flags.required("pos"));
@@ -24,13 +19,6 @@ int run_substr(const Args& flags) {
 
 std::vector<RunOp> string_run_ops() {
   return {{.name = "substr",
-           .flags = {{"input", true},
-                     {"pos", true},
-                     {"len", true},
-                     {"out", true},
-                     {"unit", true},
-                     kPolicyFlag,
-                     kDeviceFlag},
            .synopsis = "--input S.npy --pos P.npy --len L.npy --out O.npy\n[--unit " +
                        spelling_list<SubstrUnit>("|", "|") + "] " + kPolicyUsage + " " +
                        kDeviceUsage,
