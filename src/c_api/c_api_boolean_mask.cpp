@@ -36,32 +36,23 @@ extern "C" {
 
 tb_status tb_boolean_mask(const tb_buffer* tensor, const tb_buffer* mask,
                           const tb_boolean_mask_options* options, tb_buffer** out) noexcept {
-  return guarded(__func__, [&] {
-    // Held for the call: a destroy on another thread cannot free them under the op.
-    const std::shared_ptr<const TensorBuffer> t = buffer_of(tensor, "tensor");
-    const std::shared_ptr<const TensorBuffer> m = buffer_of(mask, "mask");
-    publish_result(out, [&] { return boolean_mask(*t, *m, boolean_mask_options(options)); });
-  });
+  return call_op_publishing(
+      __func__, out, [&](auto&... b) { return boolean_mask(b..., boolean_mask_options(options)); },
+      Arg{tensor, "tensor"}, Arg{mask, "mask"});
 }
 
 tb_status tb_boolean_mask_into(const tb_buffer* tensor, const tb_buffer* mask, tb_buffer* out,
                                tb_buffer* count, const tb_boolean_mask_options* options) noexcept {
-  return guarded(__func__, [&] {
-    const std::shared_ptr<const TensorBuffer> t = buffer_of(tensor, "tensor");
-    const std::shared_ptr<const TensorBuffer> m = buffer_of(mask, "mask");
-    const std::shared_ptr<TensorBuffer> o = buffer_of(out, "out");
-    const std::shared_ptr<TensorBuffer> n = buffer_of(count, "count");
-    boolean_mask_into(*t, *m, *o, *n, boolean_mask_options(options));
-  });
+  return call_op(
+      __func__, [&](auto&... b) { boolean_mask_into(b..., boolean_mask_options(options)); },
+      Arg{tensor, "tensor"}, Arg{mask, "mask"}, Arg{out, "out"}, Arg{count, "count"});
 }
 
 tb_status tb_compress(const tb_buffer* input, const tb_buffer* condition,
                       const tb_compress_options* options, tb_buffer** out) noexcept {
-  return guarded(__func__, [&] {
-    const std::shared_ptr<const TensorBuffer> i = buffer_of(input, "input");
-    const std::shared_ptr<const TensorBuffer> c = buffer_of(condition, "condition");
-    publish_result(out, [&] { return compress(*i, *c, compress_options(options)); });
-  });
+  return call_op_publishing(
+      __func__, out, [&](auto&... b) { return compress(b..., compress_options(options)); },
+      Arg{input, "input"}, Arg{condition, "condition"});
 }
 
 }  // extern "C"

@@ -60,53 +60,39 @@ extern "C" {
 
 tb_status tb_gather_nd(const tb_buffer* params, const tb_buffer* indices,
                        const tb_gather_options* options, tb_buffer** out) noexcept {
-  return guarded(__func__, [&] {
-    // Held for the call: a destroy on another thread cannot free them under the op.
-    const std::shared_ptr<const TensorBuffer> p = buffer_of(params, "params");
-    const std::shared_ptr<const TensorBuffer> i = buffer_of(indices, "indices");
-    publish_result(out, [&] { return gather_nd(*p, *i, gather_options(options)); });
-  });
+  return call_op_publishing(
+      __func__, out, [&](auto&... b) { return gather_nd(b..., gather_options(options)); },
+      Arg{params, "params"}, Arg{indices, "indices"});
 }
 
 tb_status tb_gather(const tb_buffer* params, const tb_buffer* indices,
                     const tb_gather_options* options, tb_buffer** out) noexcept {
-  return guarded(__func__, [&] {
-    const std::shared_ptr<const TensorBuffer> p = buffer_of(params, "params");
-    const std::shared_ptr<const TensorBuffer> i = buffer_of(indices, "indices");
-    publish_result(out, [&] { return gather(*p, *i, gather_options(options)); });
-  });
+  return call_op_publishing(
+      __func__, out, [&](auto&... b) { return gather(b..., gather_options(options)); },
+      Arg{params, "params"}, Arg{indices, "indices"});
 }
 
 tb_status tb_gather_elements(const tb_buffer* params, const tb_buffer* indices,
                              const tb_gather_options* options, tb_buffer** out) noexcept {
-  return guarded(__func__, [&] {
-    const std::shared_ptr<const TensorBuffer> p = buffer_of(params, "params");
-    const std::shared_ptr<const TensorBuffer> i = buffer_of(indices, "indices");
-    publish_result(out, [&] { return gather_elements(*p, *i, gather_options(options)); });
-  });
+  return call_op_publishing(
+      __func__, out, [&](auto&... b) { return gather_elements(b..., gather_options(options)); },
+      Arg{params, "params"}, Arg{indices, "indices"});
 }
 
 tb_status tb_scatter_elements(const tb_buffer* tensor, const tb_buffer* indices,
-                              const tb_buffer* updates,
-                              const tb_scatter_elements_options* options,
+                              const tb_buffer* updates, const tb_scatter_elements_options* options,
                               tb_buffer** out) noexcept {
-  return guarded(__func__, [&] {
-    const std::shared_ptr<const TensorBuffer> t = buffer_of(tensor, "tensor");
-    const std::shared_ptr<const TensorBuffer> i = buffer_of(indices, "indices");
-    const std::shared_ptr<const TensorBuffer> u = buffer_of(updates, "updates");
-    publish_result(out, [&] { return scatter_elements(*t, *i, *u, scatter_options(options)); });
-  });
+  return call_op_publishing(
+      __func__, out, [&](auto&... b) { return scatter_elements(b..., scatter_options(options)); },
+      Arg{tensor, "tensor"}, Arg{indices, "indices"}, Arg{updates, "updates"});
 }
 
 tb_status tb_scatter_elements_in_place(tb_buffer* tensor, const tb_buffer* indices,
                                        const tb_buffer* updates,
                                        const tb_scatter_elements_options* options) noexcept {
-  return guarded(__func__, [&] {
-    const std::shared_ptr<TensorBuffer> t = buffer_of(tensor, "tensor");
-    const std::shared_ptr<const TensorBuffer> i = buffer_of(indices, "indices");
-    const std::shared_ptr<const TensorBuffer> u = buffer_of(updates, "updates");
-    scatter_elements_in_place(*t, *i, *u, scatter_options(options));
-  });
+  return call_op(
+      __func__, [&](auto&... b) { scatter_elements_in_place(b..., scatter_options(options)); },
+      Arg{tensor, "tensor"}, Arg{indices, "indices"}, Arg{updates, "updates"});
 }
 
 }  // extern "C"

@@ -10,6 +10,7 @@
 #include <initializer_list>
 #include <memory>
 #include <optional>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -90,6 +91,36 @@ void publish_result(tb_buffer** out, MakeResult&& make) {
   NewHandle handle;
   handle.set(make());
   *out = handle.publish();
+}
+
+// An op's handle argument and its name in the error text ("tensor is NULL").
+template <class Buffer>  // tb_buffer (written by the op) or const tb_buffer
+struct Arg {
+  Buffer* handle;
+  const char* name;
+};
+template <class Buffer>
+Arg(Buffer*, const char*) -> Arg<Buffer>;
+
+// The body of every op's C function, inside `guarded`: each argument's buffer held, in order,
+// for the call (a destroy on another thread cannot free it under the op; the braces fix the
+// order, so the first bad handle is the one reported), then `op(buffers...)`.
+// call_op_publishing: `op` returns the result, published in *out (checked after the inputs).
+// `op` converts the options itself, after every argument check.
+template <class Op, class... Buffers>
+tb_status call_op(const char* function, Op&& op, Arg<Buffers>... args) noexcept {
+  return guarded(function, [&] {
+    const std::tuple<decltype(buffer_of(args.handle, args.name))...> held{
+        buffer_of(args.handle, args.name)...};
+    std::apply([&](const auto&... buffer) { op(*buffer...); }, held);
+  });
+}
+template <class Op, class... Buffers>
+tb_status call_op_publishing(const char* function, tb_buffer** out, Op&& op,
+                             Arg<Buffers>... args) noexcept {
+  return call_op(
+      function, [&](auto&... buffer) { publish_result(out, [&] { return op(buffer...); }); },
+      args...);
 }
 
 // The int a C caller stored in an enum-typed argument or field. Read through memcpy, not as the

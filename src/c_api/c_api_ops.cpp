@@ -14,11 +14,6 @@
 namespace tensorbuf::c_api {
 namespace {
 
-using ScatterInPlace = void (*)(TensorBuffer&, const TensorBuffer&, const TensorBuffer&,
-                                const ScatterOptions&);
-using ScatterOutOfPlace = TensorBuffer (*)(const TensorBuffer&, const TensorBuffer&,
-                                           const TensorBuffer&, const ScatterOptions&);
-
 ScatterOptions scatter_options(const tb_oob& oob, void* stream) {  // by reference: raw_value
   ScatterOptions options;
   options.out_of_bounds = to_policy(raw_value(oob));
@@ -80,32 +75,6 @@ SubstrOptions substr_options(const tb_substr_options* c) {
   return options;
 }
 
-// The three-input op shapes shared by scatter and boolean_mask_update. `make_options` runs
-// inside the guard (its conversions may throw).
-template <class Op, class MakeOptions>
-tb_status in_place(const char* function, Op op, tb_buffer* tensor, const tb_buffer* second,
-                   const char* second_name, const tb_buffer* updates, MakeOptions make_options) {
-  return guarded(function, [&] {
-    // Held for the call: a destroy on another thread cannot free them under the op.
-    const std::shared_ptr<TensorBuffer> t = buffer_of(tensor, "tensor");
-    const std::shared_ptr<const TensorBuffer> s = buffer_of(second, second_name);
-    const std::shared_ptr<const TensorBuffer> u = buffer_of(updates, "updates");
-    op(*t, *s, *u, make_options());
-  });
-}
-
-template <class Op, class MakeOptions>
-tb_status out_of_place(const char* function, Op op, const tb_buffer* tensor,
-                       const tb_buffer* second, const char* second_name, const tb_buffer* updates,
-                       MakeOptions make_options, tb_buffer** out) {
-  return guarded(function, [&] {
-    const std::shared_ptr<const TensorBuffer> t = buffer_of(tensor, "tensor");
-    const std::shared_ptr<const TensorBuffer> s = buffer_of(second, second_name);
-    const std::shared_ptr<const TensorBuffer> u = buffer_of(updates, "updates");
-    publish_result(out, [&] { return op(*t, *s, *u, make_options()); });
-  });
-}
-
 }  // namespace
 }  // namespace tensorbuf::c_api
 
@@ -139,34 +108,40 @@ TENSORBUF_SCATTER_COMBINES(TB_REQUIRE_DECLARED_)
 
 // The four C functions of one combine: the plain forms take (oob, stream), the _ex forms the
 // options struct.
-#define TB_DEFINE_SCATTER_(name, op, what)                                                      \
-  tb_status tb_tensor_scatter_nd_##name##_in_place(tb_buffer* tensor, const tb_buffer* indices, \
-                                                   const tb_buffer* updates, tb_oob oob,        \
-                                                   void* stream) noexcept {                     \
-    return in_place(__func__, static_cast<ScatterInPlace>(tensor_scatter_nd_##name##_in_place), \
-                    tensor, indices, "indices", updates,                                        \
-                    [&] { return scatter_options(oob, stream); });                              \
-  }                                                                                             \
-  tb_status tb_tensor_scatter_nd_##name(const tb_buffer* tensor, const tb_buffer* indices,      \
-                                        const tb_buffer* updates, tb_oob oob, void* stream,     \
-                                        tb_buffer** out) noexcept {                             \
-    return out_of_place(                                                                        \
-        __func__, static_cast<ScatterOutOfPlace>(tensor_scatter_nd_##name), tensor, indices,    \
-        "indices", updates, [&] { return scatter_options(oob, stream); }, out);                 \
-  }                                                                                             \
-  tb_status tb_tensor_scatter_nd_##name##_in_place_ex(                                          \
-      tb_buffer* tensor, const tb_buffer* indices, const tb_buffer* updates,                    \
-      const tb_scatter_options* options) noexcept {                                             \
-    return in_place(__func__, static_cast<ScatterInPlace>(tensor_scatter_nd_##name##_in_place), \
-                    tensor, indices, "indices", updates,                                        \
-                    [&] { return scatter_options(options); });                                  \
-  }                                                                                             \
-  tb_status tb_tensor_scatter_nd_##name##_ex(                                                   \
-      const tb_buffer* tensor, const tb_buffer* indices, const tb_buffer* updates,              \
-      const tb_scatter_options* options, tb_buffer** out) noexcept {                            \
-    return out_of_place(                                                                        \
-        __func__, static_cast<ScatterOutOfPlace>(tensor_scatter_nd_##name), tensor, indices,    \
-        "indices", updates, [&] { return scatter_options(options); }, out);                     \
+#define TB_DEFINE_SCATTER_(name, op, what)                                                        \
+  tb_status tb_tensor_scatter_nd_##name##_in_place(tb_buffer* tensor, const tb_buffer* indices,   \
+                                                   const tb_buffer* updates, tb_oob oob,          \
+                                                   void* stream) noexcept {                       \
+    return call_op(                                                                               \
+        __func__,                                                                                 \
+        [&](auto&... b) {                                                                         \
+          tensor_scatter_nd_##name##_in_place(b..., scatter_options(oob, stream));                \
+        },                                                                                        \
+        Arg{tensor, "tensor"}, Arg{indices, "indices"}, Arg{updates, "updates"});                 \
+  }                                                                                               \
+  tb_status tb_tensor_scatter_nd_##name(const tb_buffer* tensor, const tb_buffer* indices,        \
+                                        const tb_buffer* updates, tb_oob oob, void* stream,       \
+                                        tb_buffer** out) noexcept {                               \
+    return call_op_publishing(                                                                    \
+        __func__, out,                                                                            \
+        [&](auto&... b) { return tensor_scatter_nd_##name(b..., scatter_options(oob, stream)); }, \
+        Arg{tensor, "tensor"}, Arg{indices, "indices"}, Arg{updates, "updates"});                 \
+  }                                                                                               \
+  tb_status tb_tensor_scatter_nd_##name##_in_place_ex(                                            \
+      tb_buffer* tensor, const tb_buffer* indices, const tb_buffer* updates,                      \
+      const tb_scatter_options* options) noexcept {                                               \
+    return call_op(                                                                               \
+        __func__,                                                                                 \
+        [&](auto&... b) { tensor_scatter_nd_##name##_in_place(b..., scatter_options(options)); }, \
+        Arg{tensor, "tensor"}, Arg{indices, "indices"}, Arg{updates, "updates"});                 \
+  }                                                                                               \
+  tb_status tb_tensor_scatter_nd_##name##_ex(                                                     \
+      const tb_buffer* tensor, const tb_buffer* indices, const tb_buffer* updates,                \
+      const tb_scatter_options* options, tb_buffer** out) noexcept {                              \
+    return call_op_publishing(                                                                    \
+        __func__, out,                                                                            \
+        [&](auto&... b) { return tensor_scatter_nd_##name(b..., scatter_options(options)); },     \
+        Arg{tensor, "tensor"}, Arg{indices, "indices"}, Arg{updates, "updates"});                 \
   }
 
 extern "C" {
@@ -177,31 +152,37 @@ TENSORBUF_SCATTER_COMBINES(TB_DEFINE_SCATTER_)
 tb_status tb_boolean_mask_update_in_place(tb_buffer* tensor, const tb_buffer* mask,
                                           const tb_buffer* updates, int axis,
                                           void* stream) noexcept {
-  return in_place(__func__, boolean_mask_update_in_place, tensor, mask, "mask", updates,
-                  [&] { return mask_update_options(axis, stream); });
+  return call_op(
+      __func__,
+      [&](auto&... b) { boolean_mask_update_in_place(b..., mask_update_options(axis, stream)); },
+      Arg{tensor, "tensor"}, Arg{mask, "mask"}, Arg{updates, "updates"});
 }
 
 tb_status tb_boolean_mask_update(const tb_buffer* tensor, const tb_buffer* mask,
                                  const tb_buffer* updates, int axis, void* stream,
                                  tb_buffer** out) noexcept {
-  return out_of_place(
-      __func__, boolean_mask_update, tensor, mask, "mask", updates,
-      [&] { return mask_update_options(axis, stream); }, out);
+  return call_op_publishing(
+      __func__, out,
+      [&](auto&... b) { return boolean_mask_update(b..., mask_update_options(axis, stream)); },
+      Arg{tensor, "tensor"}, Arg{mask, "mask"}, Arg{updates, "updates"});
 }
 
 tb_status tb_boolean_mask_update_in_place_ex(tb_buffer* tensor, const tb_buffer* mask,
                                              const tb_buffer* updates,
                                              const tb_mask_update_options* options) noexcept {
-  return in_place(__func__, boolean_mask_update_in_place, tensor, mask, "mask", updates,
-                  [&] { return mask_update_options(options); });
+  return call_op(
+      __func__,
+      [&](auto&... b) { boolean_mask_update_in_place(b..., mask_update_options(options)); },
+      Arg{tensor, "tensor"}, Arg{mask, "mask"}, Arg{updates, "updates"});
 }
 
 tb_status tb_boolean_mask_update_ex(const tb_buffer* tensor, const tb_buffer* mask,
                                     const tb_buffer* updates, const tb_mask_update_options* options,
                                     tb_buffer** out) noexcept {
-  return out_of_place(
-      __func__, boolean_mask_update, tensor, mask, "mask", updates,
-      [&] { return mask_update_options(options); }, out);
+  return call_op_publishing(
+      __func__, out,
+      [&](auto&... b) { return boolean_mask_update(b..., mask_update_options(options)); },
+      Arg{tensor, "tensor"}, Arg{mask, "mask"}, Arg{updates, "updates"});
 }
 
 tb_status tb_substr(const tb_buffer* offsets, const tb_buffer* chars, int ndim,

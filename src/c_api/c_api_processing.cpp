@@ -32,22 +32,7 @@ QuantizeLinearOptions linear_options(const tb_quantize_linear_options* c) {
 // `op(x)` into a new handle in *out.
 template <class Op>
 tb_status unary(const char* name, const tb_buffer* x, tb_buffer** out, Op op) {
-  return guarded(name, [&] {
-    // Held for the call: a destroy on another thread cannot free it under the op.
-    const std::shared_ptr<const TensorBuffer> in = buffer_of(x, "x");
-    publish_result(out, [&] { return op(*in); });
-  });
-}
-
-template <class Op>
-tb_status linear(const char* name, const tb_buffer* x, const tb_buffer* scale,
-                 const tb_buffer* zero_point, tb_buffer** out, Op op) {
-  return guarded(name, [&] {
-    const std::shared_ptr<const TensorBuffer> in = buffer_of(x, "x");
-    const std::shared_ptr<const TensorBuffer> s = buffer_of(scale, "scale");
-    const std::shared_ptr<const TensorBuffer> z = buffer_of(zero_point, "zero_point");
-    publish_result(out, [&] { return op(*in, *s, *z); });
-  });
+  return call_op_publishing(name, out, op, Arg{x, "x"});
 }
 
 }  // namespace
@@ -103,22 +88,20 @@ tb_status tb_cast(const tb_buffer* x, tb_dtype dtype, const tb_process_options* 
 }
 
 tb_status tb_quantize_linear(const tb_buffer* x, const tb_buffer* scale,
-                             const tb_buffer* zero_point,
-                             const tb_quantize_linear_options* options, tb_buffer** out) noexcept {
-  return linear(__func__, x, scale, zero_point, out,
-                [&](const TensorBuffer& in, const TensorBuffer& s, const TensorBuffer& z) {
-                  return quantize_linear(in, s, z, linear_options(options));
-                });
+                             const tb_buffer* zero_point, const tb_quantize_linear_options* options,
+                             tb_buffer** out) noexcept {
+  return call_op_publishing(
+      __func__, out, [&](auto&... b) { return quantize_linear(b..., linear_options(options)); },
+      Arg{x, "x"}, Arg{scale, "scale"}, Arg{zero_point, "zero_point"});
 }
 
 tb_status tb_dequantize_linear(const tb_buffer* x, const tb_buffer* scale,
                                const tb_buffer* zero_point,
                                const tb_quantize_linear_options* options,
                                tb_buffer** out) noexcept {
-  return linear(__func__, x, scale, zero_point, out,
-                [&](const TensorBuffer& in, const TensorBuffer& s, const TensorBuffer& z) {
-                  return dequantize_linear(in, s, z, linear_options(options));
-                });
+  return call_op_publishing(
+      __func__, out, [&](auto&... b) { return dequantize_linear(b..., linear_options(options)); },
+      Arg{x, "x"}, Arg{scale, "scale"}, Arg{zero_point, "zero_point"});
 }
 
 }  // extern "C"
