@@ -42,7 +42,8 @@ naming_files() {
   re=$(pattern "$1")
   own=$(own_path "$1")
   [[ $own == *'(?!)' ]] && own=${own%'(?!)'}
-  git ls-files -z | xargs -0 grep -lP -- "$re" 2>/dev/null | grep -vP -- "$own" || true
+  git ls-files -z | xargs -0 grep -lP -- "$re" 2>/dev/null | grep -vP -- "$own" |
+    grep -vxF scripts/op_surface_count.sh || true
 }
 
 # Sources only: no tests (tests/, fortran/test_*) and no prose (*.md).
