@@ -111,10 +111,10 @@ inline constexpr const char* kPolicyUsage = "[--out-of-bounds default|error|drop
 inline constexpr const char* kDeviceUsage = "[--device cpu|cuda]";
 
 // One op of `tensorbuf run`: its usage, its help and how it runs; its flags are the ones its
-// usage names (flags_of), so the two cannot drift. Each family's
-// file returns its ops, and run_ops() (apps/cli_run.cpp) joins them: `run --help`, `run <op>
-// --help`, the dispatch and `--distributed` all walk that one list. Whether `--help` mentions
-// --distributed is the op table's `distributed` (tensorbuf/op_table.hpp).
+// usage names (flags_of), so the two cannot drift. Each family's file returns its ops, and
+// run_ops() (apps/cli_run.cpp) joins them: `run --help`, `run <op> --help`, the dispatch and
+// `--distributed` all walk that one list. Whether `--help` mentions --distributed is the op
+// table's `distributed` (tensorbuf/op_table.hpp).
 struct RunOp {
   std::string name = {};      // the public name, as in the op table
   std::string synopsis = {};  // the flags as usage shows them, '\n' between lines
@@ -128,11 +128,12 @@ std::vector<RunOp> string_run_ops();      // apps/cli_run_substr.cpp
 std::vector<RunOp> gather_nd_run_ops();   // apps/cli_run_gather_nd.cpp
 std::vector<RunOp> elements_run_ops();    // apps/cli_run_elements.cpp
 std::vector<RunOp> processing_run_ops();  // apps/cli_run_processing.cpp
-// Every op of `tensorbuf run`, in the order `run --help` lists them; null for an unknown name.
+// Every op of `tensorbuf run`, in the order `run --help` lists them; one by name (null for an
+// unknown name).
 const std::vector<RunOp>& run_ops();
+const RunOp* find_run_op(std::string_view name);
 // The flags a synopsis names: `--name VALUE` takes a value, `--name` alone is a switch.
 std::vector<FlagSpec> flags_of(std::string_view synopsis);
-const RunOp* find_run_op(std::string_view name);
 
 // `tensorbuf run <op> ... --distributed` under mpiexec (apps/cli_run_distributed.cpp): the
 // flags of run_ops()'s `op`; InvalidArgumentError in a build without MPI.

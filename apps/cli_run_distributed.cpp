@@ -159,6 +159,10 @@ int dispatch(const std::string& op, const std::vector<std::string>& args) {
       {"gather_nd", &run_gather_nd},
       {"boolean_mask", &run_boolean_mask}};
   const RunOp* run_op = find_run_op(op);
+  if (run_op == nullptr) {
+    throw InvalidArgumentError("unknown op '" + op +
+                               "' for --distributed (see tensorbuf run --help)");
+  }
   const auto flags = [&] {
     return Args(args, flags_of(run_op->synopsis), "tensorbuf run " + op + " --distributed");
   };
@@ -168,8 +172,8 @@ int dispatch(const std::string& op, const std::vector<std::string>& args) {
   for (const auto& [name, fn] : kOps) {
     if (op == name) return fn(flags());
   }
-  throw InvalidArgumentError("unknown op '" + op +
-                             "' for --distributed (see tensorbuf run --help)");
+  throw InvalidArgumentError("op '" + op +
+                             "' has no --distributed form (see tensorbuf run --help)");
 }
 
 }  // namespace
