@@ -459,6 +459,75 @@ TENSORBUF_API tb_status tb_dequantize_linear(const tb_buffer* x, const tb_buffer
                                              const tb_quantize_linear_options* options,
                                              tb_buffer** out) TB_NOEXCEPT;
 
+/* ---- Processor: the fused chain (docs/processing.md "Processor", "From C") ----------------- */
+
+/** An owning handle to one tensorbuf::Processor: an ordered chain of processing steps, built
+ * once and run on many inputs in one pass over memory, bit-equal to the single ops above run
+ * one after another. Immutable: one processor may run on many threads at once. Its handles
+ * follow the tb_buffer rules (a table, never dereferenced; a tb_buffer handle given as a
+ * processor, or the reverse, is TB_INVALID_ARGUMENT "<argument> is a tb_buffer handle, not a
+ * tb_processor"). Free with tb_processor_destroy. */
+typedef struct tb_processor tb_processor;
+
+/** What a tb_process_step does, and which of its fields it reads. */
+typedef enum {
+  TB_STEP_NORMALIZE = 0,          /**< tb_normalize: mean, stddev */
+  TB_STEP_NORMALIZE_CHANNELS = 1, /**< tb_normalize_channels: means, stddevs, channels */
+  TB_STEP_QUANTIZE = 2,           /**< tb_quantize: zero_point, scale */
+  TB_STEP_DEQUANTIZE = 3,         /**< tb_dequantize: zero_point, scale */
+  TB_STEP_CAST = 4                /**< tb_cast: dtype */
+} tb_step_kind;
+
+/** One step, as the single op's arguments; the fields its kind does not read are ignored. The
+ * steps are an array: every element's struct_size is sizeof(tb_process_step) (the array's
+ * stride; a later header may append fields). means / stddevs are read by tb_processor_create
+ * only (copied). */
+typedef struct {
+  size_t struct_size;
+  tb_step_kind kind;
+  float mean;            /**< TB_STEP_NORMALIZE */
+  float stddev;          /**< TB_STEP_NORMALIZE */
+  float zero_point;      /**< TB_STEP_QUANTIZE, TB_STEP_DEQUANTIZE */
+  float scale;           /**< TB_STEP_QUANTIZE, TB_STEP_DEQUANTIZE */
+  const float* means;    /**< TB_STEP_NORMALIZE_CHANNELS: `channels` values */
+  const float* stddevs;  /**< TB_STEP_NORMALIZE_CHANNELS: `channels` values */
+  int64_t channels;      /**< TB_STEP_NORMALIZE_CHANNELS */
+  tb_dtype dtype;        /**< TB_STEP_CAST: the target dtype */
+} tb_process_step;
+
+/** A processor of `count` steps (steps may be NULL when count is 0: the identity chain).
+ * Errors (TB_INVALID_ARGUMENT, *out untouched): a negative count, a step's struct_size, kind or
+ * dtype, a NULL means / stddevs with channels > 0, the single op's argument errors after the
+ * step's index ("tb_processor_create: steps[1]: normalize: stddev cannot be zero"), and two
+ * per-channel steps of different channel counts (> 1) ("Processor: step 2 (normalize) has 2
+ * channels and step 0 (normalize) 3: no last axis fits both"). */
+TENSORBUF_API tb_status tb_processor_create(const tb_process_step* steps, int64_t count,
+                                            tb_processor** out) TB_NOEXCEPT;
+/** The chain applied to x: a new buffer of x's shape and tb_processor_output_dtype(x's dtype),
+ * or, when every step is an identity for x, a new handle sharing x's memory. Runs where x lives
+ * or on options->device (options may be NULL; tb_process_options as the single ops). Errors:
+ * a per-channel step whose channel count is not x's last axis ("Processor step 1 (normalize):
+ * 3 means (stddevs) for a last axis of shape [2,4]: ..."), CUDA without CUDA (TB_UNAVAILABLE). */
+TENSORBUF_API tb_status tb_processor_run(const tb_processor* processor, const tb_buffer* x,
+                                         const tb_process_options* options,
+                                         tb_buffer** out) TB_NOEXCEPT;
+/** The chain applied to x, written into `out`, which must have x's shape and the chain's
+ * output dtype for x (TB_INVALID_ARGUMENT otherwise: "Processor::run_into: out has dtype
+ * float16; the chain gives float32 for a uint8 input"). `out` may be x or share memory with
+ * it; on failure it is unchanged. A write to `out` (see the threads rule above). */
+TENSORBUF_API tb_status tb_processor_run_into(const tb_processor* processor, const tb_buffer* x,
+                                              tb_buffer* out,
+                                              const tb_process_options* options) TB_NOEXCEPT;
+/** *out = the dtype tb_processor_run gives for an input of dtype `input`. */
+TENSORBUF_API tb_status tb_processor_output_dtype(const tb_processor* processor, tb_dtype input,
+                                                  tb_dtype* out) TB_NOEXCEPT;
+/** *out = the number of steps the processor was created with (identities included). */
+TENSORBUF_API tb_status tb_processor_step_count(const tb_processor* processor,
+                                                int64_t* out) TB_NOEXCEPT;
+/** Frees the handle (NULL: nothing; a destroyed or invalid handle: nothing happens and
+ * tb_last_error() says so). A run already going on another thread finishes on it first. */
+TENSORBUF_API void tb_processor_destroy(tb_processor* processor) TB_NOEXCEPT;
+
 /* ---- DLPack (spec/interop.md I2) --------------------------------------------------------- */
 
 /** A zero-copy export (tensorbuf::to_dlpack_versioned); the consumer calls its deleter once.

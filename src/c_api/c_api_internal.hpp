@@ -18,6 +18,11 @@
 #include "tensorbuf/errors.hpp"
 #include "tensorbuf/tensor_buffer.hpp"
 
+namespace tensorbuf {
+class Processor;
+struct ProcessOptions;
+}  // namespace tensorbuf
+
 namespace tensorbuf::c_api {
 
 // Runs `body` (which returns void) and turns every exception into a status and the
@@ -82,6 +87,14 @@ class NewHandle {
   std::uint32_t slot_ = 0;
   bool published_ = false;
 };
+
+// Processors (c_api_handles.cpp), in a table of their own with the same rules. A tb_buffer
+// handle given as a processor, or a processor handle as a buffer, is InvalidArgumentError
+// "<name> is a tb_buffer handle, not a tb_processor" (and the reverse).
+std::shared_ptr<const Processor> processor_of(const tb_processor* handle, const char* name);
+// A new handle holding `processor` (ResourceExhaustedError when the table is full).
+tb_processor* publish_processor(Processor processor);
+void destroy_processor_handle(tb_processor* handle, const char* name);
 
 // An op's result as a new handle in *out: `out` checked (after the caller's inputs), the result
 // made, then published.
@@ -153,5 +166,7 @@ void require_struct_size(std::size_t given, std::initializer_list<std::size_t> o
   ((c)->struct_size >= offsetof(Type, member) + sizeof(Type::member))
 // The device of an op's options: unset (where its first input lives) for a NULL `device`.
 std::optional<Device> to_optional_device(const tb_device* device);
+// tb_process_options as ProcessOptions (NULL: the defaults); c_api_processing.cpp.
+ProcessOptions process_options(const tb_process_options* c);
 
 }  // namespace tensorbuf::c_api

@@ -8,7 +8,6 @@
 #include "tensorbuf/quantize_linear.hpp"
 
 namespace tensorbuf::c_api {
-namespace {
 
 ProcessOptions process_options(const tb_process_options* c) {
   ProcessOptions options;
@@ -18,6 +17,8 @@ ProcessOptions process_options(const tb_process_options* c) {
   options.device = to_optional_device(c->device);
   return options;
 }
+
+namespace {
 
 QuantizeLinearOptions linear_options(const tb_quantize_linear_options* c) {
   QuantizeLinearOptions options;

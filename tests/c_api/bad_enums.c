@@ -64,6 +64,24 @@ int tb_test_out_of_range_enums(tb_buffer* tensor, const tb_buffer* indices,
                   TB_INVALID_ARGUMENT;
     }
     failures += tb_cast(tensor, (tb_dtype)bad[i], NULL, &out) != TB_INVALID_ARGUMENT;
+    {
+      tb_process_step step = {sizeof(tb_process_step), TB_STEP_CAST, 0, 0, 0, 0, NULL, NULL, 0,
+                              TB_FLOAT32};
+      tb_processor* processor = NULL;
+      tb_dtype type = TB_BOOL;
+      step.kind = (tb_step_kind)bad[i];
+      failures += tb_processor_create(&step, 1, &processor) != TB_INVALID_ARGUMENT;
+      step.kind = TB_STEP_CAST;
+      step.dtype = (tb_dtype)bad[i];
+      failures += tb_processor_create(&step, 1, &processor) != TB_INVALID_ARGUMENT;
+      failures += processor != NULL;
+      step.dtype = TB_FLOAT32;
+      failures += tb_processor_create(&step, 1, &processor) != TB_OK;
+      failures += tb_processor_output_dtype(processor, (tb_dtype)bad[i], &type) !=
+                  TB_INVALID_ARGUMENT;
+      failures += type != TB_BOOL;
+      tb_processor_destroy(processor);
+    }
     failures += out != NULL || out_chars != NULL || out_ndim != -1 || out_shape[0] != 0;
   }
   return failures;

@@ -19,6 +19,14 @@ tb_buffer* handle_arg(CApiArguments& a, tb_buffer* p, int null_arg, int k) {
   return a.stand_in;
 }
 
+// A processor handle argument: `p`, or a.processor_stand_in when it is pointer argument `k` and
+// `null_arg == k`.
+tb_processor* processor_arg(CApiArguments& a, tb_processor* p, int null_arg, int k) {
+  if (null_arg != k) return p;
+  ++a.stand_ins_passed;
+  return a.processor_stand_in;
+}
+
 // The four calls of one combine of the op table, each followed by a comma.
 #define TB_SCATTER_CALLS_(op, enumerator, what)                                                   \
   CApiCall{"tb_tensor_scatter_nd_" #op "_in_place", 3,                                            \
@@ -221,6 +229,32 @@ std::vector<CApiCall> all_calls() {
                                      handle_arg(a, a.scalar.get, n, 1),
                                      handle_arg(a, a.zero_point.get, n, 2), nullptr,
                                      arg(&a.out, n, 3));
+       }},
+      // The Processor: a.processor is normalize(1, 2); run_into writes a.masked (float32 [8]).
+      {"tb_processor_create", 2,
+       [](CApiArguments& a, int n) {
+         return tb_processor_create(arg(a.steps, n, 0), 1, arg(&a.out_processor, n, 1));
+       }},
+      {"tb_processor_run", 3,
+       [](CApiArguments& a, int n) {
+         return tb_processor_run(processor_arg(a, a.processor.get, n, 0),
+                                 handle_arg(a, a.tensor.get, n, 1), nullptr, arg(&a.out, n, 2));
+       }},
+      {"tb_processor_run_into", 3,
+       [](CApiArguments& a, int n) {
+         return tb_processor_run_into(processor_arg(a, a.processor.get, n, 0),
+                                      handle_arg(a, a.tensor.get, n, 1),
+                                      handle_arg(a, a.masked.get, n, 2), nullptr);
+       }},
+      {"tb_processor_output_dtype", 2,
+       [](CApiArguments& a, int n) {
+         return tb_processor_output_dtype(processor_arg(a, a.processor.get, n, 0), TB_UINT8,
+                                          arg(&a.dtype, n, 1));
+       }},
+      {"tb_processor_step_count", 2,
+       [](CApiArguments& a, int n) {
+         return tb_processor_step_count(processor_arg(a, a.processor.get, n, 0),
+                                        arg(&a.step_count, n, 1));
        }},
   };
 }

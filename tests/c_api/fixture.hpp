@@ -24,6 +24,25 @@ struct Handle {
   ~Handle() { tb_buffer_destroy(get); }
 };
 
+// A processor handle freed at scope exit.
+struct ProcessorHandle {
+  tb_processor* get = nullptr;
+  ProcessorHandle() = default;
+  explicit ProcessorHandle(tb_processor* p) : get(p) {}
+  ProcessorHandle(const ProcessorHandle&) = delete;
+  ProcessorHandle& operator=(const ProcessorHandle&) = delete;
+  ~ProcessorHandle() { tb_processor_destroy(get); }
+};
+
+// A processor of `steps` (each step's struct_size set here).
+inline tb_processor* make_processor(std::vector<tb_process_step> steps) {
+  for (tb_process_step& s : steps) s.struct_size = sizeof(tb_process_step);
+  tb_processor* p = nullptr;
+  EXPECT_EQ(tb_processor_create(steps.data(), static_cast<std::int64_t>(steps.size()), &p), TB_OK)
+      << tb_last_error();
+  return p;
+}
+
 template <class T>
 tb_buffer* make_buffer(tb_dtype dtype, std::vector<std::int64_t> shape, std::vector<T> values) {
   tb_buffer* b = nullptr;
@@ -61,6 +80,9 @@ struct CApiArguments {
   Handle quantized{make_buffer<std::uint8_t>(TB_UINT8, {2}, {0, 255})};
   // The elements ops' indices: int32 [4], of the tensor's rank (gather_elements, scatter_elements).
   Handle positions{make_buffer<std::int32_t>(TB_INT32, {4}, {4, 3, 1, 7})};
+  // A processor, normalize(1, 2) (float32 -> float32), and the steps of one.
+  ProcessorHandle processor{make_processor({tb_process_step{0, TB_STEP_NORMALIZE, 1.0f, 2.0f}})};
+  tb_process_step steps[1] = {{sizeof(tb_process_step), TB_STEP_NORMALIZE, 1.0f, 2.0f}};
   std::int64_t shape[1] = {2};
   float host[8] = {};
   std::int64_t dims[TB_MAX_NDIM] = {};
@@ -78,14 +100,20 @@ struct CApiArguments {
   tb_buffer* out = sentinel;
   tb_buffer* out_chars = sentinel;
   DLManagedTensorVersioned* exported = reinterpret_cast<DLManagedTensorVersioned*>(0x5e11);
+  tb_processor* const processor_sentinel = reinterpret_cast<tb_processor*>(std::uintptr_t{0x5e11});
+  tb_processor* out_processor = processor_sentinel;
+  std::int64_t step_count = -1;
   // What a call passes for its replaced argument when that is a handle (NULL, or a destroyed or
   // forged handle), and how many handles it replaced (handle_arg).
   tb_buffer* stand_in = nullptr;
+  tb_processor* processor_stand_in = nullptr;  // the same, for a processor handle argument
   int stand_ins_passed = 0;
 
   bool outputs_untouched() const {
     return out == sentinel && out_chars == sentinel && ndim == -1 && dtype == TB_FLOAT16 &&
-           dims[0] == 0 && exported == reinterpret_cast<DLManagedTensorVersioned*>(0x5e11);
+           dims[0] == 0 && exported == reinterpret_cast<DLManagedTensorVersioned*>(0x5e11) &&
+           out_processor == processor_sentinel && step_count == -1 &&
+           contents<float>(masked.get, 8) == std::vector<float>(8, 0.0f);
   }
   // Frees whatever a successful call produced.
   void free_outputs() {
@@ -94,6 +122,9 @@ struct CApiArguments {
     if (exported != reinterpret_cast<DLManagedTensorVersioned*>(0x5e11)) {
       exported->deleter(exported);
     }
+    if (out_processor != processor_sentinel) tb_processor_destroy(out_processor);
+    out_processor = processor_sentinel;
+    step_count = -1;
     out = out_chars = sentinel;
     exported = reinterpret_cast<DLManagedTensorVersioned*>(0x5e11);
   }
