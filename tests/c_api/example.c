@@ -92,6 +92,61 @@ int main(void) {
   const int gathers_ok = picked[0] == 30 && picked[1] == 30 && picked[2] == 10 &&
                          summed[0] == 3 && summed[1] == 0 && summed[2] == 3;
 
+  /* A Processor: a uint8 image [2, 3] (2 pixels, 3 channels) normalized per channel and cast to
+   * int16, in one pass; then a model's int8 output dequantized into a buffer kept by the caller.
+   * Unset fields are zero (designated initialisers would do the same). */
+  uint8_t pixel_values[6] = {0, 64, 255, 10, 20, 30};
+  const int64_t image_shape[2] = {2, 3};
+  const float means[3] = {1, 2, 3};
+  const float stddevs[3] = {2, 4, 8};
+  tb_process_step pre_steps[2];
+  memset(pre_steps, 0, sizeof pre_steps);
+  pre_steps[0].struct_size = pre_steps[1].struct_size = sizeof(tb_process_step);
+  pre_steps[0].kind = TB_STEP_NORMALIZE_CHANNELS;
+  pre_steps[0].means = means;
+  pre_steps[0].stddevs = stddevs;
+  pre_steps[0].channels = 3;
+  pre_steps[1].kind = TB_STEP_CAST;
+  pre_steps[1].dtype = TB_INT16;
+  tb_processor* pre = NULL;
+  tb_buffer* image = NULL;
+  tb_buffer* input = NULL;
+  CHECK(tb_processor_create(pre_steps, 2, &pre));
+  CHECK(tb_buffer_borrow(pixel_values, TB_UINT8, 2, image_shape, cpu, 1, NULL, &image));
+  CHECK(tb_processor_run(pre, image, NULL, &input));
+  int16_t model_input[6];
+  CHECK(tb_buffer_copy_to_host(input, model_input, sizeof model_input));
+  printf("processor: %d %d %d %d %d %d\n", model_input[0], model_input[1], model_input[2],
+         model_input[3], model_input[4], model_input[5]); /* 0 15 31 4 4 3 */
+
+  int8_t logit_values[3] = {-3, 17, 127};
+  float scores[3] = {0, 0, 0};
+  tb_process_step post_step;
+  memset(&post_step, 0, sizeof post_step);
+  post_step.struct_size = sizeof post_step;
+  post_step.kind = TB_STEP_DEQUANTIZE; /* (q - zero_point) / (1 / scale) */
+  post_step.zero_point = -3.0f;
+  post_step.scale = 0.25f;
+  tb_processor* post = NULL;
+  tb_buffer* logits = NULL;
+  tb_buffer* score_buffer = NULL;
+  CHECK(tb_processor_create(&post_step, 1, &post));
+  CHECK(tb_buffer_borrow(logit_values, TB_INT8, 1, three, cpu, 1, NULL, &logits));
+  CHECK(tb_buffer_borrow(scores, TB_FLOAT32, 1, three, cpu, 0, NULL, &score_buffer));
+  CHECK(tb_processor_run_into(post, logits, score_buffer, NULL));
+  printf("dequantize into the caller's array: %g %g %g\n", scores[0], scores[1],
+         scores[2]); /* 0 5 32.5 */
+  tb_buffer_destroy(score_buffer);
+  tb_buffer_destroy(logits);
+  tb_buffer_destroy(input);
+  tb_buffer_destroy(image);
+  tb_processor_destroy(post);
+  tb_processor_destroy(pre);
+  const int processor_ok = model_input[0] == 0 && model_input[1] == 15 &&
+                           model_input[2] == 31 && model_input[3] == 4 && model_input[4] == 4 &&
+                           model_input[5] == 3 && scores[0] == 0 && scores[1] == 5 &&
+                           scores[2] == 32.5f;
+
   tb_buffer_destroy(masked);
   tb_buffer_destroy(scalar);
   tb_buffer_destroy(mask);
@@ -99,7 +154,8 @@ int main(void) {
   tb_buffer_destroy(indices);
   tb_buffer_destroy(tensor);
   const int ok = status == TB_INVALID_ARGUMENT && data[1] == -10 && result[0] == 0 &&
-                 result[7] == 0 && result[1] == -10 && data[4] == -8 && gathers_ok;
+                 result[7] == 0 && result[1] == -10 && data[4] == -8 && gathers_ok &&
+                 processor_ok;
   printf("tensorbuf C API (ABI %u): %s\n", (unsigned)tb_abi_version(), ok ? "ok" : "WRONG");
   return ok ? 0 : 1;
 }
