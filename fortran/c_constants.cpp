@@ -68,6 +68,16 @@ Constant constants[] = {
     TB_SIZE_(tb_scatter_elements_options),
     TB_OFFSET_(tb_scatter_elements_options, reduction),
     TB_OFFSET_(tb_scatter_elements_options, device),
+    TB_CONSTANT_(TB_STEP_NORMALIZE),
+    TB_CONSTANT_(TB_STEP_NORMALIZE_CHANNELS),
+    TB_CONSTANT_(TB_STEP_QUANTIZE),
+    TB_CONSTANT_(TB_STEP_DEQUANTIZE),
+    TB_CONSTANT_(TB_STEP_CAST),
+    TB_SIZE_(tb_process_step),
+    TB_OFFSET_(tb_process_step, scale),
+    TB_OFFSET_(tb_process_step, means),
+    TB_OFFSET_(tb_process_step, channels),
+    TB_OFFSET_(tb_process_step, dtype),
 };
 #undef TB_CONSTANT_
 #undef TB_SIZE_

@@ -302,6 +302,8 @@ module tensorbuf_c
       c_tb_gather, c_tb_gather_elements, c_tb_scatter_elements, c_tb_scatter_elements_in_place
   public :: c_string
 
+  include 'processor_c.inc'
+
 contains
 
   ! A NUL-terminated C string as a Fortran string. Its length is a specification expression,

@@ -58,7 +58,12 @@ module tensorbuf_f
   end interface
   private :: scatter_in_place_ex_c, scatter_ex_c
 
+  ! The Processor (docs/processing.md "From Fortran"): its types, then its procedures.
+  include 'processor_types.inc'
+
 contains
+
+  include 'processor_f.inc'
 
   ! `message` = the message of this thread's last failed wrapper call (C's, with positions in
   ! Fortran terms, or the wrapper's own); not cleared by a successful call. Safe from several

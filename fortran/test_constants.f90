@@ -28,6 +28,7 @@ program test_constants
   type(tb_borrow_desc), target :: desc
   type(tb_gather_options), target :: gather
   type(tb_scatter_elements_options), target :: elements
+  type(tb_process_step), target :: step
 
   call expect('TB_OK', int(TB_OK, c_int64_t))
   call expect('TB_INVALID_ARGUMENT', int(TB_INVALID_ARGUMENT, c_int64_t))
@@ -76,6 +77,16 @@ program test_constants
       offset(c_loc(elements), c_loc(elements%reduction)))
   call expect('offsetof(tb_scatter_elements_options, device)', &
       offset(c_loc(elements), c_loc(elements%device)))
+  call expect('TB_STEP_NORMALIZE', int(TB_STEP_NORMALIZE, c_int64_t))
+  call expect('TB_STEP_NORMALIZE_CHANNELS', int(TB_STEP_NORMALIZE_CHANNELS, c_int64_t))
+  call expect('TB_STEP_QUANTIZE', int(TB_STEP_QUANTIZE, c_int64_t))
+  call expect('TB_STEP_DEQUANTIZE', int(TB_STEP_DEQUANTIZE, c_int64_t))
+  call expect('TB_STEP_CAST', int(TB_STEP_CAST, c_int64_t))
+  call expect('sizeof(tb_process_step)', int(c_sizeof(step), c_int64_t))
+  call expect('offsetof(tb_process_step, scale)', offset(c_loc(step), c_loc(step%scale)))
+  call expect('offsetof(tb_process_step, means)', offset(c_loc(step), c_loc(step%means)))
+  call expect('offsetof(tb_process_step, channels)', offset(c_loc(step), c_loc(step%channels)))
+  call expect('offsetof(tb_process_step, dtype)', offset(c_loc(step), c_loc(step%dtype)))
   call check(unasked_constants() == 0, 'every C constant has its Fortran check')
   call check(combines_match() == 1, 'the module was generated for the op table''s combines')
   call finish('constants')
