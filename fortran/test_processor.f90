@@ -167,6 +167,7 @@ program test_processor
   call check(dtype == -1 .and. ierr == TB_INVALID_ARGUMENT, 'output_type of none')
   ! The empty chain: the identity (out a copy of x).
   call p%create([tb_step ::], ierr)
+  expected = reshape([1, 2, 3, 4, 5, 6], [3, 2])
   y = -7
   call p%run(expected, y, ierr)
   call check(ierr == TB_OK .and. all(y == expected) .and. p%step_count() == 0, 'empty chain')

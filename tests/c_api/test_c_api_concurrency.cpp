@@ -1,7 +1,8 @@
 // Handles from many threads at once (label concurrency: the tsan preset runs this): creating,
 // using and destroying buffers concurrently is safe, a stale handle whose table slot another
 // thread's buffer now has fails and leaves that buffer alone, and a destroy racing with a read
-// of the same handle (a caller error) gives the read its buffer or TB_INVALID_ARGUMENT.
+// of the same handle (a caller error) gives the read its buffer or TB_INVALID_ARGUMENT; one
+// processor runs on every thread at once.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -81,6 +82,51 @@ TEST(CApiHandleThreads, DestroyRacingWithAReadNeverTouchesFreedMemory) {
     reader.join();
     EXPECT_EQ(bad.load(), 0);
   }
+}
+
+// One processor run by every thread at once (a Processor is immutable), each thread also
+// creating and destroying processors of its own, whose stale handles then fail.
+TEST(CApiHandleThreads, OneProcessorRunByManyThreads) {
+  tb_process_step step{};
+  step.struct_size = sizeof step;
+  step.kind = TB_STEP_NORMALIZE;
+  step.mean = 1.0f;
+  step.stddev = 2.0f;
+  tb_processor* shared = nullptr;
+  ASSERT_EQ(tb_processor_create(&step, 1, &shared), TB_OK);
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([t, shared, step, &failures] {
+      const std::int64_t shape[1] = {kElements};
+      for (int round = 0; round < kRounds / 3; ++round) {
+        const float mine = static_cast<float>(2 * (t * kRounds + round) + 1);
+        const std::vector<float> values(kElements, mine);
+        tb_buffer* x = nullptr;
+        tb_buffer* y = nullptr;
+        tb_processor* own = nullptr;
+        std::vector<float> back(kElements, 0.0f);
+        if (tb_buffer_create(TB_FLOAT32, 1, shape, &x) != TB_OK ||
+            tb_buffer_copy_from_host(x, values.data(), sizeof(float) * kElements) != TB_OK ||
+            tb_processor_run(shared, x, nullptr, &y) != TB_OK ||
+            tb_buffer_copy_to_host(y, back.data(), sizeof(float) * kElements) != TB_OK ||
+            back != std::vector<float>(kElements, (mine - 1.0f) / 2.0f) ||
+            tb_processor_create(&step, 1, &own) != TB_OK) {
+          ++failures;
+        }
+        tb_processor_destroy(own);
+        std::int64_t steps = -1;
+        if (tb_processor_step_count(own, &steps) != TB_INVALID_ARGUMENT || steps != -1) {
+          ++failures;
+        }
+        tb_buffer_destroy(y);
+        tb_buffer_destroy(x);
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  tb_processor_destroy(shared);
+  EXPECT_EQ(failures.load(), 0);
 }
 
 }  // namespace
