@@ -292,6 +292,118 @@ module tensorbuf_c
     end function
   end interface
 
+  ! The boolean_mask family (docs/boolean_mask.md) and the processing ops (docs/processing.md):
+  ! their option structs and one interface block per C function. options: c_loc of the struct,
+  ! target, or c_null_ptr (the defaults).
+  type, bind(c), public :: tb_boolean_mask_options
+    integer(c_size_t) :: struct_size = 0
+    integer(c_int) :: axis = 0
+    type(c_ptr) :: stream = c_null_ptr
+    type(c_ptr) :: device = c_null_ptr
+  end type
+  type, bind(c), public :: tb_compress_options
+    integer(c_size_t) :: struct_size = 0
+    integer(c_int) :: has_axis = 0
+    integer(c_int) :: axis = 0
+    type(c_ptr) :: stream = c_null_ptr
+    type(c_ptr) :: device = c_null_ptr
+  end type
+  type, bind(c), public :: tb_process_options
+    integer(c_size_t) :: struct_size = 0
+    type(c_ptr) :: stream = c_null_ptr
+    type(c_ptr) :: device = c_null_ptr
+  end type
+  type, bind(c), public :: tb_quantize_linear_options
+    integer(c_size_t) :: struct_size = 0
+    integer(c_int) :: axis = 1
+    type(c_ptr) :: stream = c_null_ptr
+    type(c_ptr) :: device = c_null_ptr
+  end type
+  interface
+    function c_tb_boolean_mask(tensor, mask, options, out) &
+        result(status) bind(c, name="tb_boolean_mask")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: tensor, mask, options
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: status
+    end function
+    function c_tb_boolean_mask_into(tensor, mask, out, count, options) &
+        result(status) bind(c, name="tb_boolean_mask_into")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: tensor, mask, out, count, options
+      integer(c_int) :: status
+    end function
+    function c_tb_compress(input, condition, options, out) &
+        result(status) bind(c, name="tb_compress")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: input, condition, options
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: status
+    end function
+    function c_tb_normalize(x, mean, stddev, options, out) &
+        result(status) bind(c, name="tb_normalize")
+      import :: c_int, c_float, c_ptr
+      type(c_ptr), value :: x
+      real(c_float), value :: mean, stddev
+      type(c_ptr), value :: options
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: status
+    end function
+    function c_tb_normalize_channels(x, means, stddevs, channels, options, out) &
+        result(status) bind(c, name="tb_normalize_channels")
+      import :: c_int, c_int64_t, c_float, c_ptr
+      type(c_ptr), value :: x
+      real(c_float), intent(in) :: means(*), stddevs(*)
+      integer(c_int64_t), value :: channels
+      type(c_ptr), value :: options
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: status
+    end function
+    function c_tb_quantize(x, zero_point, scale, options, out) &
+        result(status) bind(c, name="tb_quantize")
+      import :: c_int, c_float, c_ptr
+      type(c_ptr), value :: x
+      real(c_float), value :: zero_point, scale
+      type(c_ptr), value :: options
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: status
+    end function
+    function c_tb_dequantize(x, zero_point, scale, options, out) &
+        result(status) bind(c, name="tb_dequantize")
+      import :: c_int, c_float, c_ptr
+      type(c_ptr), value :: x
+      real(c_float), value :: zero_point, scale
+      type(c_ptr), value :: options
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: status
+    end function
+    function c_tb_cast(x, dtype, options, out) result(status) bind(c, name="tb_cast")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: x
+      integer(c_int), value :: dtype
+      type(c_ptr), value :: options
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: status
+    end function
+    function c_tb_quantize_linear(x, scale, zero_point, options, out) &
+        result(status) bind(c, name="tb_quantize_linear")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: x, scale, zero_point, options
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: status
+    end function
+    function c_tb_dequantize_linear(x, scale, zero_point, options, out) &
+        result(status) bind(c, name="tb_dequantize_linear")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: x, scale, zero_point, options
+      type(c_ptr), intent(out) :: out
+      integer(c_int) :: status
+    end function
+  end interface
+  public :: c_tb_boolean_mask, c_tb_boolean_mask_into, c_tb_compress, c_tb_normalize, &
+      c_tb_normalize_channels, c_tb_quantize, c_tb_dequantize, c_tb_cast, c_tb_quantize_linear, &
+      c_tb_dequantize_linear
+
   public :: c_tb_abi_version, c_tb_last_error, c_tb_buffer_create, c_tb_buffer_borrow, &
       c_tb_buffer_borrow_ex, c_tb_buffer_note_external_write, &
       c_tb_buffer_destroy, c_tb_buffer_copy_to_host, c_tb_buffer_copy_from_host, &

@@ -27,6 +27,10 @@ module tensorbuf_f
       scatter_options, mask_options, device_address, flag, string_offsets, substr_result, &
       check_gathered, gather_family, scatter_elements_run, one_based, tensor_axis, &
       elements_message
+  ! The boolean_mask family's and the processing ops' helpers.
+  private :: mask_family, mask_axis, condition_message, take_result, check_result, &
+      holder_dtype, add_fortran_type, axis_message, scalar_process, linear_process, process_options, &
+      process_args, process_end
 
   ! One array argument as the C API sees it: its address (the array's own memory, or staged:
   ! a contiguous copy of its elements in array element order), dtype (-1: not supported) and
@@ -201,6 +205,12 @@ contains
       text = text // 'float32'
     case (TB_FLOAT64)
       text = text // 'float64'
+    case (TB_UINT8)
+      text = text // 'uint8'
+    case (TB_FLOAT16)
+      text = text // 'float16'
+    case (TB_BFLOAT16)
+      text = text // 'bfloat16'
     case default
       text = text // 'unsupported'
     end select
@@ -801,6 +811,611 @@ contains
     end do
     message = message // ')'
   end function
+
+  ! ---- boolean_mask, boolean_mask_into, compress (docs/boolean_mask.md, docs/fortran.md) ----
+
+  ! boolean_mask: out = the slices of a where mask is true. mask (a logical of any kind, or an
+  ! integer(c_int8_t) 0/1 array) covers Fortran dims dim to dim + rank(mask) - 1 of a, with
+  ! their extents; absent dim: a's last rank(mask) dims (NumPy's a[mask] on the tensor). out
+  ! has a's type and shape, those dims replaced by one of n, the count of true entries, taken in
+  ! the mask's array element order: out must have exactly that shape (count(mask) gives n).
+  subroutine tb_boolean_mask(a, mask, out, ierr, dim, device, stream)
+    class(*), dimension(..), target, intent(in) :: a, mask
+    class(*), dimension(..), target, intent(inout) :: out
+    integer, intent(out), optional :: ierr
+    integer, intent(in), optional :: dim
+    type(tb_device), intent(in), optional :: device
+    type(c_ptr), intent(in), optional :: stream
+    integer(c_int64_t) :: unused
+    call mask_family('tb_boolean_mask', 'mask', a, mask, out, unused, ierr, dim, device, stream)
+  end subroutine
+
+  ! boolean_mask into a caller-sized out: a's type and shape with the mask's dims replaced by
+  ! one of any capacity c (at dim); count receives n. The first min(n, c) slices are written,
+  ! the rest of out keeps what it held. n > c is TB_OUT_OF_RANGE (out holds the first c
+  ! slices, count is n): in Fortran the count is read on return, so a short out is reported
+  ! rather than left for the caller to compare.
+  subroutine tb_boolean_mask_into(a, mask, out, count, ierr, dim, device, stream)
+    class(*), dimension(..), target, intent(in) :: a, mask
+    class(*), dimension(..), target, intent(inout) :: out
+    integer(c_int64_t), intent(out) :: count
+    integer, intent(out), optional :: ierr
+    integer, intent(in), optional :: dim
+    type(tb_device), intent(in), optional :: device
+    type(c_ptr), intent(in), optional :: stream
+    call mask_family('tb_boolean_mask_into', 'mask', a, mask, out, count, ierr, dim, device, &
+        stream)
+  end subroutine
+
+  ! ONNX Compress: the slices of a along Fortran dimension dim whose entry of the rank-1
+  ! condition is true (a shorter condition is false past its end; a longer one may only be
+  ! false there); absent dim: the elements of a in array element order (the flattened tensor),
+  ! out rank 1. out has a's type and exactly the result's shape.
+  subroutine tb_compress(a, condition, out, ierr, dim, device, stream)
+    class(*), dimension(..), target, intent(in) :: a, condition
+    class(*), dimension(..), target, intent(inout) :: out
+    integer, intent(out), optional :: ierr
+    integer, intent(in), optional :: dim
+    type(tb_device), intent(in), optional :: device
+    type(c_ptr), intent(in), optional :: stream
+    integer(c_int64_t) :: unused
+    call mask_family('tb_compress', 'condition', a, condition, out, unused, ierr, dim, device, &
+        stream)
+  end subroutine
+
+  ! The three: tb_boolean_mask_into writes out in place (and count), the others copy C's
+  ! result into out after checking it.
+  subroutine mask_family(name, mask_name, a, mask, out, count, ierr, dim, device, stream)
+    character(len=*), intent(in) :: name, mask_name
+    class(*), dimension(..), target, intent(in) :: a, mask
+    class(*), dimension(..), target, intent(inout) :: out
+    integer(c_int64_t), intent(out) :: count
+    integer, intent(out), optional :: ierr
+    integer, intent(in), optional :: dim
+    type(tb_device), intent(in), optional :: device
+    type(c_ptr), intent(in), optional :: stream
+    type(array_arg), target :: aa, ma, oa
+    type(tb_boolean_mask_options), target :: mo
+    type(tb_compress_options), target :: co
+    type(tb_device), target :: chosen
+    type(c_ptr) :: ha, hm, ho, hc, result
+    integer(c_int64_t), target :: n(1), n_read(1)
+    integer(c_int) :: status
+    integer :: capacity_dim
+    logical :: short
+    character(len=:), allocatable :: message
+    ha = c_null_ptr
+    hm = c_null_ptr
+    ho = c_null_ptr
+    hc = c_null_ptr
+    result = c_null_ptr
+    count = 0
+    n = 0
+    short = .false.
+    capacity_dim = 1
+    call describe(a, aa)
+    call describe(mask, ma)
+    call describe(out, oa)
+    status = check_arg(name, 'a', aa, message)
+    if (status == TB_OK) status = check_arg(name, mask_name, ma, message)
+    if (status == TB_OK) status = check_arg(name, 'out', oa, message)
+    mo%struct_size = c_sizeof(mo)
+    co%struct_size = c_sizeof(co)
+    if (name == 'tb_compress') then
+      if (present(dim)) co%has_axis = 1
+      if (status == TB_OK) status = tensor_axis(name, 'a', aa, dim, co%axis, message)
+    else if (status == TB_OK) then
+      status = mask_axis(name, aa, ma, dim, mo%axis, capacity_dim, message)
+    end if
+    if (present(stream)) mo%stream = stream
+    if (present(stream)) co%stream = stream
+    mo%device = device_address(device, chosen)
+    co%device = mo%device
+    if (status == TB_OK) status = borrow(aa, .true., .false., ha)
+    if (status == TB_OK) status = borrow(ma, .true., .true., hm)
+    if (status == TB_OK) then
+      select case (name)
+      case ('tb_boolean_mask_into')
+        status = borrow(oa, .false., .false., ho)
+        if (status == TB_OK) status = c_tb_buffer_borrow(c_loc(n), TB_INT64, 1_c_int, &
+            [1_c_int64_t], tb_device(0, 0), 0_c_int, c_null_ptr, hc)
+        if (status == TB_OK) status = c_tb_boolean_mask_into(ha, hm, ho, hc, c_loc(mo))
+        if (status == TB_OK) status = c_tb_buffer_copy_to_host(hc, c_loc(n_read), 8_c_size_t)
+        if (status == TB_OK) then
+          count = n_read(1)
+          short = count > oa%dims(capacity_dim)
+          if (short) then
+            status = TB_OUT_OF_RANGE
+            message = name // ': the mask selects '
+            call add_int(message, count)
+            message = message // ' slices but dim '
+            call add_int(message, int(capacity_dim, c_int64_t))
+            message = message // ' of out holds '
+            call add_int(message, oa%dims(capacity_dim))
+            message = message // ' (out holds the first '
+            call add_int(message, oa%dims(capacity_dim))
+            message = message // ')'
+          end if
+        end if
+        call c_tb_buffer_destroy(ho)
+        call c_tb_buffer_destroy(hc)
+      case ('tb_boolean_mask')
+        status = c_tb_boolean_mask(ha, hm, c_loc(mo), result)
+      case default
+        status = c_tb_compress(ha, hm, c_loc(co), result)
+        if (status /= TB_OK) call condition_message(c_string(c_tb_last_error()), dim, message)
+      end select
+    end if
+    if (c_associated(result)) call take_result(name, result, oa, status, message)
+    call destroy3(ha, hm, c_null_ptr)
+    if (status == TB_OK .or. short) call write_back(out, oa)
+    call finish(name, status, message, ierr)
+  end subroutine
+
+  ! compress's true condition entry past the axis ("Condition entry 2 is true, but the axis has
+  ! only 2 entries (condition of length 3).", 0-based) restated with the Fortran subscript and
+  ! dim, C's text kept beside it; any other text is left to finish.
+  subroutine condition_message(text, dim, message)
+    character(len=*), intent(in) :: text
+    integer, intent(in), optional :: dim
+    character(len=:), allocatable, intent(inout) :: message
+    character(len=*), parameter :: marker = 'Condition entry ', tail = ' is true'
+    integer(c_int64_t), allocatable :: entry(:)
+    integer :: at, close, colon
+    at = index(text, marker)
+    close = index(text, tail)
+    if (at == 0 .or. close <= at + len(marker)) return
+    allocate(entry(0))    ! as in fortran_message
+    entry = int_list(text(at + len(marker):close - 1))
+    colon = index(text, ': ')
+    message = 'tb_compress: condition('
+    call add_int(message, entry(1) + 1)
+    message = message // ') is true, past the end of '
+    if (present(dim)) then
+      message = message // 'dim '
+      call add_int(message, int(dim, c_int64_t))
+      message = message // ' of a'
+    else
+      message = message // 'a'
+    end if
+    message = message // ' (as a tensor: ' // text(colon + 2:) // ')'
+  end subroutine
+
+  ! The tensor axis of a mask of rank k placed at Fortran dim `dim` of `a` (absent: a's last k
+  ! dims, axis 0), and the dim of the count in the result (`capacity_dim`).
+  integer(c_int) function mask_axis(name, a, mask, dim, axis, capacity_dim, message) &
+      result(status)
+    character(len=*), intent(in) :: name
+    type(array_arg), intent(in) :: a, mask
+    integer, intent(in), optional :: dim
+    integer(c_int), intent(out) :: axis
+    integer, intent(out) :: capacity_dim
+    character(len=:), allocatable, intent(inout) :: message
+    integer :: first
+    status = TB_OK
+    axis = 0
+    first = a%rank - mask%rank + 1
+    if (present(dim)) first = dim
+    capacity_dim = max(first, 1)
+    if (.not. present(dim)) return
+    if (dim >= 1 .and. dim + mask%rank - 1 <= a%rank) then
+      axis = int(a%rank - dim - mask%rank + 1, c_int)
+      return
+    end if
+    status = TB_INVALID_ARGUMENT
+    message = name // ': dim = '
+    call add_int(message, int(dim, c_int64_t))
+    message = message // ' with a mask of rank '
+    call add_int(message, int(mask%rank, c_int64_t))
+    message = message // ' does not fit in a, of rank '
+    call add_int(message, int(a%rank, c_int64_t))
+    message = message // ' (the mask covers dims dim to dim + rank(mask) - 1)'
+  end function
+
+  ! C's `result` (destroyed here) checked against `out` (check_result) and copied into out's
+  ! memory or staged copy.
+  subroutine take_result(name, result, oa, status, message)
+    character(len=*), intent(in) :: name
+    type(c_ptr), intent(in) :: result
+    type(array_arg), intent(in) :: oa
+    integer(c_int), intent(inout) :: status
+    character(len=:), allocatable, intent(inout) :: message
+    integer(c_int64_t) :: dims(TB_MAX_NDIM)
+    integer(c_int) :: rank, dtype
+    if (status == TB_OK) status = c_tb_buffer_dtype(result, dtype)
+    if (status == TB_OK) status = c_tb_buffer_shape(result, rank, dims)
+    if (status == TB_OK) status = check_result(name, dtype, oa, rank, dims, message)
+    if (status == TB_OK) status = c_tb_buffer_copy_to_host(result, oa%address, &
+        int(dtype_bytes(oa%dtype), c_size_t) * int(product(oa%dims(1:oa%rank)), c_size_t))
+    call c_tb_buffer_destroy(result)
+  end subroutine
+
+  ! `out` of the mask and processing wrappers against a result of `dtype` and tensor shape
+  ! (rank, dims): the Fortran type that holds that dtype (add_fortran_type) and the dims reversed.
+  integer(c_int) function check_result(name, dtype, out, rank, dims, message) result(status)
+    character(len=*), intent(in) :: name
+    integer(c_int), intent(in) :: dtype, rank
+    type(array_arg), intent(in) :: out
+    integer(c_int64_t), intent(in) :: dims(:)
+    character(len=:), allocatable, intent(inout) :: message
+    integer :: i
+    status = TB_OK
+    if (out%dtype /= holder_dtype(dtype)) then
+      status = TB_INVALID_ARGUMENT
+      message = name // ': out is '
+      call add_dtype(message, out%dtype)
+      message = message // ' but the result is '
+      call add_dtype(message, dtype)
+      message = message // ' (out must be '
+      call add_fortran_type(message, dtype)
+      message = message // ')'
+      return
+    end if
+    if (out%rank == rank) then
+      if (all([(out%dims(i) == dims(rank + 1 - i), i = 1, rank)])) return
+    end if
+    status = TB_INVALID_ARGUMENT
+    message = name // ': out has shape '
+    call add_shape(message, out)
+    message = message // ' but the result has shape ('
+    do i = rank, 1, -1
+      call add_int(message, dims(i))
+      if (i > 1) message = message // ', '
+    end do
+    message = message // ')'
+  end function
+
+  ! The dtype of the Fortran arrays that hold `dtype`: uint8 in integer(c_int8_t) (its bytes),
+  ! float16 and bfloat16 in integer(c_int16_t) (their bits), the others in their own type.
+  integer(c_int) function holder_dtype(dtype)
+    integer(c_int), intent(in) :: dtype
+    holder_dtype = dtype
+    if (dtype == TB_UINT8) holder_dtype = TB_INT8
+    if (dtype == TB_FLOAT16 .or. dtype == TB_BFLOAT16) holder_dtype = TB_INT16
+  end function
+
+  subroutine add_fortran_type(text, dtype)
+    character(len=:), allocatable, intent(inout) :: text
+    integer(c_int), intent(in) :: dtype
+    select case (dtype)
+    case (TB_BOOL)
+      text = text // 'logical(c_bool) or logical'
+    case (TB_UINT8)
+      text = text // 'integer(c_int8_t), its bytes'
+    case (TB_INT8)
+      text = text // 'integer(c_int8_t)'
+    case (TB_INT16)
+      text = text // 'integer(c_int16_t)'
+    case (TB_FLOAT16, TB_BFLOAT16)
+      text = text // 'integer(c_int16_t), its bits'
+    case (TB_INT32)
+      text = text // 'integer(c_int32_t)'
+    case (TB_INT64)
+      text = text // 'integer(c_int64_t)'
+    case (TB_FLOAT32)
+      text = text // 'real(c_float)'
+    case default
+      text = text // 'real(c_double)'
+    end select
+  end subroutine
+
+  ! ---- normalize, quantize, dequantize, cast, quantize_linear, dequantize_linear ----------
+  ! (docs/processing.md, docs/fortran.md). Each writes its result into `out`, which must have
+  ! x's shape and the Fortran type of the result's dtype (check_result): float32 for normalize,
+  ! quantize and dequantize (x's own for an identity), `dtype` for cast, the zero point's for
+  ! quantize_linear, scale's floating type for dequantize_linear. Fortran has no unsigned or
+  ! 16-bit float types: `unsigned` (default .false.) reads the integer(c_int8_t) inputs (x, a
+  ! zero point) as uint8, `half` (TB_FLOAT16 or TB_BFLOAT16) the integer(c_int16_t) x as the
+  ! bits of that dtype; a uint8 result lands in an integer(c_int8_t) out (its bytes), a 16-bit
+  ! float result in an integer(c_int16_t) out (its bits). device and stream as the scatters'.
+
+  ! NormalizeOp: out = (real(x, c_float) - mean) / stddev. mean and stddev: scalars (mean 0 with
+  ! stddev 0 or +-inf is the identity), or rank-1 arrays of one value per channel along x's
+  ! first Fortran dimension (the tensor's last axis).
+  subroutine tb_normalize(x, mean, stddev, out, ierr, unsigned, half, device, stream)
+    class(*), dimension(..), target, intent(in) :: x
+    real(c_float), dimension(..), intent(in) :: mean, stddev
+    class(*), dimension(..), target, intent(inout) :: out
+    integer, intent(out), optional :: ierr
+    logical, intent(in), optional :: unsigned
+    integer(c_int), intent(in), optional :: half
+    type(tb_device), intent(in), optional :: device
+    type(c_ptr), intent(in), optional :: stream
+    type(array_arg), target :: xa, oa
+    type(tb_process_options), target :: o
+    type(tb_device), target :: chosen
+    type(c_ptr) :: hx, result
+    real(c_float), allocatable :: means(:), stddevs(:)
+    integer(c_int) :: status
+    character(len=:), allocatable :: message
+    result = c_null_ptr
+    call process_options(o, chosen, device, stream)
+    status = process_args('tb_normalize', x, out, xa, oa, unsigned, half, hx, message)
+    allocate(means(0), stddevs(0))    ! as in fortran_message
+    select rank (mean)
+    rank (0)
+      means = [mean]
+    rank (1)
+      means = mean
+    end select
+    select rank (stddev)
+    rank (0)
+      stddevs = [stddev]
+    rank (1)
+      stddevs = stddev
+    end select
+    if (status == TB_OK .and. (rank(mean) > 1 .or. rank(mean) /= rank(stddev))) then
+      status = TB_INVALID_ARGUMENT
+      message = 'tb_normalize: mean and stddev must be both scalars or both rank-1 arrays'
+    else if (status == TB_OK .and. size(means) /= size(stddevs)) then
+      status = TB_INVALID_ARGUMENT    ! C takes one count for both
+      message = 'tb_normalize: mean has '
+      call add_int(message, size(means, kind=c_int64_t))
+      message = message // ' values but stddev '
+      call add_int(message, size(stddevs, kind=c_int64_t))
+    end if
+    if (status == TB_OK) then
+      if (rank(mean) == 0) then
+        status = c_tb_normalize(hx, means(1), stddevs(1), c_loc(o), result)
+      else
+        status = c_tb_normalize_channels(hx, means, stddevs, size(means, kind=c_int64_t), &
+            c_loc(o), result)
+      end if
+    end if
+    call process_end('tb_normalize', hx, result, out, oa, status, message, ierr)
+  end subroutine
+
+  ! QuantizeOp: out = normalize(x, -zero_point * scale, scale), float32.
+  subroutine tb_quantize(x, zero_point, scale, out, ierr, unsigned, half, device, stream)
+    class(*), dimension(..), target, intent(in) :: x
+    real(c_float), intent(in) :: zero_point, scale
+    class(*), dimension(..), target, intent(inout) :: out
+    integer, intent(out), optional :: ierr
+    logical, intent(in), optional :: unsigned
+    integer(c_int), intent(in), optional :: half
+    type(tb_device), intent(in), optional :: device
+    type(c_ptr), intent(in), optional :: stream
+    call scalar_process('tb_quantize', x, zero_point, scale, 0_c_int, out, ierr, unsigned, &
+        half, device, stream)
+  end subroutine
+
+  ! DequantizeOp: out = normalize(x, zero_point, 1 / scale), float32.
+  subroutine tb_dequantize(x, zero_point, scale, out, ierr, unsigned, half, device, stream)
+    class(*), dimension(..), target, intent(in) :: x
+    real(c_float), intent(in) :: zero_point, scale
+    class(*), dimension(..), target, intent(inout) :: out
+    integer, intent(out), optional :: ierr
+    logical, intent(in), optional :: unsigned
+    integer(c_int), intent(in), optional :: half
+    type(tb_device), intent(in), optional :: device
+    type(c_ptr), intent(in), optional :: stream
+    call scalar_process('tb_dequantize', x, zero_point, scale, 0_c_int, out, ierr, unsigned, &
+        half, device, stream)
+  end subroutine
+
+  ! CastOp: out = x converted to `dtype` (a TB_* dtype; tensor_buffer.md's conversion).
+  subroutine tb_cast(x, dtype, out, ierr, unsigned, half, device, stream)
+    class(*), dimension(..), target, intent(in) :: x
+    integer(c_int), intent(in) :: dtype
+    class(*), dimension(..), target, intent(inout) :: out
+    integer, intent(out), optional :: ierr
+    logical, intent(in), optional :: unsigned
+    integer(c_int), intent(in), optional :: half
+    type(tb_device), intent(in), optional :: device
+    type(c_ptr), intent(in), optional :: stream
+    call scalar_process('tb_cast', x, 0.0_c_float, 0.0_c_float, dtype, out, ierr, unsigned, &
+        half, device, stream)
+  end subroutine
+
+  ! tb_quantize, tb_dequantize and tb_cast: `dtype` is cast's, zero_point and scale the others'.
+  subroutine scalar_process(name, x, zero_point, scale, dtype, out, ierr, unsigned, half, &
+      device, stream)
+    character(len=*), intent(in) :: name
+    class(*), dimension(..), target, intent(in) :: x
+    real(c_float), intent(in) :: zero_point, scale
+    integer(c_int), intent(in) :: dtype
+    class(*), dimension(..), target, intent(inout) :: out
+    integer, intent(out), optional :: ierr
+    logical, intent(in), optional :: unsigned
+    integer(c_int), intent(in), optional :: half
+    type(tb_device), intent(in), optional :: device
+    type(c_ptr), intent(in), optional :: stream
+    type(array_arg), target :: xa, oa
+    type(tb_process_options), target :: o
+    type(tb_device), target :: chosen
+    type(c_ptr) :: hx, result
+    integer(c_int) :: status
+    character(len=:), allocatable :: message
+    result = c_null_ptr
+    call process_options(o, chosen, device, stream)
+    status = process_args(name, x, out, xa, oa, unsigned, half, hx, message)
+    if (status == TB_OK) then
+      select case (name)
+      case ('tb_quantize')
+        status = c_tb_quantize(hx, zero_point, scale, c_loc(o), result)
+      case ('tb_dequantize')
+        status = c_tb_dequantize(hx, zero_point, scale, c_loc(o), result)
+      case default
+        status = c_tb_cast(hx, dtype, c_loc(o), result)
+      end select
+    end if
+    call process_end(name, hx, result, out, oa, status, message, ierr)
+  end subroutine
+
+  ! ONNX QuantizeLinear (opset 13): out = saturate(round_half_even(x / scale) + zero_point), of
+  ! zero_point's type (integer(c_int8_t): int8, or uint8 with `unsigned`). scale (real(c_float)
+  ! or real(c_double)) and zero_point have one element (per tensor) or are rank-1 along
+  ! Fortran dimension dim of x (per axis); absent dim: ONNX's axis 1, i.e. Fortran dim
+  ! rank(x) - 1 (the channels of an NCHW tensor x(W, H, C, N)).
+  subroutine tb_quantize_linear(x, scale, zero_point, out, ierr, dim, unsigned, half, device, &
+      stream)
+    class(*), dimension(..), target, intent(in) :: x, scale, zero_point
+    class(*), dimension(..), target, intent(inout) :: out
+    integer, intent(out), optional :: ierr
+    integer, intent(in), optional :: dim
+    logical, intent(in), optional :: unsigned
+    integer(c_int), intent(in), optional :: half
+    type(tb_device), intent(in), optional :: device
+    type(c_ptr), intent(in), optional :: stream
+    call linear_process('tb_quantize_linear', x, scale, zero_point, out, ierr, dim, unsigned, &
+        half, device, stream)
+  end subroutine
+
+  ! ONNX DequantizeLinear (opset 13): out = (x - zero_point) * scale, real(c_float); x and
+  ! zero_point of one type (int8, uint8 with `unsigned`, or int32 with a zero zero point). scale,
+  ! zero_point and dim as tb_quantize_linear's.
+  subroutine tb_dequantize_linear(x, scale, zero_point, out, ierr, dim, unsigned, device, stream)
+    class(*), dimension(..), target, intent(in) :: x, scale, zero_point
+    class(*), dimension(..), target, intent(inout) :: out
+    integer, intent(out), optional :: ierr
+    integer, intent(in), optional :: dim
+    logical, intent(in), optional :: unsigned
+    type(tb_device), intent(in), optional :: device
+    type(c_ptr), intent(in), optional :: stream
+    call linear_process('tb_dequantize_linear', x, scale, zero_point, out, ierr, dim, unsigned, &
+        device=device, stream=stream)
+  end subroutine
+
+  subroutine linear_process(name, x, scale, zero_point, out, ierr, dim, unsigned, half, device, &
+      stream)
+    character(len=*), intent(in) :: name
+    class(*), dimension(..), target, intent(in) :: x, scale, zero_point
+    class(*), dimension(..), target, intent(inout) :: out
+    integer, intent(out), optional :: ierr
+    integer, intent(in), optional :: dim
+    logical, intent(in), optional :: unsigned
+    integer(c_int), intent(in), optional :: half
+    type(tb_device), intent(in), optional :: device
+    type(c_ptr), intent(in), optional :: stream
+    type(array_arg), target :: xa, oa, sa, za
+    type(tb_quantize_linear_options), target :: o
+    type(tb_device), target :: chosen
+    type(c_ptr) :: hx, hs, hz, result
+    integer(c_int) :: status
+    character(len=:), allocatable :: message
+    hs = c_null_ptr
+    hz = c_null_ptr
+    result = c_null_ptr
+    o%struct_size = c_sizeof(o)
+    if (present(stream)) o%stream = stream
+    o%device = device_address(device, chosen)
+    status = process_args(name, x, out, xa, oa, unsigned, half, hx, message)
+    call describe(scale, sa)
+    call describe(zero_point, za)
+    if (status == TB_OK) status = check_arg(name, 'scale', sa, message)
+    if (status == TB_OK) status = check_arg(name, 'zero_point', za, message)
+    if (status == TB_OK .and. present(dim)) &
+        status = tensor_axis(name, 'x', xa, dim, o%axis, message)
+    if (flag(unsigned, .false.) == 1 .and. za%dtype == TB_INT8) za%dtype = TB_UINT8
+    if (status == TB_OK) status = borrow(sa, .true., .false., hs)
+    if (status == TB_OK) status = borrow(za, .true., .false., hz)
+    if (status == TB_OK) then
+      if (name == 'tb_quantize_linear') then
+        status = c_tb_quantize_linear(hx, hs, hz, c_loc(o), result)
+      else
+        status = c_tb_dequantize_linear(hx, hs, hz, c_loc(o), result)
+      end if
+    end if
+    call destroy3(hs, hz, c_null_ptr)
+    call process_end(name, hx, result, out, oa, status, message, ierr)
+  end subroutine
+
+  subroutine process_options(o, chosen, device, stream)
+    type(tb_process_options), intent(out) :: o
+    type(tb_device), target, intent(out) :: chosen
+    type(tb_device), intent(in), optional :: device
+    type(c_ptr), intent(in), optional :: stream
+    o%struct_size = c_sizeof(o)
+    if (present(stream)) o%stream = stream
+    o%device = device_address(device, chosen)
+  end subroutine
+
+  ! x and out of a processing wrapper, described and checked; x borrowed (hx) with `unsigned`
+  ! and `half` applied to its dtype.
+  integer(c_int) function process_args(name, x, out, xa, oa, unsigned, half, hx, message) &
+      result(status)
+    character(len=*), intent(in) :: name
+    class(*), dimension(..), target, intent(in) :: x, out
+    type(array_arg), target, intent(inout) :: xa, oa
+    logical, intent(in), optional :: unsigned
+    integer(c_int), intent(in), optional :: half
+    type(c_ptr), intent(out) :: hx
+    character(len=:), allocatable, intent(inout) :: message
+    hx = c_null_ptr
+    call describe(x, xa)
+    call describe(out, oa)
+    status = check_arg(name, 'x', xa, message)
+    if (status == TB_OK) status = check_arg(name, 'out', oa, message)
+    if (status /= TB_OK) return
+    if (present(half)) then
+      if (half /= TB_FLOAT16 .and. half /= TB_BFLOAT16) then
+        status = TB_INVALID_ARGUMENT
+        message = name // ': half = '
+        call add_int(message, int(half, c_int64_t))
+        message = message // ' is neither TB_FLOAT16 nor TB_BFLOAT16'
+        return
+      end if
+      if (xa%dtype == TB_INT16) xa%dtype = half
+    end if
+    if (flag(unsigned, .false.) == 1 .and. xa%dtype == TB_INT8) xa%dtype = TB_UINT8
+    status = borrow(xa, .true., .false., hx)
+  end function
+
+  ! The processing ops' messages that name an axis of x ("2 means (stddevs) for a last axis of
+  ! shape [2,3]: ...", "2 scales for axis 0 of x of shape [3,2]") restated with the Fortran dim
+  ! and shape of x, C's text kept beside it; any other text is left to finish.
+  subroutine axis_message(name, text, message)
+    character(len=*), intent(in) :: name, text
+    character(len=:), allocatable, intent(inout) :: message
+    character(len=*), parameter :: last = ' for a last axis of shape [', axis = ' for axis ', &
+        of = ' of x of shape ['
+    integer(c_int64_t), allocatable :: dims(:), number(:)
+    integer :: at, shape_at, close, colon, i
+    integer(c_int64_t) :: dim
+    colon = index(text, ': ')    ! after C's function name
+    allocate(dims(0), number(0))    ! as in fortran_message
+    at = index(text, last)
+    if (at > 0) then
+      shape_at = at + len(last)
+      dim = 1
+    else
+      at = index(text, axis)
+      shape_at = index(text, of)
+      if (at == 0 .or. shape_at < at) return
+      number = int_list(text(at + len(axis):shape_at - 1))
+      shape_at = shape_at + len(of)
+    end if
+    close = index(text(shape_at:), ']')
+    if (close == 0 .or. colon == 0) return
+    dims = int_list(text(shape_at:shape_at + close - 2))
+    if (index(text, last) == 0) dim = size(dims) - number(1)
+    message = name // ': ' // text(index(text(1:at), ': ', back=.true.) + 2:at - 1) // ' for dim '
+    call add_int(message, dim)
+    message = message // ' of x('
+    do i = size(dims), 1, -1
+      call add_int(message, dims(i))
+      if (i > 1) message = message // ', '
+    end do
+    message = message // ') (as a tensor: ' // text(colon + 2:) // ')'
+  end subroutine
+
+  ! The end of a processing wrapper: C's result (if any) into out, x's handle freed, out's
+  ! staged copy written back on success, and finish.
+  subroutine process_end(name, hx, result, out, oa, status, message, ierr)
+    character(len=*), intent(in) :: name
+    type(c_ptr), intent(in) :: hx, result
+    class(*), dimension(..), target, intent(inout) :: out
+    type(array_arg), intent(in) :: oa
+    integer(c_int), intent(inout) :: status
+    character(len=:), allocatable, intent(inout) :: message
+    integer, intent(out), optional :: ierr
+    if (c_associated(result)) call take_result(name, result, oa, status, message)
+    if (status /= TB_OK .and. .not. allocated(message)) &
+        call axis_message(name, c_string(c_tb_last_error()), message)
+    call c_tb_buffer_destroy(hx)
+    if (status == TB_OK) call write_back(out, oa)
+    call finish(name, status, message, ierr, 'x')
+  end subroutine
 
   ! The elements ops' bad index, "indices[1,0] = 7 is out of range for axis 1 of shape [3,3]"
   ! (C's: 0-based, tensor order), restated as the Fortran wrappers take it: the 1-based index
