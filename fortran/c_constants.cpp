@@ -1,6 +1,8 @@
 // What fortran.constants compares the module tensorbuf_c with: the constants and struct
 // layouts of <tensorbuf/c_api.h>, by name, and the op table's scatter combines with the list
-// fortran/CMakeLists.txt read from it (TENSORBUF_FORTRAN_COMBINES) to generate the module's.
+// fortran/CMakeLists.txt read from it (TENSORBUF_FORTRAN_COMBINES) to generate the module's,
+// and its ops that claim Fortran with the list of wrappers the test names
+// (TENSORBUF_FORTRAN_OPS, op_table_procedures.inc).
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -78,6 +80,15 @@ Constant constants[] = {
     TB_OFFSET_(tb_process_step, means),
     TB_OFFSET_(tb_process_step, channels),
     TB_OFFSET_(tb_process_step, dtype),
+    TB_SIZE_(tb_boolean_mask_options),
+    TB_OFFSET_(tb_boolean_mask_options, device),
+    TB_SIZE_(tb_compress_options),
+    TB_OFFSET_(tb_compress_options, axis),
+    TB_OFFSET_(tb_compress_options, device),
+    TB_SIZE_(tb_process_options),
+    TB_OFFSET_(tb_process_options, device),
+    TB_SIZE_(tb_quantize_linear_options),
+    TB_OFFSET_(tb_quantize_linear_options, device),
 };
 #undef TB_CONSTANT_
 #undef TB_SIZE_
@@ -122,6 +133,27 @@ int tensorbuf_test_fortran_combines_match() {
   if (table == TENSORBUF_FORTRAN_COMBINES) return 1;
   std::printf("FAILED: the op table's combines are %s, the Fortran module's %s\n", table.c_str(),
               TENSORBUF_FORTRAN_COMBINES);
+  return 0;
+}
+
+// 1 when the wrappers test_constants.f90 names are the ops of the table's rows that claim
+// surface::kFortran, each with its _in_place form, in the table's order.
+int tensorbuf_test_fortran_ops_match() {
+  std::string table;
+  for (const tensorbuf::OpFamilyInfo& family : tensorbuf::kOpFamilies) {
+    if ((family.surfaces & tensorbuf::surface::kFortran) == 0) continue;
+    tensorbuf::for_each_op_name(family, [&](std::string_view name) {
+      for (const bool in_place : {false, true}) {
+        if (in_place && !family.in_place) continue;
+        if (!table.empty()) table += ',';
+        table.append(name);
+        if (in_place) table += "_in_place";
+      }
+    });
+  }
+  if (table == TENSORBUF_FORTRAN_OPS) return 1;
+  std::printf("FAILED: the op table's Fortran ops are %s, the test names %s\n", table.c_str(),
+              TENSORBUF_FORTRAN_OPS);
   return 0;
 }
 

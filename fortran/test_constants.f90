@@ -1,10 +1,12 @@
 ! The module's constants and option structs against <tensorbuf/c_api.h> (each value and layout
-! from C, c_constants.cpp), and its scatter combines against the op table (ctest
+! from C, c_constants.cpp), and its scatter combines and wrappers against the op table (ctest
 ! fortran.constants). tensorbuf_c declares the constants by hand: this is what keeps them true.
 program test_constants
   use, intrinsic :: iso_c_binding
   use tensorbuf_f
   use tensorbuf_test_support
+  ! A wrapper for each op whose op-table row claims Fortran: compiling this is the check.
+  include 'op_table_procedures.inc'
   implicit none
   interface
     integer(c_int) function c_constant(name, length, value) &
@@ -20,6 +22,9 @@ program test_constants
     integer(c_int) function combines_match() bind(c, name="tensorbuf_test_fortran_combines_match")
       import :: c_int
     end function
+    integer(c_int) function ops_match() bind(c, name="tensorbuf_test_fortran_ops_match")
+      import :: c_int
+    end function
   end interface
   type(tb_device) :: device
   type(tb_scatter_options), target :: scatter
@@ -29,6 +34,10 @@ program test_constants
   type(tb_gather_options), target :: gather
   type(tb_scatter_elements_options), target :: elements
   type(tb_process_step), target :: step
+  type(tb_boolean_mask_options), target :: mask_read
+  type(tb_compress_options), target :: compress
+  type(tb_process_options), target :: process
+  type(tb_quantize_linear_options), target :: linear
 
   call expect('TB_OK', int(TB_OK, c_int64_t))
   call expect('TB_INVALID_ARGUMENT', int(TB_INVALID_ARGUMENT, c_int64_t))
@@ -87,8 +96,21 @@ program test_constants
   call expect('offsetof(tb_process_step, means)', offset(c_loc(step), c_loc(step%means)))
   call expect('offsetof(tb_process_step, channels)', offset(c_loc(step), c_loc(step%channels)))
   call expect('offsetof(tb_process_step, dtype)', offset(c_loc(step), c_loc(step%dtype)))
+  call expect('sizeof(tb_boolean_mask_options)', int(c_sizeof(mask_read), c_int64_t))
+  call expect('offsetof(tb_boolean_mask_options, device)', &
+      offset(c_loc(mask_read), c_loc(mask_read%device)))
+  call expect('sizeof(tb_compress_options)', int(c_sizeof(compress), c_int64_t))
+  call expect('offsetof(tb_compress_options, axis)', offset(c_loc(compress), c_loc(compress%axis)))
+  call expect('offsetof(tb_compress_options, device)', &
+      offset(c_loc(compress), c_loc(compress%device)))
+  call expect('sizeof(tb_process_options)', int(c_sizeof(process), c_int64_t))
+  call expect('offsetof(tb_process_options, device)', offset(c_loc(process), c_loc(process%device)))
+  call expect('sizeof(tb_quantize_linear_options)', int(c_sizeof(linear), c_int64_t))
+  call expect('offsetof(tb_quantize_linear_options, device)', &
+      offset(c_loc(linear), c_loc(linear%device)))
   call check(unasked_constants() == 0, 'every C constant has its Fortran check')
   call check(combines_match() == 1, 'the module was generated for the op table''s combines')
+  call check(ops_match() == 1, 'the wrappers named here are the op table''s Fortran ops')
   call finish('constants')
 
 contains

@@ -60,8 +60,9 @@ enum class OpFamily {
 
 // The surfaces besides C++ that bind a family (a bit each). A test walks the table for each
 // checked surface and fails when a family claims one it lacks: the C API's error-test table
-// (tests/c_api/test_op_table.cpp), the CLI's `run <op> --help` (tests/tools/test_cli.cpp) and
-// the Python module (tests/python/test_op_table.py). A family not yet bound on a surface
+// (tests/c_api/test_op_table.cpp), the CLI's `run <op> --help` (tests/tools/test_cli.cpp),
+// the Python module (tests/python/test_op_table.py) and the Fortran module's procedures
+// (fortran/c_constants.cpp, ctest fortran.constants). A family not yet bound on a surface
 // leaves its bit out, so the table says where each op reaches users.
 namespace surface {
 inline constexpr unsigned kC = 1u << 0;
@@ -100,23 +101,23 @@ inline constexpr auto kOpFamilies = std::to_array<OpFamilyInfo>({
      "unit = byte, out_of_bounds = device default", false, true, surface::kAll},
     // A family of several ops has a row per op (each reaches its own surfaces).
     {OpFamily::kBooleanMask, "boolean_mask", "tensor, mask", "axis = 0", false, true,
-     surface::kC | surface::kCli | surface::kPython},
+     surface::kC | surface::kCli | surface::kPython | surface::kFortran},
     {OpFamily::kBooleanMask, "boolean_mask_into", "tensor, mask, out, count", "axis = 0", false,
-     false, surface::kC | surface::kPython},
+     false, surface::kC | surface::kPython | surface::kFortran | surface::kCli},
     {OpFamily::kBooleanMask, "compress", "input, condition", "axis = none (flattened)", false,
-     false, surface::kC | surface::kCli | surface::kPython},
+     false, surface::kC | surface::kCli | surface::kPython | surface::kFortran},
     {OpFamily::kProcessing, "normalize", "x, mean, stddev", "", false, false,
-     surface::kPython | surface::kCli | surface::kC},
+     surface::kPython | surface::kCli | surface::kC | surface::kFortran},
     {OpFamily::kProcessing, "quantize", "x, zero_point, scale", "", false, false,
-     surface::kPython | surface::kCli | surface::kC},
+     surface::kPython | surface::kCli | surface::kC | surface::kFortran},
     {OpFamily::kProcessing, "dequantize", "x, zero_point, scale", "", false, false,
-     surface::kPython | surface::kCli | surface::kC},
+     surface::kPython | surface::kCli | surface::kC | surface::kFortran},
     {OpFamily::kProcessing, "cast", "x, dtype", "", false, false,
-     surface::kPython | surface::kCli | surface::kC},
+     surface::kPython | surface::kCli | surface::kC | surface::kFortran},
     {OpFamily::kProcessing, "quantize_linear", "x, scale, zero_point", "axis = 1", false, false,
-     surface::kPython | surface::kCli | surface::kC},
+     surface::kPython | surface::kCli | surface::kC | surface::kFortran},
     {OpFamily::kProcessing, "dequantize_linear", "x, scale, zero_point", "axis = 1", false,
-     false, surface::kPython | surface::kCli | surface::kC},
+     false, surface::kPython | surface::kCli | surface::kC | surface::kFortran},
     {OpFamily::kGatherNd, "gather_nd", "params, indices",
      "out_of_bounds = device default, batch_dims = 0", false, true, surface::kAll},
     // docs/elements.md.

@@ -93,6 +93,39 @@ TEST_F(Cli, BooleanMaskAndCompress) {
   EXPECT_FALSE(std::filesystem::exists(path("bad.npy")));
 }
 
+// boolean_mask_into: the output of --capacity slices (zeros past n) and n in a 0-d int64 file;
+// n > capacity is no error (the first capacity slices, n says how many were selected).
+TEST_F(Cli, BooleanMaskInto) {
+  const std::string t = save("t.npy", i32({1, 2, 3, 4, 5, 6}, {2, 3}));
+  Result r = run({"run", "boolean_mask_into", "--tensor", t, "--mask",
+                  save("m.npy", bools({1, 0, 1}, {3})), "--axis", "1", "--capacity", "3",
+                  "--out", path("o.npy"), "--count", path("n.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_npy(path("o.npy"), DataType::kInt32, "<i4", Shape({2, 3}), "(2, 3)");
+  EXPECT_EQ(load_npy_tensor(path("o.npy")).get_int_array(),
+            (std::vector<std::int32_t>{1, 3, 0, 4, 6, 0}));
+  expect_npy(path("n.npy"), DataType::kInt64, "<i8", Shape{}, "()");
+  EXPECT_EQ(load_npy_tensor(path("n.npy")).get_int_array(), (std::vector<std::int32_t>{2}));
+  // Room for one row of the two selected (axis 0).
+  r = run({"run", "boolean_mask_into", "--tensor", t, "--mask", save("m0.npy", bools({1, 1}, {2})),
+           "--capacity", "1", "--out", path("o1.npy"), "--count", path("n1.npy")});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(load_npy_tensor(path("o1.npy")).get_int_array(), (std::vector<std::int32_t>{1, 2, 3}));
+  EXPECT_EQ(load_npy_tensor(path("n1.npy")).get_int_array(), (std::vector<std::int32_t>{2}));
+  // A bad mask or capacity: exit 2, the message, no output file.
+  r = run({"run", "boolean_mask_into", "--tensor", t, "--mask", path("m.npy"), "--capacity", "3",
+           "--out", path("bad.npy"), "--count", path("bad_n.npy")});
+  EXPECT_EQ(r.status, 2);
+  expect_error_exactly(r, "InvalidArgument: Mask shape [3] is not compatible with the required "
+                          "mask shape: [2].");
+  r = run({"run", "boolean_mask_into", "--tensor", t, "--mask", path("m.npy"), "--capacity", "-1",
+           "--out", path("bad.npy"), "--count", path("bad_n.npy")});
+  EXPECT_EQ(r.status, 2);
+  expect_error_exactly(r, "InvalidArgument: --capacity must be an integer >= 0, not '-1'");
+  EXPECT_FALSE(std::filesystem::exists(path("bad.npy")));
+  EXPECT_FALSE(std::filesystem::exists(path("bad_n.npy")));
+}
+
 // The processing ops: TFLite Support's with numbers on the command line, ONNX's with .npy
 // tensors; each result checked against float32 arithmetic done here.
 TEST_F(Cli, ProcessingOps) {
