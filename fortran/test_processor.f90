@@ -48,11 +48,11 @@ program test_processor
       [2.0_c_float, 4.0_c_float, 8.0_c_float]), ierr=ierr)
   call check(ierr == TB_OK, 'create: ' // message())
   y = -7
-  call p%run(image, y, ierr, x_uint8=.true.)
+  call p%run(image, y, ierr, unsigned=.true.)
   ! (0-1)/2, (64-2)/4, (255-3)/8, (10-1)/2, (20-2)/4, (30-3)/8
   call check(ierr == TB_OK .and. all(y == reshape([-0.5, 15.5, 31.5, 4.5, 4.5, 3.375], [3, 2])), &
       'uint8 image: ' // message())
-  ! Without x_uint8 the bytes are int8: -1 gives (-1-3)/8.
+  ! Without unsigned the bytes are int8: -1 gives (-1-3)/8.
   call p%run(image, y, ierr)
   call check(ierr == TB_OK .and. y(3, 1) == -0.5, 'int8 image')
   call check(p%output_type(TB_UINT8) == TB_FLOAT32 .and. p%step_count() == 1, &
