@@ -55,7 +55,7 @@ accelerator = [f for f in files if f.startswith("_torch_fast")]
 assert len(accelerator) == (3 if torch_fast else 0), (torch_fast, accelerator)
 if torch_fast:
     build = (site / "tensorbuf" / "_torch_fast_build.py").read_text()
-    print("check_wheel: the accelerator is built for", re.findall(r'"(.*)"', build))
+    print("check_wheel: the accelerator is built for", re.findall(r'^\w+ = "(.*)"$', build, re.M))
 print(f"check_wheel: tensorbuf {version}, Requires-Dist {requires}, files {files}")
 EOF
 
