@@ -61,10 +61,14 @@ class CMakeBuild(build_ext):
         target = pathlib.Path(self.get_ext_fullpath(ext.name))
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(built, target)
-        # _tensorbuf depends on _torch_fast: the build above made it too, where it is on.
-        if cache_value(build_dir, "TENSORBUF_WITH_TORCH_FAST") == "ON":
-            for name in ("_torch_fast" + suffix, "_torch_fast_build.py", "_torch_fast_loader.py"):
+        # _tensorbuf depends on _torch_fast: the build above made it too, where it is on. Where
+        # it is off, an earlier build's copy must not stay in setuptools' build directory.
+        with_torch_fast = cache_value(build_dir, "TENSORBUF_WITH_TORCH_FAST") == "ON"
+        for name in ("_torch_fast" + suffix, "_torch_fast_build.py", "_torch_fast_loader.py"):
+            if with_torch_fast:
                 shutil.copyfile(package / name, target.parent / name)
+            else:
+                (target.parent / name).unlink(missing_ok=True)
 
     @staticmethod
     def check_given(build_dir):
