@@ -9,6 +9,9 @@ compiler, in one of two build trees:
     tests, tool, benchmarks, MPI or Fortran), the CUDA backend when CMake finds nvcc, for the
     Python that runs this build. TENSORBUF_CMAKE_ARGS adds configure arguments
     (e.g. "-DTENSORBUF_WITH_CUDA=OFF").
+Where that tree builds the torch accelerator tensorbuf._torch_fast (CMake decides: the torch this
+Python imports has matching C++ headers), the wheel carries it with its loader and the record of
+that torch; another torch at run time makes the package take the pure path.
 """
 
 import os
@@ -49,13 +52,23 @@ class CMakeBuild(build_ext):
             build_dir = pathlib.Path(self.build_temp).resolve() / "cmake"
             self.configure(build_dir)
         subprocess.check_call(["cmake", "--build", str(build_dir), "--target", "_tensorbuf"])
-        built = build_dir / "python" / "tensorbuf" / ("_tensorbuf" + sysconfig.get_config_var("EXT_SUFFIX"))
+        package = build_dir / "python" / "tensorbuf"
+        suffix = sysconfig.get_config_var("EXT_SUFFIX")
+        built = package / ("_tensorbuf" + suffix)
         if not built.is_file():
             sys.exit(f"setup.py: {built} was not built: {build_dir} builds the extension for "
                      f"{cache_value(build_dir, 'Python_EXECUTABLE')}, not {sys.executable}")
         target = pathlib.Path(self.get_ext_fullpath(ext.name))
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(built, target)
+        # _tensorbuf depends on _torch_fast: the build above made it too, where it is on. Where
+        # it is off, an earlier build's copy must not stay in setuptools' build directory.
+        with_torch_fast = cache_value(build_dir, "TENSORBUF_WITH_TORCH_FAST") == "ON"
+        for name in ("_torch_fast" + suffix, "_torch_fast_build.py", "_torch_fast_loader.py"):
+            if with_torch_fast:
+                shutil.copyfile(package / name, target.parent / name)
+            else:
+                (target.parent / name).unlink(missing_ok=True)
 
     @staticmethod
     def check_given(build_dir):
@@ -75,8 +88,7 @@ class CMakeBuild(build_ext):
                 "-DBUILD_SHARED_LIBS=OFF", "-DTENSORBUF_WITH_PYTHON=ON",
                 f"-DPython_EXECUTABLE={sys.executable}", "-DTENSORBUF_BUILD_TESTS=OFF",
                 "-DTENSORBUF_BUILD_APPS=OFF", "-DTENSORBUF_BUILD_BENCH=OFF",
-                "-DTENSORBUF_WITH_MPI=OFF", "-DTENSORBUF_WITH_FORTRAN=OFF",
-                "-DTENSORBUF_WITH_TORCH_FAST=OFF"]  # the wheel does not carry it
+                "-DTENSORBUF_WITH_MPI=OFF", "-DTENSORBUF_WITH_FORTRAN=OFF"]
         if shutil.which("ninja") and not (build_dir / "CMakeCache.txt").exists():
             args += ["-G", "Ninja"]
         args += shlex.split(os.environ.get("TENSORBUF_CMAKE_ARGS", ""))

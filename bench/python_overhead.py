@@ -14,8 +14,16 @@ tensor.
    Without torch, only NumPy and tb are timed. Without a C++ bench build (no BUILD_DIR, or
    --side-by-side), only part 2 runs.
 
+3. --device cuda (part 2 only): the same rounds with the torch tensors on the GPU (in place,
+   through __dlpack__: the accelerator reads CPU tensors only), with and without
+   stream=torch.cuda.current_stream(), a tb.TensorBuffer over the same CUDA memory and torch's
+   index_add_ on the GPU, beside NumPy on the CPU as the yardstick. Each round's block of calls
+   is timed in wall time from a synchronized GPU up to torch.cuda.synchronize() after its last
+   call (one wait per block, not per call): the launch cost, or the GPU's, whichever bounds.
+   Without torch or a CUDA device it says so and exits 0.
+
 usage: PYTHONPATH=build/<preset>/python /usr/bin/python3 bench/python_overhead.py [BUILD_DIR]
-       PYTHONPATH=... /usr/bin/python3 bench/python_overhead.py --side-by-side
+       PYTHONPATH=... /usr/bin/python3 bench/python_overhead.py --side-by-side [--device cuda]
 """
 
 import json
@@ -43,6 +51,16 @@ def per_call_us(call, calls):
     for _ in range(calls):
         call()
     return (time.thread_time() - start) / calls * 1e6
+
+
+def wall_per_call_us(call, calls, synchronize):
+    """Wall time per call from an idle GPU to the end of the last call's GPU work."""
+    synchronize()
+    start = time.perf_counter()
+    for _ in range(calls):
+        call()
+    synchronize()
+    return (time.perf_counter() - start) / calls * 1e6
 
 
 def python_per_call_us(repeats=21, calls=2000):
@@ -74,12 +92,35 @@ def accelerated():
     return state is not None and state()["status"] == "loaded"
 
 
-def side_by_side_us(rounds=31, calls=2000):
+def cuda_cases(op, arrays):
+    """The CUDA kinds: torch tensors on the GPU, a tb.TensorBuffer over them, index_add_."""
+    tensors = tuple(torch.from_numpy(a.copy()).cuda() for a in arrays)
+    stream = torch.cuda.current_stream()
+    cases = {"torch cuda": lambda t=tensors: op(*t),
+             "torch cuda, stream=current": lambda t=tensors: op(*t, stream=stream)}
+    try:
+        buffers = tuple(tb.from_dlpack(torch.from_numpy(a.copy()).cuda()) for a in arrays)
+        cases["tb.TensorBuffer cuda"] = lambda b=buffers: op(*b)
+    except Exception as error:  # noqa: BLE001 - reported, the rest still runs
+        print(f"  tb.TensorBuffer cuda: left out, tb.from_dlpack raised "
+              f"{type(error).__name__}: {error}")
+    table, index = torch.zeros(16, 4, device="cuda"), torch.tensor([3], device="cuda")
+    row = torch.ones(1, 4, device="cuda")
+    cases["torch cuda index_add_ (reference)"] = lambda: table.index_add_(0, index, row)
+    return cases
+
+
+def side_by_side_us(rounds=31, calls=2000, device="cpu"):
     """{kind: median us per call} for the in-place scatter with each kind of argument."""
     op = tb.tensor_scatter_nd_add_in_place
     arrays = (np.zeros((16, 4), np.float32), np.array([[3]], np.int64),
               np.ones((1, 4), np.float32))
     cases = {"numpy": lambda a=arrays: op(*a)}
+    if device == "cuda":
+        cases.update(cuda_cases(op, arrays))
+        timed = {kind: (lambda call, n, s=torch.cuda.synchronize: wall_per_call_us(call, n, s))
+                 for kind in cases}
+        return run_rounds(cases, timed, set(), rounds, calls)
     buffers = tuple(tb.asarray(a.copy()) for a in arrays)
     cases["tb.TensorBuffer"] = lambda b=buffers: op(*b)
     pure = set()  # the cases timed with the accelerator off
@@ -91,30 +132,64 @@ def side_by_side_us(rounds=31, calls=2000):
             pure.add("torch, pure path")
         table, index, row = torch.zeros(16, 4), torch.tensor([3]), torch.ones(1, 4)
         cases["torch index_add_ (reference)"] = lambda: table.index_add_(0, index, row)
-    for call in cases.values():
-        call()  # warm-up
+    return run_rounds(cases, {kind: per_call_us for kind in cases}, pure, rounds, calls)
+
+
+def run_rounds(cases, timed, pure, rounds, calls):
+    """Each case once per round, in turn; pure: the cases run with the accelerator off. A case
+    whose warm-up call raises is dropped, saying why (the other kinds still run)."""
+    for kind, call in list(cases.items()):
+        try:
+            call()  # warm-up
+        except Exception as error:  # noqa: BLE001 - reported, the rest still runs
+            print(f"  {kind}: left out, its call raised {type(error).__name__}: {error}")
+            del cases[kind]
     samples = {kind: [] for kind in cases}
     try:
         for _ in range(rounds):
             for kind, call in cases.items():
                 if pure:
                     tb._tensorbuf._torch_fast_enable(kind not in pure)
-                samples[kind].append(per_call_us(call, calls))
+                samples[kind].append(timed[kind](call, calls))
     finally:
         if pure:
             tb._tensorbuf._torch_fast_enable(True)
     return {kind: statistics.median(values) for kind, values in samples.items()}
 
 
-def print_side_by_side():
-    medians = side_by_side_us()
+def cuda_missing():
+    """Why the CUDA rounds cannot run here, or None."""
+    if torch is None:
+        return "torch is not installed"
+    if not torch.cuda.is_available():
+        return f"torch {torch.__version__} sees no CUDA device"
+    if not tb.cuda_available():
+        return "this tensorbuf was built without CUDA or finds no usable device"
+    return None
+
+
+def print_side_by_side(device="cpu"):
+    if device == "cuda":
+        missing = cuda_missing()
+        if missing:
+            print(f"python_overhead --device cuda: skipped: {missing}")
+            return
+        medians = side_by_side_us(rounds=15, calls=500, device="cuda")
+        where = f"GPU {torch.cuda.get_device_name()}, wall time to the end of the GPU work"
+    else:
+        medians = side_by_side_us()
+        where = "CPU, this thread's CPU time"
     numpy_us = medians["numpy"]
     accelerator = "loaded" if torch and accelerated() else "not loaded"
-    print(f"in-place scatter of one row into [16, 4] float32, alternating, medians "
+    print(f"in-place scatter of one row into [16, 4] float32, alternating, medians; {where} "
           f"(torch {torch.__version__ if torch else 'absent'}, NumPy {np.__version__}; "
           f"accelerator: {accelerator}; load average {os.getloadavg()[0]:.2f}):")
     for kind, us in medians.items():
-        print(f"  {kind:30s} {us:6.2f} us per call  ({us / numpy_us:.2f}x NumPy)")
+        print(f"  {kind:34s} {us:6.2f} us per call  ({us / numpy_us:.2f}x NumPy)")
+    if "torch cuda" in medians:
+        reference = medians.get("torch cuda index_add_ (reference)", float("nan"))
+        print(f"torch cuda / NumPy (CPU): {medians['torch cuda'] / numpy_us:.2f}x; "
+              f"/ torch's index_add_ on the GPU: {medians['torch cuda'] / reference:.2f}x")
     if "torch" in medians:
         ratio = medians["torch"] / numpy_us
         print(f"torch / NumPy: {ratio:.2f}x (target <= 1.3x): {'met' if ratio <= 1.3 else 'NOT met'}")
@@ -122,7 +197,14 @@ def print_side_by_side():
 
 def main():
     args = sys.argv[1:]
-    side_by_side_only = "--side-by-side" in args
+    device = "cpu"
+    if "--device" in args:
+        at = args.index("--device")
+        device = args[at + 1] if at + 1 < len(args) else ""
+        del args[at:at + 2]
+        if device not in ("cpu", "cuda"):
+            sys.exit(f"python_overhead: --device cpu or cuda, not '{device}'")
+    side_by_side_only = "--side-by-side" in args or device == "cuda"
     args = [a for a in args if a != "--side-by-side"]
     build = args[0] if args else "build/default"
     if not side_by_side_only and os.path.exists(f"{build}/bench/tensorbuf_bench"):
@@ -133,7 +215,7 @@ def main():
         print(f"C++ call:    median {cpp:.2f} us")
         print(f"overhead:    {overhead:.2f} us per call (target < 10 us): "
               f"{'met' if overhead < 10 else 'NOT met'}")
-    print_side_by_side()
+    print_side_by_side(device)
 
 
 if __name__ == "__main__":

@@ -101,6 +101,38 @@ import tensorbuf: the ops on NumPy arrays, PyTorch tensors and DLPack producers,
 in place on the caller's memory (docs/python.md).")
 endif()
 
+# The torch accelerator (component python_torch, python/torch_fast) in a package of its own: it
+# is for the one torch it was built against, and the loader silently ignores it for any other,
+# so it depends on that torch's Debian package at the same upstream version (any Debian
+# revision: >= U and << U-z); libtorch's package comes from dpkg-shlibdeps. A torch that no
+# Debian package installed (pip) gives no package at all.
+get_cmake_property(_tb_components COMPONENTS)
+if(python_torch IN_LIST _tb_components)
+  get_property(_tb_torch_dir GLOBAL PROPERTY TENSORBUF_TORCH_PY_DIR)
+  execute_process(COMMAND dpkg-query -S ${_tb_torch_dir}/__init__.py
+                  OUTPUT_VARIABLE _tb_torch_owner ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
+  string(REGEX REPLACE ":.*" "" _tb_torch_package "${_tb_torch_owner}")
+  set(_tb_torch_version "")
+  if(_tb_torch_package)
+    execute_process(COMMAND dpkg-query -W -f=\${Version} ${_tb_torch_package}
+                    OUTPUT_VARIABLE _tb_torch_version ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
+  endif()
+  if(_tb_torch_version)
+    string(REGEX REPLACE "-[^-]*$" "" _tb_torch_upstream "${_tb_torch_version}")
+    set(CPACK_DEBIAN_PYTHON_TORCH_PACKAGE_NAME python3-tensorbuf-torch)
+    set(CPACK_DEBIAN_PYTHON_TORCH_PACKAGE_SECTION python)
+    set(CPACK_DEBIAN_PYTHON_TORCH_PACKAGE_DEPENDS "python3-tensorbuf (= ${_tb_version}), ${_tb_torch_package} (>= ${_tb_torch_upstream}), ${_tb_torch_package} (<< ${_tb_torch_upstream}-z)")
+    set(CPACK_DEBIAN_PYTHON_PACKAGE_SUGGESTS "${CPACK_DEBIAN_PYTHON_PACKAGE_SUGGESTS}, python3-tensorbuf-torch")
+    set(CPACK_DEBIAN_PYTHON_TORCH_DESCRIPTION "tensorbuf: accelerator for PyTorch tensor arguments
+The module tensorbuf._torch_fast, built for ${_tb_torch_package} ${_tb_torch_upstream}: reads torch
+tensors in C++ (python3-tensorbuf reads them through Python without it).")
+  else()
+    message(STATUS "tensorbuf._torch_fast: no .deb (no Debian package installed the torch in ${_tb_torch_dir})")
+    list(REMOVE_ITEM _tb_components python_torch)
+    set(CPACK_COMPONENTS_ALL ${_tb_components})
+  endif()
+endif()
+
 set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME tensorbuf-tools)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_TOOLS_DESCRIPTION "tensorbuf: command-line tool

@@ -5,7 +5,8 @@
 # unpacks them all with dpkg-deb -x into an empty root and builds and runs against that root
 # alone: the pkg-config consumers of scripts/check_pkgconfig.sh (C, make, C++17, C++20,
 # Fortran, MPI), the CMake C++ consumer, a CMake C consumer with libtensorbuf0.1 and
-# libtensorbuf-dev alone, and `import tensorbuf` from python3-tensorbuf.
+# libtensorbuf-dev alone, and `import tensorbuf` from python3-tensorbuf: with
+# python3-tensorbuf-torch the torch accelerator loaded, without it the pure path.
 # usage: scripts/check_deb.sh BUILD_DIR WORK_DIR
 set -euo pipefail
 build_dir=$(cd "$1" && pwd)
@@ -28,8 +29,8 @@ multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 libdir=usr/lib/$multiarch
 pydir=usr/lib/python3/dist-packages/tensorbuf
 
-rm -rf "$work_dir/debs" "$work_dir/root" "$work_dir/root-dev" "$work_dir/consumer" \
-  "$work_dir/consumer_c"
+rm -rf "$work_dir/debs" "$work_dir/root" "$work_dir/root-dev" "$work_dir/root-py" \
+  "$work_dir/consumer" "$work_dir/consumer_c"
 (cd "$build_dir" && cpack -G DEB -B "$work_dir/debs" > "$work_dir/cpack.log" 2>&1) || {
   cat "$work_dir/cpack.log" >&2
   fail "cpack failed"
@@ -58,6 +59,19 @@ fi
 if [ "$(cache TENSORBUF_WITH_PYTHON)" = ON ]; then
   checks+=(
     "python3-tensorbuf#/$pydir/__init__\.py\$ /$pydir/_tensorbuf\..*\.so\$ /$pydir/py\.typed\$#/$pydir/(__init__\.pyi?|_tensorbuf\.pyi|py\.typed|_tensorbuf\..*\.so)\$#$runtime $v;python3 (>=;python3 (<<;python3-numpy"
+  )
+fi
+# The torch accelerator: its own package, for the torch package (and upstream version) that
+# installed the torch it was built against; none when no Debian package did.
+torch_package=
+if [ "$(cache TENSORBUF_WITH_PYTHON)" = ON ] && [ "$(cache TENSORBUF_WITH_TORCH_FAST)" = ON ]; then
+  torch_dir=$(sed -n 's/^TORCH_DIR = "\(.*\)"$/\1/p' "$build_dir/python/tensorbuf/_torch_fast_build.py")
+  torch_package=$(dpkg-query -S "$torch_dir/__init__.py" 2>/dev/null | sed 's/:.*//') || true
+fi
+if [ -n "$torch_package" ]; then
+  torch_upstream=$(dpkg-query -W -f='${Version}' "$torch_package" | sed 's/-[^-]*$//')
+  checks+=(
+    "python3-tensorbuf-torch#/$pydir/_torch_fast\..*\.so\$ /$pydir/_torch_fast_build\.py\$ /$pydir/_torch_fast_loader\.py\$#/$pydir/_torch_fast(\..*\.so|_build\.py|_loader\.py)\$#python3-tensorbuf $v;libtorch;$torch_package (>= $torch_upstream);$torch_package (<< $torch_upstream-z)"
   )
 fi
 if [ "$(cache TENSORBUF_BUILD_APPS)" = ON ]; then
@@ -144,5 +158,34 @@ a = np.zeros((4, 2), np.float32)
 tb.tensor_scatter_nd_add_in_place(a, [[1]], [[1.0, 2.0]])
 assert a.tolist() == [[0, 0], [1, 2], [0, 0], [0, 0]], a
 print("check_deb: import tensorbuf from", tb.__file__)')
+  # The accelerator: loaded from the root for the torch it was built against, and used; from a
+  # root without python3-tensorbuf-torch, the pure path. (Where there is no torch: neither.)
+  roots=()
+  if "$python" -c 'import torch' 2>/dev/null; then roots+=("$work_dir/root"); fi
+  if [ -n "$torch_package" ]; then
+    for package in "$runtime" python3-tensorbuf; do
+      dpkg-deb -x "$work_dir/debs/${package}_${deb_version}_$arch.deb" "$work_dir/root-py"
+    done
+    roots+=("$work_dir/root-py")
+  fi
+  for root in ${roots[@]+"${roots[@]}"}; do
+    status="not built"
+    [ "$root" != "$work_dir/root" ] || [ -z "$torch_package" ] || status=loaded
+    (cd "$work_dir" && PYTHONPATH="$root/$pydir/.." "$python" - "$root" "$status" <<'EOF'
+import sys
+import torch
+import tensorbuf as tb
+root, expected = sys.argv[1], sys.argv[2]
+assert tb.__file__.startswith(root + "/"), tb.__file__
+x = torch.zeros(4)
+tb.tensor_scatter_nd_add_in_place(x, torch.tensor([[1]]), torch.tensor([2.0]))
+state = tb._tensorbuf._torch_fast_state()
+assert x.tolist() == [0, 2, 0, 0] and x._version == 1, (x, x._version)
+assert state["status"] == expected, (state, expected)
+assert (state["reads"], state["bumps"]) == ((3, 1) if expected == "loaded" else (0, 0)), state
+print(f"check_deb: torch {torch.__version__} from {root}: accelerator {state['status']}")
+EOF
+    )
+  done
 fi
 echo "check_deb: ${#checks[@]} packages checked, unpacked and built against"

@@ -107,6 +107,17 @@ a = np.zeros((4, 2), np.float32)
 tb.tensor_scatter_nd_add_in_place(a, [[1]], [[1.0, 2.0]])
 assert a.tolist() == [[0, 0], [1, 2], [0, 0], [0, 0]], a
 print("check_install: import tensorbuf from", tb.__file__)')
+  # The torch accelerator, where built: installed beside the package and loaded from there.
+  if grep -q '^TENSORBUF_WITH_TORCH_FAST:BOOL=ON' "$build_dir/CMakeCache.txt"; then
+    (cd "$work_dir" && PYTHONPATH="$work_dir/prefix/$python_dir" "$python" -c '
+import sys, torch, tensorbuf as tb
+x = torch.zeros(4)
+tb.tensor_scatter_nd_add_in_place(x, torch.tensor([[1]]), torch.tensor([2.0]))
+state = tb._tensorbuf._torch_fast_state()
+assert x.tolist() == [0, 2, 0, 0] and state["status"] == "loaded" and state["bumps"] == 1, state
+assert sys.modules["tensorbuf._torch_fast"].__file__.startswith("'"$work_dir/prefix"'")
+print("check_install: the torch accelerator loaded from", sys.modules["tensorbuf._torch_fast"].__file__)')
+  fi
 else
   echo "check_install: no Python package in this build: Python check skipped"
 fi

@@ -86,7 +86,8 @@ grep -E '^\s*[0-9]+ - .*\((Failed|Timeout|Subprocess|SEGFAULT|Not Run)' "$LOGS/c
 pack
 
 # 1b. The Python package, built for this machine's python3 (torch CUDA tensors in place, CuPy
-#     and JAX consumers: tests/python/test_gpu.py); skips where that python3 lacks headers.
+#     and JAX consumers: tests/python/test_gpu.py), then bench/python_overhead.py --device cuda
+#     within the same 3 minutes; skips where that python3 lacks headers.
 log "python package: $(timeout 180 bash scripts/gpu_python.sh "$BUILD" "$LOGS")"
 pack
 

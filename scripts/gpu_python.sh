@@ -2,9 +2,13 @@
 # The Python package on a lent GPU machine (from scripts/gpu_check.sh): builds the extension for
 # that machine's python3 (its version differs from Debian's) against the carried CUDA build's
 # libtensorbuf.a with g++ directly -- no nvcc, no CMake configure -- and runs tests/python
-# (test_gpu.py included). Skips, saying why, where that python3 lacks headers or pybind11.
+# (test_gpu.py included), then bench/python_overhead.py --device cuda (the per-call cost with
+# torch CUDA tensors, into LOG_DIR/python_overhead_cuda.log) in what is left of the 3 minutes
+# gpu_check.sh gives this step (60 s at most). Skips, saying why, where that python3 lacks
+# headers or pybind11.
 # usage: scripts/gpu_python.sh BUILD_DIR LOG_DIR
 set -uo pipefail
+SECONDS=0
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$1
 logs=$2
@@ -33,4 +37,15 @@ g++ -shared -o "$package/_tensorbuf$suffix" "${objects[@]}" "$root/$build/src/li
 PYTHONPATH="$root/$build/python-gpu" TENSORBUF_TEST_DATA_DIR="$root/tests/data" \
   timeout 120 "$python" -m pytest -q -p no:cacheprovider -rs "$root/tests/python" \
   > "$logs/python_tests.log" 2>&1
-echo "exit $? -- $(tail -1 "$logs/python_tests.log")"
+tests="exit $? -- $(tail -1 "$logs/python_tests.log")"
+# gpu_check.sh stops this script at 180 s: the benchmark takes what is left, 10 s to spare.
+left=$((170 - SECONDS))
+[ "$left" -le 60 ] || left=60
+if [ "$left" -ge 15 ]; then
+  PYTHONPATH="$root/$build/python-gpu" timeout "$left" "$python" "$root/bench/python_overhead.py" \
+    --device cuda > "$logs/python_overhead_cuda.log" 2>&1
+  bench="exit $? -- $(grep -E 'torch cuda /|skipped' "$logs/python_overhead_cuda.log" | tail -1)"
+else
+  bench="not run: ${left} s left of the step's 3 minutes"
+fi
+echo "$tests; python_overhead --device cuda: $bench"
