@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "bench_support.hpp"
+#include "tensorbuf/quantize_linear.hpp"
 
 namespace tensorbuf::bench {
 namespace {
@@ -179,6 +180,56 @@ TENSORBUF_PROCESSING_CUDA_CASE(224, 224, 224, f32, DataType::kFloat32)
 TENSORBUF_PROCESSING_CUDA_CASE(224, 224, 224, f16, DataType::kFloat16)
 
 #undef TENSORBUF_PROCESSING_CUDA_CASE
+
+// An int8 model's input: uint8 image -> per-channel normalize -> quantize (zero point -3, scale
+// 0.02) -> int8, one Processor (8-bit in, 8-bit out: 2 bytes of traffic per element).
+void int8_chain_case(benchmark::State& state, std::int64_t height, std::int64_t width) {
+  const TensorBuffer x = image(height, width);
+  const Processor p({normalize_op(kMeans, kStddevs), quantize_op(-3.0f, 0.02f),
+                     cast_op(DataType::kInt8)});
+  auto op = [&] {
+    TensorBuffer y = p.run(x);
+    benchmark::DoNotOptimize(y);
+  };
+  for (auto _ : state) op();
+  const double bytes = traffic(x.flat_size(), DataType::kInt8);
+  report(state, bytes, cpu_memcpy_limit_gbps(bytes));
+  alternate_with_memcpy(state, op, bytes);
+}
+
+void BM_processing_1080p_quantize_i8(benchmark::State& s) { int8_chain_case(s, 1080, 1920); }
+TENSORBUF_BENCHMARK(BM_processing_1080p_quantize_i8, "processing_u8_1080p_normalize_quantize_i8",
+                    "cpu");
+void BM_processing_224_quantize_i8(benchmark::State& s) { int8_chain_case(s, 224, 224); }
+TENSORBUF_BENCHMARK(BM_processing_224_quantize_i8, "processing_u8_224_normalize_quantize_i8",
+                    "cpu");
+
+// quantize_linear float32 [h, w, 3] -> uint8, per tensor (scale 0.02, zero point 128; values
+// in [-3, 3), a few saturating): 4 bytes read and 1 written per element.
+constexpr std::uint64_t kQuantizeSeed = 38;
+
+void quantize_linear_case(benchmark::State& state, std::int64_t height, std::int64_t width) {
+  const std::int64_t n = height * width * 3;
+  const TensorBuffer x =
+      make_buffer(random_floats(n, -3.0, 3.0, kQuantizeSeed), {height, width, 3}, DataType::kFloat32);
+  TensorBuffer scale = TensorBuffer::create_fixed_size({}, DataType::kFloat32);
+  scale.mutable_host<float>()[0] = 0.02f;
+  TensorBuffer zero = TensorBuffer::create_fixed_size({}, DataType::kUInt8);
+  zero.mutable_host<std::uint8_t>()[0] = 128;
+  auto op = [&] {
+    TensorBuffer y = quantize_linear(x, scale, zero);
+    benchmark::DoNotOptimize(y);
+  };
+  for (auto _ : state) op();
+  const double bytes = static_cast<double>(n) * 5.0;
+  report(state, bytes, cpu_memcpy_limit_gbps(bytes));
+  alternate_with_memcpy(state, op, bytes);
+}
+
+void BM_quantize_linear_1080p(benchmark::State& s) { quantize_linear_case(s, 1080, 1920); }
+TENSORBUF_BENCHMARK(BM_quantize_linear_1080p, "quantize_linear_f32_1080p_u8", "cpu");
+void BM_quantize_linear_224(benchmark::State& s) { quantize_linear_case(s, 224, 224); }
+TENSORBUF_BENCHMARK(BM_quantize_linear_224, "quantize_linear_f32_224_u8", "cpu");
 
 }  // namespace
 }  // namespace tensorbuf::bench

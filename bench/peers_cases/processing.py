@@ -8,7 +8,7 @@ counts them: the image read (1 byte per element) and the output written (4 or 2)
 """
 import numpy as np
 
-from . import Case, random_ints
+from . import Case, random_floats, random_ints
 
 MEANS = [123.675, 116.28, 103.53]
 STDDEVS = [58.395, 57.12, 57.375]
@@ -21,6 +21,18 @@ CASES = {
     "processing_u8_224_normalize_f16": (224, 224, "float16"),
 }
 
+# uint8 image -> normalize -> quantize (zero point -3, scale 0.02) -> int8 (an int8 model's input)
+INT8_CASES = {
+    "processing_u8_1080p_normalize_quantize_i8": (1080, 1920),
+    "processing_u8_224_normalize_quantize_i8": (224, 224),
+}
+
+# quantize_linear float32 [h, w, 3] (uniform in [-3, 3), seed 38) -> uint8, scale 0.02, zero 128
+QUANTIZE_LINEAR_CASES = {
+    "quantize_linear_f32_1080p_u8": (1080, 1920),
+    "quantize_linear_f32_224_u8": (224, 224),
+}
+
 # spec/processing.md 7: >= 0.7x a memcpy of the same bytes, >= 3x PyTorch on the CPU; on a GPU
 # >= 0.7x a device-to-device copy.
 TARGETS = {
@@ -28,6 +40,7 @@ TARGETS = {
     ("processing_u8_1080p_normalize_f16", "cpu"): {"ratio_to_limit": 0.7, "vs": {"torch": 3.0}},
     ("processing_u8_1080p_normalize_f32", "cuda"): {"ratio_to_limit": 0.7},
     ("processing_u8_1080p_normalize_f16", "cuda"): {"ratio_to_limit": 0.7},
+    ("quantize_linear_f32_1080p_u8", "cpu"): {"ratio_to_limit": 0.7},
 }
 
 
@@ -65,4 +78,51 @@ def cases(ctx):
                 return lambda: ((x.float() - mean) / std).half()
             sync = torch.cuda.synchronize if device == "cuda" else None
             out.append(Case(name, device, "torch", nbytes, torch_setup, sync))
+    return out + int8_cases(ctx) + quantize_linear_cases(ctx)
+
+
+def int8_cases(ctx):
+    torch = ctx.torch
+    out = []
+    for name, (height, width) in INT8_CASES.items():
+        nbytes = height * width * 3 * 2
+
+        def numpy_setup(height=height, width=width):
+            x = _image(height, width)
+            mean = np.asarray(MEANS, dtype=np.float32)
+            std = np.asarray(STDDEVS, dtype=np.float32)
+            scale = np.float32(0.02)
+            return lambda: (((x.astype(np.float32) - mean) / std) / scale - 3).astype(np.int8)
+        out.append(Case(name, "cpu", "numpy", nbytes, numpy_setup))
+        if torch is None:
+            continue
+
+        def torch_setup(height=height, width=width):
+            x = torch.from_numpy(_image(height, width))
+            mean = torch.tensor(MEANS, dtype=torch.float32)
+            std = torch.tensor(STDDEVS, dtype=torch.float32)
+            return lambda: (((x.float() - mean) / std) / 0.02 - 3).to(torch.int8)
+        out.append(Case(name, "cpu", "torch", nbytes, torch_setup))
+    return out
+
+
+def quantize_linear_cases(ctx):
+    torch = ctx.torch
+    out = []
+    for name, (height, width) in QUANTIZE_LINEAR_CASES.items():
+        n = height * width * 3
+        nbytes = n * 5
+
+        def numpy_setup(n=n, height=height, width=width):
+            x = random_floats(n, -3.0, 3.0, 38).reshape(height, width, 3)
+            scale = np.float32(0.02)
+            return lambda: np.clip(np.rint(x / scale) + 128, 0, 255).astype(np.uint8)
+        out.append(Case(name, "cpu", "numpy", nbytes, numpy_setup))
+        if torch is None:
+            continue
+
+        def torch_setup(n=n, height=height, width=width):
+            x = torch.from_numpy(random_floats(n, -3.0, 3.0, 38).reshape(height, width, 3))
+            return lambda: torch.quantize_per_tensor(x, 0.02, 128, torch.quint8)
+        out.append(Case(name, "cpu", "torch", nbytes, torch_setup))
     return out

@@ -3,13 +3,17 @@
 // stage writes its result (rounded to its dtype) into one of two cache-resident scratch blocks
 // on the stack, and the last one writes the output (or a scratch block then streamed out with
 // non-temporal stores when the output is far beyond the caches). So memory is read once and
-// written once, and each stage's loop is a plain vectorisable loop over one block.
+// written once, and each stage's loop is a plain vectorisable loop over one block. An 8-bit
+// input whose chain is slow element by element is run as a table of the chain's 256 x C
+// outputs instead (below).
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <type_traits>
+#include <vector>
 
 #include "core/convert.hpp"
 #include "core/convert_backends.hpp"
@@ -17,6 +21,7 @@
 #include "core/parallel.hpp"
 #include "core/processing_backends.hpp"
 #include "cpu/cpu_features.hpp"
+#include "cpu/processing_tuning.hpp"
 #include "cpu/streaming_copy.hpp"
 #include "kernels/processing.hpp"
 #include "tensorbuf/half.hpp"
@@ -33,6 +38,9 @@ constexpr std::int64_t kBlock = core::kProcessBlock;
 // per element, plus ~0.25 ns per element for each further stage.
 constexpr double kNsPerElement = 0.35;
 constexpr double kNsPerStageElement = 0.25;
+// A table lookup per element (8-bit inputs, below): an AVX-512 gather of 16 or a scalar load
+// each, ~0.5 ns per element.
+constexpr double kNsPerTableElement = 0.5;
 
 // y[j] = normalize(float32(x[j])) over one run of means and stddevs; x and y never overlap
 // (the stages write the other scratch block, run_into computes aliased outputs apart).
@@ -178,50 +186,309 @@ void run_stage(const core::ProcessStage& stage, const void* src, void* dst, std:
   }
 }
 
+// --- 8-bit inputs: the chain as a table ---
+//
+// With a uint8, int8 or bool input every chain is a function of the input byte and the channel
+// (i % C, C the normalize steps' channel count, 1 without one): 256 x C outputs. The table is
+// the chain itself run over an input holding every byte at every channel (run_blocks below, the
+// very code of the direct path), so a lookup gives its bits, NaN payloads and roundings
+// included; the pass is then a load, a lookup and a store per element.
+
+// Tables up to this size (L1-resident) are used, and only for inputs of at least
+// kTableRepeats times the table's entries (building it runs the chain over them).
+constexpr std::size_t kTableBytes = std::size_t{32} << 10;
+constexpr std::int64_t kTableRepeats = 16;
+
+std::atomic<ProcessTableUse> g_table_use{ProcessTableUse::kAuto};
+
+bool is_byte_input(DataType t) {
+  return t == DataType::kUInt8 || t == DataType::kInt8 || t == DataType::kBool;
+}
+
+std::int64_t chain_channels(const core::ProcessPlan& plan) {
+  std::int64_t channels = 1;
+  for (const core::ProcessStage& stage : plan.stages) {
+    if (stage.kind == core::ProcessStageKind::kNormalize) {
+      channels = std::max(channels, stage.channels);
+    }
+  }
+  return channels;
+}
+
+// Every stage over the blocks [begin, end) of n elements (the direct path, and the table's
+// construction).
+void run_blocks(const core::ProcessPlan& plan, const std::uint8_t* in, std::uint8_t* out,
+                std::int64_t n, std::int64_t begin, std::int64_t end, bool avx512, bool stream) {
+  const std::size_t in_size = type_size(plan.in_type);
+  const std::size_t out_size = type_size(plan.out_type);
+  const auto stages = static_cast<std::int64_t>(plan.stages.size());
+  // Two scratch blocks of the widest dtype, line-aligned for the streamed copy.
+  alignas(64) std::uint8_t scratch[2][kBlock * 8];
+  for (std::int64_t b = begin; b < end; ++b) {
+    const std::int64_t first = b * kBlock;
+    const std::int64_t len = std::min(kBlock, n - first);
+    std::uint8_t* target = out + static_cast<std::size_t>(first) * out_size;
+    const void* src = in + static_cast<std::size_t>(first) * in_size;
+    if (stages == 0) {  // every step an identity for this dtype: a copy
+      if (stream) {
+        copy_streaming(target, src, static_cast<std::size_t>(len) * out_size);
+      } else {
+        std::memcpy(target, src, static_cast<std::size_t>(len) * out_size);
+      }
+      continue;
+    }
+    for (std::int64_t s = 0; s < stages; ++s) {
+      void* dst = (s == stages - 1 && !stream) ? static_cast<void*>(target)
+                                               : static_cast<void*>(scratch[s % 2]);
+      run_stage(plan.stages[static_cast<std::size_t>(s)], src, dst, len, first, avx512);
+      src = dst;
+    }
+    if (stream) copy_streaming(target, src, static_cast<std::size_t>(len) * out_size);
+  }
+  if (stream) streaming_fence();
+}
+
+// The chain's outputs by channel and byte: entry c * 256 + v, each output's bits zero-extended
+// to a 32-bit word (outputs of 1, 2 or 4 bytes) or a 64-bit one (8 bytes).
+struct ChainTable {
+  std::int64_t channels = 1;
+  std::vector<std::uint32_t> narrow;  // outputs of 1, 2 or 4 bytes
+  std::vector<std::uint64_t> wide;    // outputs of 8 bytes
+  const std::uint32_t* words() const { return narrow.data(); }
+  const std::uint64_t* wides() const { return wide.data(); }
+};
+
+// An output element's bits as an unsigned integer of its size, widened.
+std::uint64_t output_word(const std::uint8_t* p, std::size_t size) {
+  auto read = [p](auto word) {
+    std::memcpy(&word, p, sizeof word);
+    return static_cast<std::uint64_t>(word);
+  };
+  switch (size) {
+    case 1:
+      return p[0];
+    case 2:
+      return read(std::uint16_t{});
+    case 4:
+      return read(std::uint32_t{});
+    default:
+      return read(std::uint64_t{});
+  }
+}
+
+ChainTable build_table(const core::ProcessPlan& plan, std::int64_t channels, bool avx512) {
+  const std::int64_t entries = 256 * channels;
+  const std::size_t out_size = type_size(plan.out_type);
+  // Input element k = v * C + c holds byte v at channel c (k % C), as element k of any input.
+  std::vector<std::uint8_t> in(static_cast<std::size_t>(entries));
+  for (std::int64_t k = 0; k < entries; ++k) in[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(k / channels);
+  std::vector<std::uint8_t> out(static_cast<std::size_t>(entries) * out_size);
+  run_blocks(plan, in.data(), out.data(), entries, 0, (entries + kBlock - 1) / kBlock, avx512,
+             false);
+  ChainTable table;
+  table.channels = channels;
+  auto fill = [&](auto& words) {
+    words.assign(static_cast<std::size_t>(entries), 0);
+    for (std::int64_t v = 0; v < 256; ++v) {
+      for (std::int64_t c = 0; c < channels; ++c) {
+        using Word = typename std::decay_t<decltype(words)>::value_type;
+        words[static_cast<std::size_t>(c * 256 + v)] = static_cast<Word>(output_word(
+            out.data() + static_cast<std::size_t>(v * channels + c) * out_size, out_size));
+      }
+    }
+  };
+  if (out_size <= 4) {
+    fill(table.narrow);
+  } else {
+    fill(table.wide);
+  }
+  return table;
+}
+
+// y[j] = table[c * 256 + x[j]] for the n elements from global index `first`.
+template <class Out, class Word>
+void lookup_portable(const std::uint8_t* x, Out* y, std::int64_t n, std::int64_t first,
+                     const Word* table, std::int64_t channels) {
+  if (channels == 1) {
+    for (std::int64_t j = 0; j < n; ++j) y[j] = static_cast<Out>(table[x[j]]);
+    return;
+  }
+  std::int64_t c = first % channels;
+  for (std::int64_t j = 0; j < n; ++j) {
+    y[j] = static_cast<Out>(table[c * 256 + x[j]]);
+    if (++c == channels) c = 0;
+  }
+}
+
+#if defined(TENSORBUF_ISA_X86_64)
+// The same with AVX-512 gathers, 16 elements a step: each lane's index is its channel's row
+// (kept per lane, advanced 16 elements a step) plus its byte.
+template <class Out>
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void lookup_avx512(
+    const std::uint8_t* x, Out* y, std::int64_t n, std::int64_t first, const ChainTable& table) {
+  const std::int64_t channels = table.channels;
+  // The masked forms with full masks: g++ 12 warns that the plain forms' undefined source is
+  // uninitialised.
+  const __mmask16 all = 0xffff;
+  const __m512i zero = _mm512_setzero_si512();
+  alignas(64) std::int32_t rows[16];
+  for (int lane = 0; lane < 16; ++lane) {
+    rows[lane] = static_cast<std::int32_t>((first + lane) % channels * 256);
+  }
+  __m512i row = _mm512_load_si512(rows);
+  const __m512i step = _mm512_set1_epi32(static_cast<std::int32_t>(16 % channels * 256));
+  const __m512i wrap = _mm512_set1_epi32(static_cast<std::int32_t>(channels * 256));
+  std::int64_t j = 0;
+  for (; j + 16 <= n; j += 16) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x + j));
+    const __m512i index = _mm512_add_epi32(row, _mm512_maskz_cvtepu8_epi32(all, bytes));
+    if constexpr (sizeof(Out) == 8) {
+      alignas(64) std::int32_t halves[16];  // (g++ 12 warns on the 512 -> 256-bit casts)
+      _mm512_store_si512(halves, index);
+      const __m256i index_lo = _mm256_load_si256(reinterpret_cast<const __m256i*>(halves));
+      const __m256i index_hi = _mm256_load_si256(reinterpret_cast<const __m256i*>(halves + 8));
+      const __m512i lo = _mm512_mask_i32gather_epi64(zero, 0xff, index_lo, table.wides(), 8);
+      const __m512i hi = _mm512_mask_i32gather_epi64(zero, 0xff, index_hi, table.wides(), 8);
+      _mm512_storeu_si512(y + j, lo);
+      _mm512_storeu_si512(y + j + 8, hi);
+    } else {
+      const __m512i v = _mm512_mask_i32gather_epi32(zero, all, index, table.words(), 4);
+      if constexpr (sizeof(Out) == 4) {
+        _mm512_storeu_si512(y + j, v);
+      } else if constexpr (sizeof(Out) == 2) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + j), _mm512_maskz_cvtepi32_epi16(all, v));
+      } else {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(y + j), _mm512_maskz_cvtepi32_epi8(all, v));
+      }
+    }
+    row = _mm512_add_epi32(row, step);
+    row = _mm512_mask_sub_epi32(row, _mm512_cmpge_epi32_mask(row, wrap), row, wrap);
+  }
+  if (j < n) {
+    if constexpr (sizeof(Out) == 8) {
+      lookup_portable(x + j, y + j, n - j, first + j, table.wides(), channels);
+    } else {
+      lookup_portable(x + j, y + j, n - j, first + j, table.words(), channels);
+    }
+  }
+}
+#endif
+
+template <class Out>
+void lookup(const std::uint8_t* x, Out* y, std::int64_t n, std::int64_t first,
+            const ChainTable& table, [[maybe_unused]] bool avx512) {
+#if defined(TENSORBUF_ISA_X86_64)
+  if (avx512) return lookup_avx512(x, y, n, first, table);
+#endif
+  if constexpr (sizeof(Out) == 8) {
+    lookup_portable(x, y, n, first, table.wides(), table.channels);
+  } else {
+    lookup_portable(x, y, n, first, table.words(), table.channels);
+  }
+}
+
+void lookup_any(const std::uint8_t* x, void* y, std::size_t out_size, std::int64_t n,
+                std::int64_t first, const ChainTable& table, bool avx512) {
+  switch (out_size) {
+    case 1:
+      return lookup(x, static_cast<std::uint8_t*>(y), n, first, table, avx512);
+    case 2:
+      return lookup(x, static_cast<std::uint16_t*>(y), n, first, table, avx512);
+    case 4:
+      return lookup(x, static_cast<std::uint32_t*>(y), n, first, table, avx512);
+    default:
+      return lookup(x, static_cast<std::uint64_t*>(y), n, first, table, avx512);
+  }
+}
+
+// A direct stage's cost per element, roughly (the dev VM, one thread, data in the caches): the
+// normalize loops and the vectorised conversions ~0.05-0.1 ns (AVX-512) or a few times that
+// portably; the other conversions go element by element through convert_element, ~1-3 ns.
+bool fast_convert(DataType from, DataType to) {
+  const bool narrow_float32 =
+      from == DataType::kFloat32 &&
+      (to == DataType::kUInt8 || to == DataType::kFloat16 || to == DataType::kBFloat16);
+  const bool widen_to_float = (to == DataType::kFloat32 || to == DataType::kFloat64) &&
+                              from != DataType::kBool && from != DataType::kFloat16 &&
+                              from != DataType::kBFloat16 && from != DataType::kFloat64;
+  return narrow_float32 || widen_to_float;
+}
+
+double direct_ns_per_element(const core::ProcessPlan& plan, bool avx512) {
+  const double fast = avx512 ? 0.1 : 0.3;
+  double ns = 0;
+  for (const core::ProcessStage& stage : plan.stages) {
+    const bool quick = stage.kind == core::ProcessStageKind::kNormalize ||
+                       fast_convert(stage.from, stage.to);
+    ns += quick ? fast : 1.5;
+  }
+  return ns;
+}
+
+// Whether the table serves this run: an 8-bit input and a chain (not a copy); under kAuto also
+// a small table, an input worth building it for, and a direct path estimated slower than the
+// lookup (~0.5 ns per element: a gather or a scalar load, so one or two quick stages stay
+// direct; the table pays off for the element-by-element conversions).
+bool use_table(const core::ProcessPlan& plan, std::int64_t channels, bool avx512) {
+  const ProcessTableUse use = g_table_use.load(std::memory_order_relaxed);
+  if (use == ProcessTableUse::kNever || !is_byte_input(plan.in_type) || plan.stages.empty()) {
+    return false;
+  }
+  if (use == ProcessTableUse::kAlways) return true;
+  const std::int64_t entries = 256 * channels;
+  const std::size_t bytes =
+      static_cast<std::size_t>(entries) * (type_size(plan.out_type) <= 4 ? 4 : 8);
+  if (bytes > kTableBytes || plan.elements < kTableRepeats * entries) return false;
+  return direct_ns_per_element(plan, avx512) > kNsPerTableElement;
+}
+
+void run_table(const core::ProcessPlan& plan, const std::uint8_t* in, std::uint8_t* out,
+               std::int64_t channels, bool avx512, bool stream) {
+  const ChainTable table = build_table(plan, channels, avx512);
+  const std::int64_t n = plan.elements;
+  const std::size_t out_size = type_size(plan.out_type);
+  const std::int64_t blocks = (n + kBlock - 1) / kBlock;
+  core::parallel_for_chunks(
+      blocks, core::min_chunk_for(static_cast<double>(kBlock) * kNsPerTableElement),
+      [&](int, std::int64_t begin, std::int64_t end) {
+        alignas(64) std::uint8_t scratch[kBlock * 8];
+        for (std::int64_t b = begin; b < end; ++b) {
+          const std::int64_t first = b * kBlock;
+          const std::int64_t len = std::min(kBlock, n - first);
+          std::uint8_t* target = out + static_cast<std::size_t>(first) * out_size;
+          lookup_any(in + first, stream ? scratch : target, out_size, len, first, table, avx512);
+          if (stream) copy_streaming(target, scratch, static_cast<std::size_t>(len) * out_size);
+        }
+        if (stream) streaming_fence();
+      });
+}
+
 }  // namespace
+
+void set_process_table_use(ProcessTableUse use) {
+  g_table_use.store(use, std::memory_order_relaxed);
+}
 
 void process(const core::ProcessPlan& plan, const core::ProcessBuffers& buffers) {
   const std::int64_t n = plan.elements;
   if (n <= 0) return;
-  const std::size_t in_size = type_size(plan.in_type);
   const std::size_t out_size = type_size(plan.out_type);
   const auto* in = static_cast<const std::uint8_t*>(buffers.in);
   auto* out = static_cast<std::uint8_t*>(buffers.out);
   const bool avx512 = cpu_features().avx512bw;
   const bool stream = static_cast<std::int64_t>(out_size) * n >= kStreamOutputBytes;
+  const std::int64_t channels = chain_channels(plan);
+  if (use_table(plan, channels, avx512)) return run_table(plan, in, out, channels, avx512, stream);
   const std::int64_t blocks = (n + kBlock - 1) / kBlock;
   const auto stages = static_cast<std::int64_t>(plan.stages.size());
   const double ns_per_block =
       static_cast<double>(kBlock) *
       (kNsPerElement +
        kNsPerStageElement * static_cast<double>(std::max<std::int64_t>(0, stages - 1)));
-  core::parallel_for_chunks(
-      blocks, core::min_chunk_for(ns_per_block), [&](int, std::int64_t begin, std::int64_t end) {
-        // Two scratch blocks of the widest dtype, line-aligned for the streamed copy.
-        alignas(64) std::uint8_t scratch[2][kBlock * 8];
-        for (std::int64_t b = begin; b < end; ++b) {
-          const std::int64_t first = b * kBlock;
-          const std::int64_t len = std::min(kBlock, n - first);
-          std::uint8_t* target = out + static_cast<std::size_t>(first) * out_size;
-          const void* src = in + static_cast<std::size_t>(first) * in_size;
-          if (stages == 0) {  // every step an identity for this dtype: a copy
-            if (stream) {
-              copy_streaming(target, src, static_cast<std::size_t>(len) * out_size);
-            } else {
-              std::memcpy(target, src, static_cast<std::size_t>(len) * out_size);
-            }
-            continue;
-          }
-          for (std::int64_t s = 0; s < stages; ++s) {
-            void* dst = (s == stages - 1 && !stream) ? static_cast<void*>(target)
-                                                     : static_cast<void*>(scratch[s % 2]);
-            run_stage(plan.stages[static_cast<std::size_t>(s)], src, dst, len, first, avx512);
-            src = dst;
-          }
-          if (stream) copy_streaming(target, src, static_cast<std::size_t>(len) * out_size);
-        }
-        if (stream) streaming_fence();
-      });
+  core::parallel_for_chunks(blocks, core::min_chunk_for(ns_per_block),
+                            [&](int, std::int64_t begin, std::int64_t end) {
+                              run_blocks(plan, in, out, n, begin, end, avx512, stream);
+                            });
 }
 
 }  // namespace tensorbuf::cpu

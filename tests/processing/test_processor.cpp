@@ -23,6 +23,7 @@
 #include "core/buffer_access.hpp"
 #include "core/in_place.hpp"
 #include "cpu/cpu_features.hpp"
+#include "cpu/processing_tuning.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
 namespace tensorbuf {
@@ -292,6 +293,113 @@ TEST_P(ProcessorFused, ChannelsLongerThanABlock) {
       ASSERT_NO_FATAL_FAILURE(
           expect_same(fused, to_half.apply(norm.apply(x)), describe(type, {norm, to_half})));
     }
+  }
+}
+
+// --- 8-bit inputs: the chain as a table of 256 x C outputs (src/cpu/processing.cpp) ---
+
+// The table path (forced) against the direct path (forced off), with the SIMD paths (AVX-512
+// gathers where the CPU has them) and the portable loops.
+// A uint8, int8 or bool buffer holding `bytes`.
+TensorBuffer byte_buffer(const Shape& shape, DataType type, const std::vector<std::uint8_t>& bytes) {
+  TensorBuffer b = TensorBuffer::create_fixed_size(shape, type);
+  std::memcpy(b.mutable_host_bytes(), bytes.data(), bytes.size());
+  return b;
+}
+
+class ProcessorTable : public ::testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override { cpu::set_simd_enabled(GetParam()); }
+  void TearDown() override {
+    cpu::set_simd_enabled(true);
+    cpu::set_process_table_use(cpu::ProcessTableUse::kAuto);
+  }
+  static TensorBuffer run_with(const Processor& p, const TensorBuffer& x,
+                               cpu::ProcessTableUse use) {
+    cpu::set_process_table_use(use);
+    TensorBuffer y = p.run(x);
+    cpu::set_process_table_use(cpu::ProcessTableUse::kAuto);
+    return y;
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(Simd, ProcessorTable, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& param) {
+                           return param.param ? "Simd" : "Portable";
+                         });
+
+// Every byte at every channel (rows of C, row r channel c holding (r + 37 c) % 256, more than
+// 256 rows), every channel count 1..64, every output dtype (a last cast), a random chain of
+// 0-2 steps before it: bit for bit the direct path's bytes, at offsets that start the lookup's
+// vectors at every channel.
+TEST_P(ProcessorTable, EveryByteAtEveryChannelEqualsTheDirectPath) {
+  std::mt19937 rng(808);
+  std::int64_t runs = 0;
+  for (DataType in : {DataType::kUInt8, DataType::kInt8, DataType::kBool}) {
+    for (int channels = 1; channels <= 64; ++channels) {
+      for (std::size_t out = 0; out < kTypes.size(); ++out) {
+        const std::int64_t rows = 257 + static_cast<std::int64_t>(rng() % 40);
+        std::vector<std::uint8_t> bytes(static_cast<std::size_t>(rows * channels));
+        for (std::int64_t r = 0; r < rows; ++r) {
+          for (int c = 0; c < channels; ++c) {
+            bytes[static_cast<std::size_t>(r * channels + c)] =
+                static_cast<std::uint8_t>((r + 37 * c) % 256);
+          }
+        }
+        const TensorBuffer x = byte_buffer({rows, channels}, in, bytes);
+        std::vector<RandomStep> steps;
+        const int length = static_cast<int>(rng() % 3);
+        for (int i = 0; i < length; ++i) {
+          steps.push_back(random_step(rng, static_cast<int>(rng() % kStepKinds), channels));
+        }
+        // A per-channel normalize first half the time, so that the table has C rows.
+        if (rng() % 2 == 0) steps.insert(steps.begin(), random_step(rng, 1, channels));
+        steps.push_back(random_step(rng, 4 + static_cast<int>(out), channels));
+        std::vector<ProcessStep> chain;
+        for (const RandomStep& s : steps) chain.push_back(s.step());
+        const Processor p(chain);
+        const std::string what = describe(in, steps) + ", " + std::to_string(channels) + " channels";
+        const TensorBuffer direct = run_with(p, x, cpu::ProcessTableUse::kNever);
+        ASSERT_NO_FATAL_FAILURE(
+            expect_same(run_with(p, x, cpu::ProcessTableUse::kAlways), direct, what));
+        // The same elements from a later start: the first lookup starts at another channel.
+        const std::int64_t skip = 1 + static_cast<std::int64_t>(rng() % 17);
+        const std::vector<std::uint8_t> tail(bytes.begin() + skip * channels, bytes.end());
+        const TensorBuffer x2 = byte_buffer({rows - skip, channels}, in, tail);
+        ASSERT_NO_FATAL_FAILURE(expect_same(run_with(p, x2, cpu::ProcessTableUse::kAlways),
+                                            run_with(p, x2, cpu::ProcessTableUse::kNever),
+                                            what + ", from row " + std::to_string(skip)));
+        ++runs;
+      }
+    }
+  }
+  EXPECT_EQ(runs, 3 * 64 * 10);
+}
+
+// Random chains of 1-3 steps on random 8-bit inputs of random lengths (blocks, threads'
+// chunks, vector tails), and the chosen path (kAuto) too: all bit-equal to the direct path.
+TEST_P(ProcessorTable, RandomChainsEqualTheDirectPath) {
+  std::mt19937 rng(909);
+  const int cases = std::max(200, random_cases());
+  for (int i = 0; i < cases; ++i) {
+    const DataType in = i % 3 == 0 ? DataType::kUInt8 : i % 3 == 1 ? DataType::kInt8 : DataType::kBool;
+    const int channels = 1 + static_cast<int>(rng() % 8);
+    const std::int64_t rows = 1 + static_cast<std::int64_t>(rng() % (i % 10 == 0 ? 40000 : 3000));
+    std::vector<RandomStep> steps;
+    const int length = 1 + static_cast<int>(rng() % 3);
+    for (int s = 0; s < length; ++s) {
+      steps.push_back(random_step(rng, static_cast<int>(rng() % kStepKinds), channels));
+    }
+    std::vector<std::uint8_t> bytes(static_cast<std::size_t>(rows * channels));
+    for (auto& b : bytes) b = static_cast<std::uint8_t>(rng());
+    const TensorBuffer x = byte_buffer({rows, channels}, in, bytes);
+    std::vector<ProcessStep> chain;
+    for (const RandomStep& s : steps) chain.push_back(s.step());
+    const Processor p(chain);
+    const std::string what = describe(in, steps);
+    const TensorBuffer direct = run_with(p, x, cpu::ProcessTableUse::kNever);
+    ASSERT_NO_FATAL_FAILURE(expect_same(run_with(p, x, cpu::ProcessTableUse::kAlways), direct, what));
+    ASSERT_NO_FATAL_FAILURE(expect_same(run_with(p, x, cpu::ProcessTableUse::kAuto), direct, what));
   }
 }
 
