@@ -82,40 +82,6 @@ LinearPlan plan_linear(const char* op, const TensorBuffer& x, const TensorBuffer
   return plan;
 }
 
-template <class Out>
-void store_saturated(Out* y, std::int64_t i, double v) {
-  constexpr double lo = std::numeric_limits<Out>::min();
-  constexpr double hi = std::numeric_limits<Out>::max();
-  y[i] = static_cast<Out>(std::clamp(v, lo, hi));
-}
-
-// q = round_half_even(x / s) + zp in Real (float or double), then saturated; NaN -> zp.
-template <class Real, class Out>
-void quantize_loop(const Real* x, Out* y, std::int64_t n, const LinearPlan& plan) {
-  std::vector<Real> scale(plan.scale.begin(), plan.scale.end());
-  std::vector<Real> zero(plan.zero_point.begin(), plan.zero_point.end());
-  core::parallel_for_chunks(n, 16384, [&](int, std::int64_t begin, std::int64_t end) {
-    for (std::int64_t i = begin; i < end; ++i) {
-      const auto c = static_cast<std::size_t>((i / plan.inner) % plan.channels);
-      const Real q = std::nearbyint(x[i] / scale[c]) + zero[c];  // default mode: half to even
-      store_saturated(y, i, std::isnan(q) ? static_cast<double>(zero[c]) : static_cast<double>(q));
-    }
-  });
-}
-
-template <class Out>
-TensorBuffer quantize_into(const TensorBuffer& xr, const Shape& shape, DataType out_type,
-                           const LinearPlan& plan) {
-  TensorBuffer out = TensorBuffer::create_uninitialized(shape, out_type);
-  Out* y = out.mutable_host<Out>();
-  if (xr.data_type() == DataType::kFloat64) {
-    quantize_loop(xr.host<double>(), y, shape.num_elements(), plan);
-  } else {
-    quantize_loop(xr.host<float>(), y, shape.num_elements(), plan);
-  }
-  return out;
-}
-
 // The CUDA backend's run: x read on the device, y (x's shape, dynamic when x is) written there.
 template <class Backend>
 TensorBuffer run_on_cuda(const TensorBuffer& x, const LinearPlan& plan, bool dynamic, Device device,
@@ -190,17 +156,17 @@ TensorBuffer quantize_linear(const TensorBuffer& x, const TensorBuffer& scale,
     return run_on_cuda(x, plan, false, device, options.stream,
                        [](auto&... a) { cuda::quantize_linear(a...); });
   }
-  // float32(x) by tensor_buffer.md's conversion (exact for the 16-bit floats).
-  const TensorBuffer xr = TensorBuffer::create_from(x, real);
+  // float32(x) by tensor_buffer.md's conversion (exact for the 16-bit floats); float32 and
+  // float64 are read as they are.
+  const TensorBuffer xr =
+      x.data_type() == real ? core::BufferAccess::share(x) : TensorBuffer::create_from(x, real);
   const Shape& shape = core::BufferAccess::shape(x);
-  switch (zt) {
-    case DataType::kUInt8:
-      return quantize_into<std::uint8_t>(xr, shape, zt, plan);
-    case DataType::kInt8:
-      return quantize_into<std::int8_t>(xr, shape, zt, plan);
-    default:
-      return quantize_into<std::int16_t>(xr, shape, zt, plan);
-  }
+  TensorBuffer out = TensorBuffer::create_uninitialized(shape, zt);
+  core::LinearBuffers buffers;
+  buffers.x = xr.host_bytes();
+  buffers.y = out.overwrite_host_bytes();
+  cpu::quantize_linear(plan, buffers);
+  return out;
 }
 
 TensorBuffer dequantize_linear(const TensorBuffer& x, const TensorBuffer& scale,

@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include "cpu/cpu_features.hpp"
 #include "support/devices.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
@@ -198,6 +199,66 @@ TEST(QuantizeLinearRandom, AgainstReferenceEveryDtypePair) {
       ASSERT_EQ(back[i], static_cast<float>((got[i] - zv[c]) * sv[c])) << i;
     }
   }
+}
+
+// Ties, NaN, +-inf, -0, saturation and ordinary values at every vector lane, per tensor and
+// per axis (runs of 37 elements per channel: whole vectors and tails), float32 -> each output
+// dtype, with the CPU's AVX-512 loop (where it has one) and the portable loop, against the rule
+// written here.
+TEST(QuantizeLinearSimd, SpecialValuesAtEveryLane) {
+  std::mt19937 rng(17);
+  const std::vector<double> specials = {kNaN, kInf, -kInf, -0.0, 0.0, 1e30, -1e30, 3e38};
+  for (const bool simd : {true, false}) {
+    cpu::set_simd_enabled(simd);
+    for (DataType zt : {DataType::kUInt8, DataType::kInt8, DataType::kInt16}) {
+      const double lo = zt == DataType::kUInt8 ? 0 : zt == DataType::kInt8 ? -128 : -32768;
+      const double hi = zt == DataType::kUInt8 ? 255 : zt == DataType::kInt8 ? 127 : 32767;
+      for (const int channels : {1, 3}) {
+        const int inner = 37;
+        std::vector<double> sv(static_cast<std::size_t>(channels));
+        std::vector<double> zv(static_cast<std::size_t>(channels));
+        for (int c = 0; c < channels; ++c) {
+          sv[static_cast<std::size_t>(c)] = c == 0 ? 0.5 : static_cast<float>(0.01 + (rng() % 1000) / 100.0);
+          zv[static_cast<std::size_t>(c)] = lo + static_cast<double>(rng() % 256);
+        }
+        std::vector<double> xv(static_cast<std::size_t>(2 * channels * inner));
+        for (std::size_t i = 0; i < xv.size(); ++i) {
+          const std::size_t c = i / inner % static_cast<std::size_t>(channels);
+          const unsigned kind = rng() % 4;
+          if (kind == 0) {
+            xv[i] = specials[rng() % specials.size()];
+          } else if (kind == 1) {  // a tie: (k + 0.5) * s, exact in float32 for these scales
+            xv[i] = static_cast<float>((static_cast<double>(rng() % 600) - 300.5) *
+                                       sv[c]);
+          } else {
+            xv[i] = static_cast<float>((static_cast<double>(rng() % 200000) - 100000) / 7.0);
+          }
+        }
+        // Per tensor: one scale (channel 0's); per axis: axis 1 of [2, channels, inner].
+        const bool per_tensor = channels == 1;
+        const TensorBuffer x = per_tensor ? make({2 * inner}, DataType::kFloat32, xv)
+                                          : make({2, channels, inner}, DataType::kFloat32, xv);
+        QuantizeLinearOptions options;
+        options.axis = 1;
+        const TensorBuffer q =
+            per_tensor ? quantize_linear(x, make({}, DataType::kFloat32, sv), make({}, zt, zv))
+                       : quantize_linear(x, make({channels}, DataType::kFloat32, sv),
+                                         make({channels}, zt, zv), options);
+        const std::vector<double> got = values(q);
+        const std::vector<double> xr = values(x);
+        for (std::size_t i = 0; i < xr.size(); ++i) {
+          const std::size_t c = i / inner % static_cast<std::size_t>(channels);
+          const double div = static_cast<float>(static_cast<float>(xr[i]) / static_cast<float>(sv[c]));
+          const double r = std::isnan(div) ? zv[c] : std::nearbyint(div) + zv[c];
+          const double expected = std::min(hi, std::max(lo, r));
+          ASSERT_EQ(got[i], expected) << (simd ? "simd " : "portable ") << to_string(zt)
+                                      << " channels " << channels << " element " << i
+                                      << " x " << xr[i];
+        }
+      }
+    }
+  }
+  cpu::set_simd_enabled(true);
 }
 
 TEST(QuantizeLinearCUDA, ResultOnDevice) {
