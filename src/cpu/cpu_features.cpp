@@ -20,6 +20,7 @@ CpuFeatures detect() {
   f.avx512bw = __builtin_cpu_supports("avx512f") != 0 && __builtin_cpu_supports("avx512bw") != 0 &&
                __builtin_cpu_supports("popcnt") != 0;
   f.bmi2 = __builtin_cpu_supports("bmi2") != 0;
+  f.avx512vbmi = f.avx512bw && __builtin_cpu_supports("avx512vbmi") != 0;
   // F16C is CPUID.1:ECX bit 29 (clang's __builtin_cpu_supports has no "f16c"); the "avx" test
   // also checks that the OS saves the YMM state.
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -374,6 +375,65 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void lookup_avx512(
 }
 #endif
 
+// Byte outputs of up to kPermuteChannels channels without gathers: a channel's 256 bytes are 4
+// registers, and two 2-register byte permutes (vpermi2b: 128 entries by the index's low 7 bits)
+// look 64 bytes up in them, bit 7 choosing between the two; each lane then takes its channel's
+// result (lane masks by channel, for each phase of the first lane).
+constexpr std::int64_t kPermuteChannels = 8;
+
+struct ByteTable {
+  alignas(64) std::uint8_t bytes[kPermuteChannels][256];
+  std::uint64_t lanes[kPermuteChannels][kPermuteChannels];  // [phase][channel]: lane bits
+  std::int64_t channels = 1;
+};
+
+[[maybe_unused]] ByteTable byte_table(const ChainTable& table) {
+  ByteTable t{};
+  t.channels = table.channels;
+  for (std::int64_t c = 0; c < table.channels; ++c) {
+    for (int v = 0; v < 256; ++v) {
+      t.bytes[c][v] = static_cast<std::uint8_t>(table.words()[c * 256 + v]);
+    }
+  }
+  for (std::int64_t phase = 0; phase < table.channels; ++phase) {
+    for (int lane = 0; lane < 64; ++lane) {
+      t.lanes[phase][(phase + lane) % table.channels] |= std::uint64_t{1} << lane;
+    }
+  }
+  return t;
+}
+
+#if defined(TENSORBUF_ISA_X86_64)
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) void lookup_bytes_vbmi(
+    const std::uint8_t* x, std::uint8_t* y, std::int64_t n, std::int64_t first,
+    const ByteTable& t) {
+  const std::int64_t channels = t.channels;
+  std::int64_t phase = first % channels;
+  std::int64_t j = 0;
+  for (; j + 64 <= n; j += 64) {
+    const __m512i v = _mm512_loadu_si512(x + j);
+    const __mmask64 high = _mm512_movepi8_mask(v);
+    __m512i out = _mm512_setzero_si512();
+    for (std::int64_t c = 0; c < channels; ++c) {
+      const std::uint8_t* row = t.bytes[c];
+      const __m512i lo = _mm512_permutex2var_epi8(_mm512_load_si512(row), v,
+                                                  _mm512_load_si512(row + 64));
+      const __m512i hi = _mm512_permutex2var_epi8(_mm512_load_si512(row + 128), v,
+                                                  _mm512_load_si512(row + 192));
+      const __mmask64 lanes = channels == 1 ? ~__mmask64{0} : t.lanes[phase][c];
+      out = _mm512_mask_mov_epi8(out, lanes & ~high, lo);
+      out = _mm512_mask_mov_epi8(out, lanes & high, hi);
+    }
+    _mm512_storeu_si512(y + j, out);
+    phase = (phase + 64) % channels;
+  }
+  for (std::int64_t c = (first + j) % channels; j < n; ++j) {
+    y[j] = t.bytes[c][x[j]];
+    if (++c == channels) c = 0;
+  }
+}
+#endif
+
 template <class Out>
 void lookup(const std::uint8_t* x, Out* y, std::int64_t n, std::int64_t first,
             const ChainTable& table, [[maybe_unused]] bool avx512) {
@@ -388,7 +448,11 @@ void lookup(const std::uint8_t* x, Out* y, std::int64_t n, std::int64_t first,
 }
 
 void lookup_any(const std::uint8_t* x, void* y, std::size_t out_size, std::int64_t n,
-                std::int64_t first, const ChainTable& table, bool avx512) {
+                std::int64_t first, const ChainTable& table, const ByteTable* bytes,
+                bool avx512) {
+#if defined(TENSORBUF_ISA_X86_64)
+  if (bytes != nullptr) return lookup_bytes_vbmi(x, static_cast<std::uint8_t*>(y), n, first, *bytes);
+#endif
   switch (out_size) {
     case 1:
       return lookup(x, static_cast<std::uint8_t*>(y), n, first, table, avx512);
@@ -447,6 +511,12 @@ void run_table(const core::ProcessPlan& plan, const std::uint8_t* in, std::uint8
   const ChainTable table = build_table(plan, channels, avx512);
   const std::int64_t n = plan.elements;
   const std::size_t out_size = type_size(plan.out_type);
+  std::unique_ptr<ByteTable> bytes;
+#if defined(TENSORBUF_ISA_X86_64)
+  if (out_size == 1 && channels <= kPermuteChannels && cpu_features().avx512vbmi) {
+    bytes = std::make_unique<ByteTable>(byte_table(table));
+  }
+#endif
   const std::int64_t blocks = (n + kBlock - 1) / kBlock;
   core::parallel_for_chunks(
       blocks, core::min_chunk_for(static_cast<double>(kBlock) * kNsPerTableElement),
@@ -456,7 +526,8 @@ void run_table(const core::ProcessPlan& plan, const std::uint8_t* in, std::uint8
           const std::int64_t first = b * kBlock;
           const std::int64_t len = std::min(kBlock, n - first);
           std::uint8_t* target = out + static_cast<std::size_t>(first) * out_size;
-          lookup_any(in + first, stream ? scratch : target, out_size, len, first, table, avx512);
+          lookup_any(in + first, stream ? scratch : target, out_size, len, first, table,
+                     bytes.get(), avx512);
           if (stream) copy_streaming(target, scratch, static_cast<std::size_t>(len) * out_size);
         }
         if (stream) streaming_fence();
