@@ -1,6 +1,7 @@
 // normalize, quantize, dequantize, cast (TFLite Support's NormalizeOp and siblings): the
-// constructor rules and the channel check here, once. On the host the loops below; on CUDA the
-// fused Processor's chain of one step (core/process_execute.hpp), bit-equal to them.
+// constructor rules and the channel check here, once. On the host the loops below (and the
+// Processor's backend for a cast of an 8-bit x); on CUDA the fused Processor's chain of one step
+// (core/process_execute.hpp), bit-equal to them.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -128,7 +129,12 @@ TensorBuffer dequantize(const TensorBuffer& x, float zero_point, float scale,
 TensorBuffer cast(const TensorBuffer& x, DataType type, const ProcessOptions& options) {
   if (type == x.data_type()) return identity(x);
   const Device device = core::resolve_device(options.device, x);
-  if (!device.is_cuda()) return TensorBuffer::create_from(x, type);
+  // On the CPU an 8-bit x goes through the Processor's backend too, which runs a conversion
+  // that is slow element by element as a table of its 256 results (src/cpu/processing.cpp).
+  const DataType from = x.data_type();
+  const bool byte_input =
+      from == DataType::kUInt8 || from == DataType::kInt8 || from == DataType::kBool;
+  if (!device.is_cuda() && !byte_input) return TensorBuffer::create_from(x, type);
   core::ProcessPlan plan;
   plan.in_type = x.data_type();
   plan.out_type = type;

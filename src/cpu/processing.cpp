@@ -40,8 +40,9 @@ constexpr std::int64_t kBlock = core::kProcessBlock;
 constexpr double kNsPerElement = 0.35;
 constexpr double kNsPerStageElement = 0.25;
 // A table lookup per element (8-bit inputs, below): an AVX-512 gather of 16 or a scalar load
-// each, ~0.5 ns per element.
+// each, ~0.5 ns per element; byte outputs by byte permutes (64 a step) ~0.05 ns.
 constexpr double kNsPerTableElement = 0.5;
+constexpr double kNsPerByteTableElement = 0.05;
 
 // y[j] = normalize(float32(x[j])) over one run of means and stddevs; x and y never overlap
 // (the stages write the other scratch block, run_into computes aliased outputs apart).
@@ -489,10 +490,25 @@ double direct_ns_per_element(const core::ProcessPlan& plan, bool avx512) {
   return ns;
 }
 
+// Byte outputs of few channels go through the byte permutes (where the CPU has them).
+bool byte_permutes(std::size_t out_size, std::int64_t channels) {
+#if defined(TENSORBUF_ISA_X86_64)
+  return out_size == 1 && channels <= kPermuteChannels && cpu_features().avx512vbmi;
+#else
+  (void)out_size;
+  (void)channels;
+  return false;
+#endif
+}
+
+double table_ns_per_element(std::size_t out_size, std::int64_t channels) {
+  return byte_permutes(out_size, channels) ? kNsPerByteTableElement : kNsPerTableElement;
+}
+
 // Whether the table serves this run: an 8-bit input and a chain (not a copy); under kAuto also
 // a small table, an input worth building it for, and a direct path estimated slower than the
-// lookup (~0.5 ns per element: a gather or a scalar load, so one or two quick stages stay
-// direct; the table pays off for the element-by-element conversions).
+// lookup (a gather or a scalar load ~0.5 ns per element, so quick stages stay direct and the
+// table pays off for the element-by-element conversions; byte permutes far less).
 bool use_table(const core::ProcessPlan& plan, std::int64_t channels, bool avx512) {
   const ProcessTableUse use = g_table_use.load(std::memory_order_relaxed);
   if (use == ProcessTableUse::kNever || !is_byte_input(plan.in_type) || plan.stages.empty()) {
@@ -503,7 +519,8 @@ bool use_table(const core::ProcessPlan& plan, std::int64_t channels, bool avx512
   const std::size_t bytes =
       static_cast<std::size_t>(entries) * (type_size(plan.out_type) <= 4 ? 4 : 8);
   if (bytes > kTableBytes || plan.elements < kTableRepeats * entries) return false;
-  return direct_ns_per_element(plan, avx512) > kNsPerTableElement;
+  return direct_ns_per_element(plan, avx512) >
+         table_ns_per_element(type_size(plan.out_type), channels);
 }
 
 void run_table(const core::ProcessPlan& plan, const std::uint8_t* in, std::uint8_t* out,
@@ -512,14 +529,11 @@ void run_table(const core::ProcessPlan& plan, const std::uint8_t* in, std::uint8
   const std::int64_t n = plan.elements;
   const std::size_t out_size = type_size(plan.out_type);
   std::unique_ptr<ByteTable> bytes;
-#if defined(TENSORBUF_ISA_X86_64)
-  if (out_size == 1 && channels <= kPermuteChannels && cpu_features().avx512vbmi) {
-    bytes = std::make_unique<ByteTable>(byte_table(table));
-  }
-#endif
+  if (byte_permutes(out_size, channels)) bytes = std::make_unique<ByteTable>(byte_table(table));
   const std::int64_t blocks = (n + kBlock - 1) / kBlock;
   core::parallel_for_chunks(
-      blocks, core::min_chunk_for(static_cast<double>(kBlock) * kNsPerTableElement),
+      blocks,
+      core::min_chunk_for(static_cast<double>(kBlock) * table_ns_per_element(out_size, channels)),
       [&](int, std::int64_t begin, std::int64_t end) {
         alignas(64) std::uint8_t scratch[kBlock * 8];
         for (std::int64_t b = begin; b < end; ++b) {

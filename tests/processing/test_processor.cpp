@@ -403,6 +403,27 @@ TEST_P(ProcessorTable, RandomChainsEqualTheDirectPath) {
   }
 }
 
+// The single op cast of an 8-bit input runs on the Processor's backend: by the table or not,
+// every byte converts as tensor_buffer.md's conversion (create_from) converts it.
+TEST_P(ProcessorTable, CastOfAnEightBitInputIsTheConversion) {
+  std::vector<std::uint8_t> bytes(256 * 21);
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<std::uint8_t>(i * 7 + i / 256);
+  for (DataType in : {DataType::kUInt8, DataType::kInt8, DataType::kBool}) {
+    const TensorBuffer x = byte_buffer({256 * 21}, in, bytes);
+    for (DataType out : kTypes) {
+      const TensorBuffer expected = TensorBuffer::create_from(x, out);
+      for (cpu::ProcessTableUse use :
+           {cpu::ProcessTableUse::kAlways, cpu::ProcessTableUse::kNever, cpu::ProcessTableUse::kAuto}) {
+        cpu::set_process_table_use(use);
+        const TensorBuffer y = cast(x, out);
+        cpu::set_process_table_use(cpu::ProcessTableUse::kAuto);
+        ASSERT_NO_FATAL_FAILURE(expect_same(y, expected,
+                                            std::string(to_string(in)) + " -> " + std::string(to_string(out))));
+      }
+    }
+  }
+}
+
 // --- the NumPy float32 reference (tests/data/processing/vectors.txt) ---
 
 struct Vector {
