@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "bench_support.hpp"
+#include "cpu/processing_tuning.hpp"
 #include "tensorbuf/quantize_linear.hpp"
 
 namespace tensorbuf::bench {
@@ -183,8 +184,16 @@ TENSORBUF_PROCESSING_CUDA_CASE(224, 224, 224, f16, DataType::kFloat16)
 
 // An int8 model's input: uint8 image -> per-channel normalize -> quantize (zero point -3, scale
 // 0.02) -> int8, one Processor (8-bit in, 8-bit out: 2 bytes of traffic per element).
-void int8_chain_case(benchmark::State& state, std::int64_t height, std::int64_t width) {
+// `direct`: the variant without the 8-bit table (src/cpu/processing.cpp), for the A/B.
+void int8_chain_case(benchmark::State& state, std::int64_t height, std::int64_t width,
+                     bool direct = false) {
   const TensorBuffer x = image(height, width);
+  struct TableUse {
+    explicit TableUse(bool off) {
+      if (off) cpu::set_process_table_use(cpu::ProcessTableUse::kNever);
+    }
+    ~TableUse() { cpu::set_process_table_use(cpu::ProcessTableUse::kAuto); }
+  } table_use(direct);
   const Processor p({normalize_op(kMeans, kStddevs), quantize_op(-3.0f, 0.02f),
                      cast_op(DataType::kInt8)});
   auto op = [&] {
@@ -203,6 +212,16 @@ TENSORBUF_BENCHMARK(BM_processing_1080p_quantize_i8, "processing_u8_1080p_normal
 void BM_processing_224_quantize_i8(benchmark::State& s) { int8_chain_case(s, 224, 224); }
 TENSORBUF_BENCHMARK(BM_processing_224_quantize_i8, "processing_u8_224_normalize_quantize_i8",
                     "cpu");
+void BM_processing_1080p_quantize_i8_direct(benchmark::State& s) {
+  int8_chain_case(s, 1080, 1920, true);
+}
+TENSORBUF_BENCHMARK(BM_processing_1080p_quantize_i8_direct,
+                    "processing_u8_1080p_normalize_quantize_i8_direct", "cpu");
+void BM_processing_224_quantize_i8_direct(benchmark::State& s) {
+  int8_chain_case(s, 224, 224, true);
+}
+TENSORBUF_BENCHMARK(BM_processing_224_quantize_i8_direct,
+                    "processing_u8_224_normalize_quantize_i8_direct", "cpu");
 
 // quantize_linear float32 [h, w, 3] -> uint8, per tensor (scale 0.02, zero point 128; values
 // in [-3, 3), a few saturating): 4 bytes read and 1 written per element.
