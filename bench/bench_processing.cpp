@@ -194,8 +194,8 @@ void int8_chain_case(benchmark::State& state, std::int64_t height, std::int64_t 
     }
     ~TableUse() { cpu::set_process_table_use(cpu::ProcessTableUse::kAuto); }
   } table_use(direct);
-  const Processor p({normalize_op(kMeans, kStddevs), quantize_op(-3.0f, 0.02f),
-                     cast_op(DataType::kInt8)});
+  const Processor p(
+      {normalize_op(kMeans, kStddevs), quantize_op(-3.0f, 0.02f), cast_op(DataType::kInt8)});
   auto op = [&] {
     TensorBuffer y = p.run(x);
     benchmark::DoNotOptimize(y);
@@ -229,8 +229,8 @@ constexpr std::uint64_t kQuantizeSeed = 38;
 
 void quantize_linear_case(benchmark::State& state, std::int64_t height, std::int64_t width) {
   const std::int64_t n = height * width * 3;
-  const TensorBuffer x =
-      make_buffer(random_floats(n, -3.0, 3.0, kQuantizeSeed), {height, width, 3}, DataType::kFloat32);
+  const TensorBuffer x = make_buffer(random_floats(n, -3.0, 3.0, kQuantizeSeed), {height, width, 3},
+                                     DataType::kFloat32);
   TensorBuffer scale = TensorBuffer::create_fixed_size({}, DataType::kFloat32);
   scale.mutable_host<float>()[0] = 0.02f;
   TensorBuffer zero = TensorBuffer::create_fixed_size({}, DataType::kUInt8);

@@ -10,7 +10,8 @@ struct CpuFeatures {
                           // rows and its kError index check (cpu/scatter_nd_check.hpp)
   bool bmi2 = false;      // BMI2 as well: substr's short UTF-8 scans need both
   bool f16c = false;      // AVX + F16C: load_array's float -> float16 conversion
-  bool avx512vbmi = false;  // AVX-512 VBMI as well (byte permutes): the Processor's byte tables
+  // AVX-512 VBMI as well (byte permutes): the Processor's byte tables
+  bool avx512vbmi = false;
 };
 
 // What the CPU has, detected once. All false in a TENSORBUF_PORTABLE or non-x86 build.

@@ -40,9 +40,9 @@ constexpr std::int64_t kBlock = core::kProcessBlock;
 constexpr double kNsPerElement = 0.35;
 constexpr double kNsPerStageElement = 0.25;
 // A table lookup per element (8-bit inputs, below): an AVX-512 gather of 16 or a scalar load
-// each, ~0.5 ns per element; byte outputs by byte permutes (64 a step) ~0.05 ns.
+// each, ~0.5 ns per element; byte outputs by byte permutes (64 a step) ~0.1 ns.
 constexpr double kNsPerTableElement = 0.5;
-constexpr double kNsPerByteTableElement = 0.05;
+constexpr double kNsPerByteTableElement = 0.1;
 
 // y[j] = normalize(float32(x[j])) over one run of means and stddevs; x and y never overlap
 // (the stages write the other scratch block, run_into computes aliased outputs apart).
@@ -283,7 +283,8 @@ ChainTable build_table(const core::ProcessPlan& plan, std::int64_t channels, boo
   const std::size_t out_size = type_size(plan.out_type);
   // Input element k = v * C + c holds byte v at channel c (k % C), as element k of any input.
   std::vector<std::uint8_t> in(static_cast<std::size_t>(entries));
-  for (std::int64_t k = 0; k < entries; ++k) in[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(k / channels);
+  for (std::int64_t k = 0; k < entries; ++k)
+    in[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(k / channels);
   std::vector<std::uint8_t> out(static_cast<std::size_t>(entries) * out_size);
   run_blocks(plan, in.data(), out.data(), entries, 0, (entries + kBlock - 1) / kBlock, avx512,
              false);
@@ -326,8 +327,10 @@ void lookup_portable(const std::uint8_t* x, Out* y, std::int64_t n, std::int64_t
 // The same with AVX-512 gathers, 16 elements a step: each lane's index is its channel's row
 // (kept per lane, advanced 16 elements a step) plus its byte.
 template <class Out>
-__attribute__((target("avx512f,avx512bw,avx512vl"))) void lookup_avx512(
-    const std::uint8_t* x, Out* y, std::int64_t n, std::int64_t first, const ChainTable& table) {
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void lookup_avx512(const std::uint8_t* x,
+                                                                        Out* y, std::int64_t n,
+                                                                        std::int64_t first,
+                                                                        const ChainTable& table) {
   const std::int64_t channels = table.channels;
   // The masked forms with full masks: g++ 12 warns that the plain forms' undefined source is
   // uninitialised.
@@ -417,10 +420,10 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))) void lookup_byte
     __m512i out = _mm512_setzero_si512();
     for (std::int64_t c = 0; c < channels; ++c) {
       const std::uint8_t* row = t.bytes[c];
-      const __m512i lo = _mm512_permutex2var_epi8(_mm512_load_si512(row), v,
-                                                  _mm512_load_si512(row + 64));
-      const __m512i hi = _mm512_permutex2var_epi8(_mm512_load_si512(row + 128), v,
-                                                  _mm512_load_si512(row + 192));
+      const __m512i lo =
+          _mm512_permutex2var_epi8(_mm512_load_si512(row), v, _mm512_load_si512(row + 64));
+      const __m512i hi =
+          _mm512_permutex2var_epi8(_mm512_load_si512(row + 128), v, _mm512_load_si512(row + 192));
       const __mmask64 lanes = channels == 1 ? ~__mmask64{0} : t.lanes[phase][c];
       out = _mm512_mask_mov_epi8(out, lanes & ~high, lo);
       out = _mm512_mask_mov_epi8(out, lanes & high, hi);
@@ -449,10 +452,11 @@ void lookup(const std::uint8_t* x, Out* y, std::int64_t n, std::int64_t first,
 }
 
 void lookup_any(const std::uint8_t* x, void* y, std::size_t out_size, std::int64_t n,
-                std::int64_t first, const ChainTable& table, const ByteTable* bytes,
-                bool avx512) {
+                std::int64_t first, const ChainTable& table,
+                [[maybe_unused]] const ByteTable* bytes, bool avx512) {
 #if defined(TENSORBUF_ISA_X86_64)
-  if (bytes != nullptr) return lookup_bytes_vbmi(x, static_cast<std::uint8_t*>(y), n, first, *bytes);
+  if (bytes != nullptr)
+    return lookup_bytes_vbmi(x, static_cast<std::uint8_t*>(y), n, first, *bytes);
 #endif
   switch (out_size) {
     case 1:
@@ -483,8 +487,8 @@ double direct_ns_per_element(const core::ProcessPlan& plan, bool avx512) {
   const double fast = avx512 ? 0.1 : 0.3;
   double ns = 0;
   for (const core::ProcessStage& stage : plan.stages) {
-    const bool quick = stage.kind == core::ProcessStageKind::kNormalize ||
-                       fast_convert(stage.from, stage.to);
+    const bool quick =
+        stage.kind == core::ProcessStageKind::kNormalize || fast_convert(stage.from, stage.to);
     ns += quick ? fast : 1.5;
   }
   return ns;

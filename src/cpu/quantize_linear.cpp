@@ -41,9 +41,10 @@ void quantize_portable(const Real* x, Out* y, std::int64_t n, Real s, Real z) {
 // of a clamped q is exact.
 template <class Out>
 __attribute__((target("avx512f,avx512bw,avx512vl"))) void quantize_avx512(const float* x, Out* y,
-                                                                         std::int64_t n, float s,
-                                                                         float z) {
-  const __mmask16 all = 0xffff;  // maskz forms: g++ 12 warns on the plain forms (see processing.cpp)
+                                                                          std::int64_t n, float s,
+                                                                          float z) {
+  const __mmask16 all =
+      0xffff;  // maskz forms: g++ 12 warns on the plain forms (see processing.cpp)
   const __m512 scale = _mm512_set1_ps(s);
   const __m512 zero = _mm512_set1_ps(z);
   const __m512 lo = _mm512_set1_ps(static_cast<float>(std::numeric_limits<Out>::min()));
@@ -82,7 +83,8 @@ template <class Real, class Out>
 void quantize_range(const Real* x, Out* y, std::int64_t begin, std::int64_t end,
                     const core::LinearPlan& plan, const std::vector<Real>& scale,
                     const std::vector<Real>& zero, bool avx512) {
-  if (plan.channels == 1) return quantize_span(x + begin, y + begin, end - begin, scale[0], zero[0], avx512);
+  if (plan.channels == 1)
+    return quantize_span(x + begin, y + begin, end - begin, scale[0], zero[0], avx512);
   std::int64_t i = begin;
   while (i < end) {
     const std::int64_t outer = i / plan.inner;

@@ -301,7 +301,8 @@ TEST_P(ProcessorFused, ChannelsLongerThanABlock) {
 // The table path (forced) against the direct path (forced off), with the SIMD paths (AVX-512
 // gathers where the CPU has them) and the portable loops.
 // A uint8, int8 or bool buffer holding `bytes`.
-TensorBuffer byte_buffer(const Shape& shape, DataType type, const std::vector<std::uint8_t>& bytes) {
+TensorBuffer byte_buffer(const Shape& shape, DataType type,
+                         const std::vector<std::uint8_t>& bytes) {
   TensorBuffer b = TensorBuffer::create_fixed_size(shape, type);
   std::memcpy(b.mutable_host_bytes(), bytes.data(), bytes.size());
   return b;
@@ -358,7 +359,8 @@ TEST_P(ProcessorTable, EveryByteAtEveryChannelEqualsTheDirectPath) {
         std::vector<ProcessStep> chain;
         for (const RandomStep& s : steps) chain.push_back(s.step());
         const Processor p(chain);
-        const std::string what = describe(in, steps) + ", " + std::to_string(channels) + " channels";
+        const std::string what =
+            describe(in, steps) + ", " + std::to_string(channels) + " channels";
         const TensorBuffer direct = run_with(p, x, cpu::ProcessTableUse::kNever);
         ASSERT_NO_FATAL_FAILURE(
             expect_same(run_with(p, x, cpu::ProcessTableUse::kAlways), direct, what));
@@ -382,7 +384,9 @@ TEST_P(ProcessorTable, RandomChainsEqualTheDirectPath) {
   std::mt19937 rng(909);
   const int cases = std::max(200, random_cases());
   for (int i = 0; i < cases; ++i) {
-    const DataType in = i % 3 == 0 ? DataType::kUInt8 : i % 3 == 1 ? DataType::kInt8 : DataType::kBool;
+    const DataType in = i % 3 == 0   ? DataType::kUInt8
+                        : i % 3 == 1 ? DataType::kInt8
+                                     : DataType::kBool;
     const int channels = 1 + static_cast<int>(rng() % 8);
     const std::int64_t rows = 1 + static_cast<std::int64_t>(rng() % (i % 10 == 0 ? 40000 : 3000));
     std::vector<RandomStep> steps;
@@ -398,7 +402,8 @@ TEST_P(ProcessorTable, RandomChainsEqualTheDirectPath) {
     const Processor p(chain);
     const std::string what = describe(in, steps);
     const TensorBuffer direct = run_with(p, x, cpu::ProcessTableUse::kNever);
-    ASSERT_NO_FATAL_FAILURE(expect_same(run_with(p, x, cpu::ProcessTableUse::kAlways), direct, what));
+    ASSERT_NO_FATAL_FAILURE(
+        expect_same(run_with(p, x, cpu::ProcessTableUse::kAlways), direct, what));
     ASSERT_NO_FATAL_FAILURE(expect_same(run_with(p, x, cpu::ProcessTableUse::kAuto), direct, what));
   }
 }
@@ -407,18 +412,19 @@ TEST_P(ProcessorTable, RandomChainsEqualTheDirectPath) {
 // every byte converts as tensor_buffer.md's conversion (create_from) converts it.
 TEST_P(ProcessorTable, CastOfAnEightBitInputIsTheConversion) {
   std::vector<std::uint8_t> bytes(256 * 21);
-  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<std::uint8_t>(i * 7 + i / 256);
+  for (std::size_t i = 0; i < bytes.size(); ++i)
+    bytes[i] = static_cast<std::uint8_t>(i * 7 + i / 256);
   for (DataType in : {DataType::kUInt8, DataType::kInt8, DataType::kBool}) {
     const TensorBuffer x = byte_buffer({256 * 21}, in, bytes);
     for (DataType out : kTypes) {
       const TensorBuffer expected = TensorBuffer::create_from(x, out);
-      for (cpu::ProcessTableUse use :
-           {cpu::ProcessTableUse::kAlways, cpu::ProcessTableUse::kNever, cpu::ProcessTableUse::kAuto}) {
+      for (cpu::ProcessTableUse use : {cpu::ProcessTableUse::kAlways, cpu::ProcessTableUse::kNever,
+                                       cpu::ProcessTableUse::kAuto}) {
         cpu::set_process_table_use(use);
         const TensorBuffer y = cast(x, out);
         cpu::set_process_table_use(cpu::ProcessTableUse::kAuto);
-        ASSERT_NO_FATAL_FAILURE(expect_same(y, expected,
-                                            std::string(to_string(in)) + " -> " + std::string(to_string(out))));
+        ASSERT_NO_FATAL_FAILURE(expect_same(
+            y, expected, std::string(to_string(in)) + " -> " + std::string(to_string(out))));
       }
     }
   }

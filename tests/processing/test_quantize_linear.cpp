@@ -218,7 +218,8 @@ TEST(QuantizeLinearSimd, SpecialValuesAtEveryLane) {
         std::vector<double> sv(static_cast<std::size_t>(channels));
         std::vector<double> zv(static_cast<std::size_t>(channels));
         for (int c = 0; c < channels; ++c) {
-          sv[static_cast<std::size_t>(c)] = c == 0 ? 0.5 : static_cast<float>(0.01 + (rng() % 1000) / 100.0);
+          sv[static_cast<std::size_t>(c)] =
+              c == 0 ? 0.5 : static_cast<float>(0.01 + (rng() % 1000) / 100.0);
           zv[static_cast<std::size_t>(c)] = lo + static_cast<double>(rng() % 256);
         }
         std::vector<double> xv(static_cast<std::size_t>(2 * channels * inner));
@@ -228,8 +229,7 @@ TEST(QuantizeLinearSimd, SpecialValuesAtEveryLane) {
           if (kind == 0) {
             xv[i] = specials[rng() % specials.size()];
           } else if (kind == 1) {  // a tie: (k + 0.5) * s, exact in float32 for these scales
-            xv[i] = static_cast<float>((static_cast<double>(rng() % 600) - 300.5) *
-                                       sv[c]);
+            xv[i] = static_cast<float>((static_cast<double>(rng() % 600) - 300.5) * sv[c]);
           } else {
             xv[i] = static_cast<float>((static_cast<double>(rng() % 200000) - 100000) / 7.0);
           }
@@ -248,12 +248,13 @@ TEST(QuantizeLinearSimd, SpecialValuesAtEveryLane) {
         const std::vector<double> xr = values(x);
         for (std::size_t i = 0; i < xr.size(); ++i) {
           const std::size_t c = i / inner % static_cast<std::size_t>(channels);
-          const double div = static_cast<float>(static_cast<float>(xr[i]) / static_cast<float>(sv[c]));
+          const double div =
+              static_cast<float>(static_cast<float>(xr[i]) / static_cast<float>(sv[c]));
           const double r = std::isnan(div) ? zv[c] : std::nearbyint(div) + zv[c];
           const double expected = std::min(hi, std::max(lo, r));
-          ASSERT_EQ(got[i], expected) << (simd ? "simd " : "portable ") << to_string(zt)
-                                      << " channels " << channels << " element " << i
-                                      << " x " << xr[i];
+          ASSERT_EQ(got[i], expected)
+              << (simd ? "simd " : "portable ") << to_string(zt) << " channels " << channels
+              << " element " << i << " x " << xr[i];
         }
       }
     }
