@@ -2,7 +2,8 @@
 ! spec/interop.md I4): c_tb_<name> is the C function tb_<name>, with its constants and option
 ! structs. Use the module tensorbuf_f, which re-exports all of this with the array wrappers.
 ! The constants and struct sizes are checked against the C header (ctest fortran.constants);
-! each scatter combine's interfaces come from the op table (scatter_c.f90.in, CMakeLists.txt).
+! the interfaces are written from c_functions.list by CMake (c_functions.cmake), once per
+! scatter combine of the op table where a line says @combine@.
 module tensorbuf_c
   use, intrinsic :: iso_c_binding
   implicit none
@@ -77,7 +78,45 @@ module tensorbuf_c
     type(c_ptr) :: stream = c_null_ptr
     type(c_ptr) :: device = c_null_ptr
   end type
-
+  ! The boolean_mask family's (docs/boolean_mask.md) and the processing ops'
+  ! (docs/processing.md) option structs.
+  type, bind(c), public :: tb_boolean_mask_options
+    integer(c_size_t) :: struct_size = 0
+    integer(c_int) :: axis = 0
+    type(c_ptr) :: stream = c_null_ptr
+    type(c_ptr) :: device = c_null_ptr
+  end type
+  type, bind(c), public :: tb_compress_options
+    integer(c_size_t) :: struct_size = 0
+    integer(c_int) :: has_axis = 0
+    integer(c_int) :: axis = 0
+    type(c_ptr) :: stream = c_null_ptr
+    type(c_ptr) :: device = c_null_ptr
+  end type
+  type, bind(c), public :: tb_process_options
+    integer(c_size_t) :: struct_size = 0
+    type(c_ptr) :: stream = c_null_ptr
+    type(c_ptr) :: device = c_null_ptr
+  end type
+  type, bind(c), public :: tb_quantize_linear_options
+    integer(c_size_t) :: struct_size = 0
+    integer(c_int) :: axis = 1
+    type(c_ptr) :: stream = c_null_ptr
+    type(c_ptr) :: device = c_null_ptr
+  end type
+  ! The Processor (docs/processing.md "From Fortran"): its step kinds and step struct; a
+  ! processor handle is a type(c_ptr), as a buffer's.
+  integer(c_int), parameter, public :: TB_STEP_NORMALIZE = 0, TB_STEP_NORMALIZE_CHANNELS = 1, &
+      TB_STEP_QUANTIZE = 2, TB_STEP_DEQUANTIZE = 3, TB_STEP_CAST = 4
+  ! One step: means / stddevs are c_loc of `channels` real(c_float) values (copied at create).
+  type, bind(c), public :: tb_process_step
+    integer(c_size_t) :: struct_size = 0
+    integer(c_int) :: kind = 0
+    real(c_float) :: mean = 0, stddev = 0, zero_point = 0, scale = 0
+    type(c_ptr) :: means = c_null_ptr, stddevs = c_null_ptr
+    integer(c_int64_t) :: channels = 0
+    integer(c_int) :: dtype = 0
+  end type
 
   interface
     function c_tb_abi_version() bind(c, name="tb_abi_version")
@@ -87,99 +126,6 @@ module tensorbuf_c
     function c_tb_last_error() bind(c, name="tb_last_error")
       import :: c_ptr
       type(c_ptr) :: c_tb_last_error
-    end function
-    function c_tb_buffer_create(dtype, ndim, shape, out) bind(c, name="tb_buffer_create")
-      import :: c_int, c_int64_t, c_ptr
-      integer(c_int), value :: dtype, ndim
-      integer(c_int64_t), intent(in) :: shape(*)
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: c_tb_buffer_create
-    end function
-    function c_tb_buffer_borrow(data, dtype, ndim, shape, device, read_only, ready_stream, out) &
-        bind(c, name="tb_buffer_borrow")
-      import :: c_int, c_int64_t, c_ptr, tb_device
-      type(c_ptr), value :: data
-      integer(c_int), value :: dtype, ndim
-      integer(c_int64_t), intent(in) :: shape(*)
-      type(tb_device), value :: device
-      integer(c_int), value :: read_only
-      type(c_ptr), value :: ready_stream
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: c_tb_buffer_borrow
-    end function
-    function c_tb_buffer_borrow_ex(desc, out) bind(c, name="tb_buffer_borrow_ex")
-      import :: c_int, c_ptr, tb_borrow_desc
-      type(tb_borrow_desc), intent(in) :: desc
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: c_tb_buffer_borrow_ex
-    end function
-    function c_tb_buffer_note_external_write(buffer) &
-        bind(c, name="tb_buffer_note_external_write")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: buffer
-      integer(c_int) :: c_tb_buffer_note_external_write
-    end function
-    subroutine c_tb_buffer_destroy(buffer) bind(c, name="tb_buffer_destroy")
-      import :: c_ptr
-      type(c_ptr), value :: buffer
-    end subroutine
-    function c_tb_buffer_copy_to_host(buffer, dst, bytes) bind(c, name="tb_buffer_copy_to_host")
-      import :: c_int, c_ptr, c_size_t
-      type(c_ptr), value :: buffer, dst
-      integer(c_size_t), value :: bytes
-      integer(c_int) :: c_tb_buffer_copy_to_host
-    end function
-    function c_tb_buffer_copy_from_host(buffer, src, bytes) &
-        bind(c, name="tb_buffer_copy_from_host")
-      import :: c_int, c_ptr, c_size_t
-      type(c_ptr), value :: buffer, src
-      integer(c_size_t), value :: bytes
-      integer(c_int) :: c_tb_buffer_copy_from_host
-    end function
-    function c_tb_buffer_dtype(buffer, out) bind(c, name="tb_buffer_dtype")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: buffer
-      integer(c_int), intent(out) :: out
-      integer(c_int) :: c_tb_buffer_dtype
-    end function
-    function c_tb_buffer_shape(buffer, ndim, shape) bind(c, name="tb_buffer_shape")
-      import :: c_int, c_int64_t, c_ptr
-      type(c_ptr), value :: buffer
-      integer(c_int), intent(out) :: ndim
-      integer(c_int64_t), intent(out) :: shape(*)
-      integer(c_int) :: c_tb_buffer_shape
-    end function
-    function c_tb_synchronize(device, stream) bind(c, name="tb_synchronize")
-      import :: c_int, c_ptr, tb_device
-      type(tb_device), value :: device
-      type(c_ptr), value :: stream
-      integer(c_int) :: c_tb_synchronize
-    end function
-    function c_tb_substr(offsets, chars, ndim, shape, pos, len, options, out_offsets, &
-        out_chars, out_ndim, out_shape) bind(c, name="tb_substr")
-      import :: c_int, c_int64_t, c_ptr
-      type(c_ptr), value :: offsets, chars
-      integer(c_int), value :: ndim
-      integer(c_int64_t), intent(in) :: shape(*)
-      type(c_ptr), value :: pos, len, options
-      type(c_ptr), intent(out) :: out_offsets, out_chars
-      integer(c_int), intent(out) :: out_ndim
-      integer(c_int64_t), intent(out) :: out_shape(*)
-      integer(c_int) :: c_tb_substr
-    end function
-    function c_tb_buffer_to_dlpack_versioned(buffer, consumer_stream, out) &
-        bind(c, name="tb_buffer_to_dlpack_versioned")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: buffer, consumer_stream
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: c_tb_buffer_to_dlpack_versioned
-    end function
-    function c_tb_buffer_from_dlpack_versioned(tensor, stream, out) &
-        bind(c, name="tb_buffer_from_dlpack_versioned")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: tensor, stream
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: c_tb_buffer_from_dlpack_versioned
     end function
     pure function c_strlen(s) bind(c, name="strlen")
       import :: c_ptr, c_size_t
@@ -211,210 +157,13 @@ module tensorbuf_c
   end interface
   public :: tb_op_in_place_c, tb_op_c
 
-  ! One interface block per C function. Not procedure(<abstract interface>), bind(c) :: name:
-  ! gfortran 12.2 passes the `value` arguments of such a declaration by address from every call
-  ! site but the first (ctest fortran.raw_calls calls them from several sites). The scatter
-  ! combines' (the public statement and the interfaces of each), from the op table:
-  include 'tensorbuf_c_scatter.inc'
+  ! The C functions, one plain interface block each, and their public statement (from
+  ! c_functions.list). Not procedure(<abstract interface>), bind(c) :: name: gfortran 12.2
+  ! passes the `value` arguments of such a declaration by address from every call site but
+  ! the first (ctest fortran.raw_calls calls them from several sites).
+  include 'tensorbuf_c_functions.inc'
 
-  interface
-    function c_tb_boolean_mask_update_in_place( &
-        tensor, mask, updates, axis, stream) &
-        result(status) bind(c, name="tb_boolean_mask_update_in_place")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: tensor, mask, updates
-      integer(c_int), value :: axis
-      type(c_ptr), value :: stream
-      integer(c_int) :: status
-    end function
-    function c_tb_boolean_mask_update( &
-        tensor, mask, updates, axis, stream, out) &
-        result(status) bind(c, name="tb_boolean_mask_update")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: tensor, mask, updates
-      integer(c_int), value :: axis
-      type(c_ptr), value :: stream
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: status
-    end function
-    function c_tb_boolean_mask_update_in_place_ex( &
-        tensor, mask, updates, options) &
-        result(status) bind(c, name="tb_boolean_mask_update_in_place_ex")
-      import :: c_int, c_ptr, tb_mask_update_options
-      type(c_ptr), value :: tensor, mask, updates
-      type(tb_mask_update_options), intent(in) :: options
-      integer(c_int) :: status
-    end function
-    function c_tb_boolean_mask_update_ex( &
-        tensor, mask, updates, options, out) &
-        result(status) bind(c, name="tb_boolean_mask_update_ex")
-      import :: c_int, c_ptr, tb_mask_update_options
-      type(c_ptr), value :: tensor, mask, updates
-      type(tb_mask_update_options), intent(in) :: options
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: status
-    end function
-    ! options: c_loc of a type(tb_gather_options), target, or c_null_ptr (the defaults).
-    function c_tb_gather_nd(params, indices, options, out) &
-        result(status) bind(c, name="tb_gather_nd")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: params, indices, options
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: status
-    end function
-    function c_tb_gather(params, indices, options, out) &
-        result(status) bind(c, name="tb_gather")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: params, indices, options
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: status
-    end function
-    function c_tb_gather_elements(params, indices, options, out) &
-        result(status) bind(c, name="tb_gather_elements")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: params, indices, options
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: status
-    end function
-    ! options: c_loc of a type(tb_scatter_elements_options), target, or c_null_ptr.
-    function c_tb_scatter_elements(tensor, indices, updates, options, out) &
-        result(status) bind(c, name="tb_scatter_elements")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: tensor, indices, updates, options
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: status
-    end function
-    function c_tb_scatter_elements_in_place(tensor, indices, updates, options) &
-        result(status) bind(c, name="tb_scatter_elements_in_place")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: tensor, indices, updates, options
-      integer(c_int) :: status
-    end function
-  end interface
-
-  ! The boolean_mask family (docs/boolean_mask.md) and the processing ops (docs/processing.md):
-  ! their option structs and one interface block per C function. options: c_loc of the struct,
-  ! target, or c_null_ptr (the defaults).
-  type, bind(c), public :: tb_boolean_mask_options
-    integer(c_size_t) :: struct_size = 0
-    integer(c_int) :: axis = 0
-    type(c_ptr) :: stream = c_null_ptr
-    type(c_ptr) :: device = c_null_ptr
-  end type
-  type, bind(c), public :: tb_compress_options
-    integer(c_size_t) :: struct_size = 0
-    integer(c_int) :: has_axis = 0
-    integer(c_int) :: axis = 0
-    type(c_ptr) :: stream = c_null_ptr
-    type(c_ptr) :: device = c_null_ptr
-  end type
-  type, bind(c), public :: tb_process_options
-    integer(c_size_t) :: struct_size = 0
-    type(c_ptr) :: stream = c_null_ptr
-    type(c_ptr) :: device = c_null_ptr
-  end type
-  type, bind(c), public :: tb_quantize_linear_options
-    integer(c_size_t) :: struct_size = 0
-    integer(c_int) :: axis = 1
-    type(c_ptr) :: stream = c_null_ptr
-    type(c_ptr) :: device = c_null_ptr
-  end type
-  interface
-    function c_tb_boolean_mask(tensor, mask, options, out) &
-        result(status) bind(c, name="tb_boolean_mask")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: tensor, mask, options
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: status
-    end function
-    function c_tb_boolean_mask_into(tensor, mask, out, count, options) &
-        result(status) bind(c, name="tb_boolean_mask_into")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: tensor, mask, out, count, options
-      integer(c_int) :: status
-    end function
-    function c_tb_compress(input, condition, options, out) &
-        result(status) bind(c, name="tb_compress")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: input, condition, options
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: status
-    end function
-    function c_tb_normalize(x, mean, stddev, options, out) &
-        result(status) bind(c, name="tb_normalize")
-      import :: c_int, c_float, c_ptr
-      type(c_ptr), value :: x
-      real(c_float), value :: mean, stddev
-      type(c_ptr), value :: options
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: status
-    end function
-    function c_tb_normalize_channels(x, means, stddevs, channels, options, out) &
-        result(status) bind(c, name="tb_normalize_channels")
-      import :: c_int, c_int64_t, c_float, c_ptr
-      type(c_ptr), value :: x
-      real(c_float), intent(in) :: means(*), stddevs(*)
-      integer(c_int64_t), value :: channels
-      type(c_ptr), value :: options
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: status
-    end function
-    function c_tb_quantize(x, zero_point, scale, options, out) &
-        result(status) bind(c, name="tb_quantize")
-      import :: c_int, c_float, c_ptr
-      type(c_ptr), value :: x
-      real(c_float), value :: zero_point, scale
-      type(c_ptr), value :: options
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: status
-    end function
-    function c_tb_dequantize(x, zero_point, scale, options, out) &
-        result(status) bind(c, name="tb_dequantize")
-      import :: c_int, c_float, c_ptr
-      type(c_ptr), value :: x
-      real(c_float), value :: zero_point, scale
-      type(c_ptr), value :: options
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: status
-    end function
-    function c_tb_cast(x, dtype, options, out) result(status) bind(c, name="tb_cast")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: x
-      integer(c_int), value :: dtype
-      type(c_ptr), value :: options
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: status
-    end function
-    function c_tb_quantize_linear(x, scale, zero_point, options, out) &
-        result(status) bind(c, name="tb_quantize_linear")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: x, scale, zero_point, options
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: status
-    end function
-    function c_tb_dequantize_linear(x, scale, zero_point, options, out) &
-        result(status) bind(c, name="tb_dequantize_linear")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: x, scale, zero_point, options
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: status
-    end function
-  end interface
-  public :: c_tb_boolean_mask, c_tb_boolean_mask_into, c_tb_compress, c_tb_normalize, &
-      c_tb_normalize_channels, c_tb_quantize, c_tb_dequantize, c_tb_cast, c_tb_quantize_linear, &
-      c_tb_dequantize_linear
-
-  public :: c_tb_abi_version, c_tb_last_error, c_tb_buffer_create, c_tb_buffer_borrow, &
-      c_tb_buffer_borrow_ex, c_tb_buffer_note_external_write, &
-      c_tb_buffer_destroy, c_tb_buffer_copy_to_host, c_tb_buffer_copy_from_host, &
-      c_tb_buffer_dtype, c_tb_buffer_shape, c_tb_synchronize, &
-      c_tb_boolean_mask_update_in_place, c_tb_boolean_mask_update, &
-      c_tb_boolean_mask_update_in_place_ex, c_tb_boolean_mask_update_ex, c_tb_substr, &
-      c_tb_buffer_to_dlpack_versioned, c_tb_buffer_from_dlpack_versioned, c_tb_gather_nd, &
-      c_tb_gather, c_tb_gather_elements, c_tb_scatter_elements, c_tb_scatter_elements_in_place
-  public :: c_string
-
-  include 'processor_c.inc'
+  public :: c_tb_abi_version, c_tb_last_error, c_string
 
 contains
 
