@@ -741,42 +741,8 @@ contains
     integer(c_int), intent(in), optional :: oob
     type(tb_device), intent(in), optional :: device
     type(c_ptr), intent(in), optional :: stream
-    type(array_arg), target :: pa, ia, oa
-    type(tb_gather_options), target :: o
-    type(tb_device), target :: chosen
-    type(c_ptr) :: hp, hi, result
-    integer(c_int64_t) :: dims(TB_MAX_NDIM)
-    integer(c_int) :: status, rank
-    character(len=:), allocatable :: message
-    hp = c_null_ptr
-    hi = c_null_ptr
-    call describe(params, pa)
-    call describe(indices, ia)
-    call describe(out, oa)
-    status = check_arg('tb_gather_nd', 'params', pa, message)
-    if (status == TB_OK) status = check_arg('tb_gather_nd', 'indices', ia, message)
-    if (status == TB_OK) status = check_arg('tb_gather_nd', 'out', oa, message)
-    if (status == TB_OK) status = borrow(pa, .true., .false., hp)
-    if (status == TB_OK) status = borrow(ia, .true., .false., hi)
-    o%struct_size = c_sizeof(o)
-    if (present(oob)) o%oob = oob
-    if (present(batch_dims)) o%batch_dims = int(batch_dims, c_int)
-    if (present(stream)) o%stream = stream
-    o%device = device_address(device, chosen)
-    if (status == TB_OK) then
-      status = c_tb_gather_nd(hp, hi, c_loc(o), result)
-      if (status == TB_OK) then
-        status = c_tb_buffer_shape(result, rank, dims)
-        if (status == TB_OK) status = check_gathered('tb_gather_nd', pa, oa, rank, dims, &
-            message)
-        if (status == TB_OK) status = c_tb_buffer_copy_to_host(result, oa%address, &
-            int(dtype_bytes(oa%dtype), c_size_t) * int(product(oa%dims(1:oa%rank)), c_size_t))
-        call c_tb_buffer_destroy(result)
-      end if
-    end if
-    call destroy3(hp, hi, c_null_ptr)
-    if (status == TB_OK) call write_back(out, oa)
-    call finish('tb_gather_nd', status, message, ierr, 'params')
+    call gather_family('tb_gather_nd', params, indices, out, ierr, batch_dims=batch_dims, &
+        oob=oob, device=device, stream=stream)
   end subroutine
 
   ! `out` of the gathers (wrapper `name`): params' type and the result's tensor shape (rank,
@@ -1531,8 +1497,8 @@ contains
     integer(c_int), intent(in), optional :: oob
     type(tb_device), intent(in), optional :: device
     type(c_ptr), intent(in), optional :: stream
-    call gather_family('tb_gather', .false., params, indices, out, ierr, dim, batch_dims, oob, &
-        device, stream)
+    call gather_family('tb_gather', params, indices, out, ierr, dim, batch_dims, oob, device, &
+        stream)
   end subroutine
   subroutine tb_gather_elements(params, indices, out, ierr, dim, oob, device, stream)
     class(*), dimension(..), target, intent(in) :: params, indices
@@ -1542,14 +1508,15 @@ contains
     integer(c_int), intent(in), optional :: oob
     type(tb_device), intent(in), optional :: device
     type(c_ptr), intent(in), optional :: stream
-    call gather_family('tb_gather_elements', .true., params, indices, out, ierr, dim, &
-        oob=oob, device=device, stream=stream)
+    call gather_family('tb_gather_elements', params, indices, out, ierr, dim, oob=oob, &
+        device=device, stream=stream)
   end subroutine
 
-  subroutine gather_family(name, elements, params, indices, out, ierr, dim, batch_dims, oob, &
-      device, stream)
+  ! The three gathers, `name` saying which: tb_gather_nd's indices are tuples of 0-based tensor
+  ! coordinates, the others' 1-based subscripts along `dim`.
+  subroutine gather_family(name, params, indices, out, ierr, dim, batch_dims, oob, device, &
+      stream)
     character(len=*), intent(in) :: name
-    logical, intent(in) :: elements
     class(*), dimension(..), target, intent(in) :: params, indices
     class(*), dimension(..), target, intent(inout) :: out
     integer, intent(out), optional :: ierr
@@ -1573,8 +1540,10 @@ contains
     status = check_arg(name, 'params', pa, message)
     if (status == TB_OK) status = check_arg(name, 'indices', ia, message)
     if (status == TB_OK) status = check_arg(name, 'out', oa, message)
-    if (status == TB_OK) status = tensor_axis(name, 'params', pa, dim, o%axis, message)
-    if (status == TB_OK) call one_based(ia, shifted)
+    if (name /= 'tb_gather_nd') then
+      if (status == TB_OK) status = tensor_axis(name, 'params', pa, dim, o%axis, message)
+      if (status == TB_OK) call one_based(ia, shifted)
+    end if
     if (status == TB_OK) status = borrow(pa, .true., .false., hp)
     if (status == TB_OK) status = borrow(ia, .true., .false., hi)
     o%struct_size = c_sizeof(o)
@@ -1583,11 +1552,14 @@ contains
     if (present(stream)) o%stream = stream
     o%device = device_address(device, chosen)
     if (status == TB_OK) then
-      if (elements) then
-        status = c_tb_gather_elements(hp, hi, c_loc(o), result)
-      else
+      select case (name)
+      case ('tb_gather_nd')
+        status = c_tb_gather_nd(hp, hi, c_loc(o), result)
+      case ('tb_gather')
         status = c_tb_gather(hp, hi, c_loc(o), result)
-      end if
+      case default
+        status = c_tb_gather_elements(hp, hi, c_loc(o), result)
+      end select
       if (status == TB_OK) then
         status = c_tb_buffer_shape(result, rank, dims)
         if (status == TB_OK) status = check_gathered(name, pa, oa, rank, dims, message)
