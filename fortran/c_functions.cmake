@@ -4,7 +4,8 @@
 # miscompiles the `value` arguments of those), then a `public` statement naming them all.
 
 # `items` (a CMake list) after `first`, comma-separated, continued with ` &` onto lines that
-# start with `indent` once a line would pass 98 columns; `last` ends the final line.
+# start with `indent` once a line would pass 96 columns (98 with the ` &`); `last` ends the
+# final line.
 function(_tensorbuf_wrap out first indent last)
   set(text "")
   set(line "${first}")
@@ -32,59 +33,43 @@ function(_tensorbuf_wrap out first indent last)
   set(${out} "${text}" PARENT_SCOPE)
 endfunction()
 
+# The argument kinds of c_functions.list: `kind|declaration|imported name|after the name`.
+set(_TENSORBUF_KINDS
+  "ptr|type(c_ptr), value|c_ptr|"
+  "ptr_out|type(c_ptr), intent(out)|c_ptr|"
+  "int|integer(c_int), value|c_int|"
+  "int_out|integer(c_int), intent(out)|c_int|"
+  "i64|integer(c_int64_t), value|c_int64_t|"
+  "i64_out|integer(c_int64_t), intent(out)|c_int64_t|"
+  "i64_array|integer(c_int64_t), intent(in)|c_int64_t|(*)"
+  "i64_array_out|integer(c_int64_t), intent(out)|c_int64_t|(*)"
+  "size|integer(c_size_t), value|c_size_t|"
+  "float|real(c_float), value|c_float|"
+  "float_array|real(c_float), intent(in)|c_float|(*)"
+  "device|type(tb_device), value|tb_device|")
+
 # The declaration of an argument kind (without the name), the `(*)` after its name, and the
-# names it imports.
+# name it imports. A struct type is read by reference, <struct>_array an array of them.
 function(_tensorbuf_kind kind decl_out dims_out import_out)
-  set(dims "")
   if(kind MATCHES "^(tb_[a-z_]+)_array$")
-    set(decl "type(${CMAKE_MATCH_1}), intent(in)")
-    set(import ${CMAKE_MATCH_1})
-    set(dims "(*)")
+    set(entry "${kind}|type(${CMAKE_MATCH_1}), intent(in)|${CMAKE_MATCH_1}|(*)")
   elseif(kind MATCHES "^tb_[a-z_]+$")
-    set(decl "type(${kind}), intent(in)")
-    set(import ${kind})
-  elseif(kind STREQUAL "ptr")
-    set(decl "type(c_ptr), value")
-    set(import c_ptr)
-  elseif(kind STREQUAL "ptr_out")
-    set(decl "type(c_ptr), intent(out)")
-    set(import c_ptr)
-  elseif(kind STREQUAL "int")
-    set(decl "integer(c_int), value")
-    set(import c_int)
-  elseif(kind STREQUAL "int_out")
-    set(decl "integer(c_int), intent(out)")
-    set(import c_int)
-  elseif(kind STREQUAL "i64")
-    set(decl "integer(c_int64_t), value")
-    set(import c_int64_t)
-  elseif(kind STREQUAL "i64_out")
-    set(decl "integer(c_int64_t), intent(out)")
-    set(import c_int64_t)
-  elseif(kind STREQUAL "i64_array")
-    set(decl "integer(c_int64_t), intent(in)")
-    set(import c_int64_t)
-    set(dims "(*)")
-  elseif(kind STREQUAL "i64_array_out")
-    set(decl "integer(c_int64_t), intent(out)")
-    set(import c_int64_t)
-    set(dims "(*)")
-  elseif(kind STREQUAL "size")
-    set(decl "integer(c_size_t), value")
-    set(import c_size_t)
-  elseif(kind STREQUAL "float")
-    set(decl "real(c_float), value")
-    set(import c_float)
-  elseif(kind STREQUAL "float_array")
-    set(decl "real(c_float), intent(in)")
-    set(import c_float)
-    set(dims "(*)")
-  elseif(kind STREQUAL "device")
-    set(decl "type(tb_device), value")
-    set(import tb_device)
+    set(entry "${kind}|type(${kind}), intent(in)|${kind}|")
   else()
-    message(FATAL_ERROR "c_functions.list: unknown argument kind '${kind}'")
+    set(entry "")
+    foreach(known IN LISTS _TENSORBUF_KINDS)
+      if(known MATCHES "^${kind}[|]")
+        set(entry "${known}")
+      endif()
+    endforeach()
+    if(NOT entry)
+      message(FATAL_ERROR "c_functions.list: unknown argument kind '${kind}'")
+    endif()
   endif()
+  string(REPLACE "|" ";" fields "${entry}")
+  list(GET fields 1 decl)
+  list(GET fields 2 import)
+  list(GET fields 3 dims)
   set(${decl_out} "${decl}" PARENT_SCOPE)
   set(${dims_out} "${dims}" PARENT_SCOPE)
   set(${import_out} "${import}" PARENT_SCOPE)
