@@ -32,6 +32,18 @@ module tensorbuf_f
       holder_dtype, add_fortran_type, axis_message, scalar_process, linear_process, process_options, &
       process_args, process_end
 
+  ! The dtypes by their TB_* value, TB_BOOL = 0 to TB_FLOAT64 = 9 (fortran.constants checks
+  ! them against C): name, size, and the Fortran type whose arrays hold it (holder_dtype).
+  character(len=8), parameter :: dtype_names(0:9) = [character(len=8) :: 'bool', 'uint8', &
+      'int8', 'int16', 'int32', 'int64', 'float16', 'bfloat16', 'float32', 'float64']
+  integer, parameter :: dtype_sizes(0:9) = [1, 1, 1, 2, 4, 8, 2, 2, 4, 8]
+  character(len=28), parameter :: fortran_types(0:9) = [character(len=28) :: &
+      'logical(c_bool) or logical', 'integer(c_int8_t), its bytes', 'integer(c_int8_t)', &
+      'integer(c_int16_t)', 'integer(c_int32_t)', 'integer(c_int64_t)', &
+      'integer(c_int16_t), its bits', 'integer(c_int16_t), its bits', 'real(c_float)', &
+      'real(c_double)']
+  private :: dtype_names, dtype_sizes, fortran_types, known_dtype
+
   ! One array argument as the C API sees it: its address (the array's own memory, or staged:
   ! a contiguous copy of its elements in array element order), dtype (-1: not supported) and
   ! Fortran shape.
@@ -173,16 +185,13 @@ contains
 
   integer function dtype_bytes(dtype)
     integer(c_int), intent(in) :: dtype
-    select case (dtype)
-    case (TB_INT64, TB_FLOAT64)
-      dtype_bytes = 8
-    case (TB_INT32, TB_FLOAT32)
-      dtype_bytes = 4
-    case (TB_INT16)
-      dtype_bytes = 2
-    case default
-      dtype_bytes = 1
-    end select
+    dtype_bytes = 1
+    if (known_dtype(dtype)) dtype_bytes = dtype_sizes(dtype)
+  end function
+
+  logical function known_dtype(dtype)
+    integer(c_int), intent(in) :: dtype
+    known_dtype = dtype >= lbound(dtype_names, 1) .and. dtype <= ubound(dtype_names, 1)
   end function
 
   ! The helpers that build messages append to `text` (subroutines, not functions with a
@@ -190,30 +199,11 @@ contains
   subroutine add_dtype(text, dtype)
     character(len=:), allocatable, intent(inout) :: text
     integer(c_int), intent(in) :: dtype
-    select case (dtype)
-    case (TB_BOOL)
-      text = text // 'bool'
-    case (TB_INT8)
-      text = text // 'int8'
-    case (TB_INT16)
-      text = text // 'int16'
-    case (TB_INT32)
-      text = text // 'int32'
-    case (TB_INT64)
-      text = text // 'int64'
-    case (TB_FLOAT32)
-      text = text // 'float32'
-    case (TB_FLOAT64)
-      text = text // 'float64'
-    case (TB_UINT8)
-      text = text // 'uint8'
-    case (TB_FLOAT16)
-      text = text // 'float16'
-    case (TB_BFLOAT16)
-      text = text // 'bfloat16'
-    case default
+    if (known_dtype(dtype)) then
+      text = text // trim(dtype_names(dtype))
+    else
       text = text // 'unsupported'
-    end select
+    end if
   end subroutine
 
   subroutine add_int(text, i)
@@ -1043,26 +1033,11 @@ contains
   subroutine add_fortran_type(text, dtype)
     character(len=:), allocatable, intent(inout) :: text
     integer(c_int), intent(in) :: dtype
-    select case (dtype)
-    case (TB_BOOL)
-      text = text // 'logical(c_bool) or logical'
-    case (TB_UINT8)
-      text = text // 'integer(c_int8_t), its bytes'
-    case (TB_INT8)
-      text = text // 'integer(c_int8_t)'
-    case (TB_INT16)
-      text = text // 'integer(c_int16_t)'
-    case (TB_FLOAT16, TB_BFLOAT16)
-      text = text // 'integer(c_int16_t), its bits'
-    case (TB_INT32)
-      text = text // 'integer(c_int32_t)'
-    case (TB_INT64)
-      text = text // 'integer(c_int64_t)'
-    case (TB_FLOAT32)
-      text = text // 'real(c_float)'
-    case default
+    if (known_dtype(dtype)) then
+      text = text // trim(fortran_types(dtype))
+    else
       text = text // 'real(c_double)'
-    end select
+    end if
   end subroutine
 
   ! ---- normalize, quantize, dequantize, cast, quantize_linear, dequantize_linear ----------
