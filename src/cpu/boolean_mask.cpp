@@ -9,6 +9,7 @@
 //      bytes at a time. Rows of 4 and 8 bytes take the AVX-512 compress where the CPU has it
 //      (cpu/boolean_mask_avx512.hpp), 64 mask entries at a time, the select for the rest.
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -16,10 +17,13 @@
 #include <vector>
 
 #include "core/boolean_mask_backends.hpp"
+#include "core/host_allocator.hpp"
 #include "core/isa.hpp"
 #include "core/parallel.hpp"
 #include "cpu/boolean_mask_avx512.hpp"
+#include "cpu/boolean_mask_tuning.hpp"
 #include "cpu/cpu_features.hpp"
+#include "cpu/streaming_copy.hpp"
 #include "kernels/bits.hpp"
 #include "kernels/mask_tiles.hpp"
 
@@ -32,6 +36,27 @@ constexpr std::int64_t kBlock = std::int64_t{1} << 14;  // mask entries per bloc
 constexpr double kCountNsPerEntry = 0.05;
 constexpr double kVisitNsPerRow = 0.4;
 constexpr double kCopyNsPerByte = 0.05;
+
+std::atomic<std::int64_t> g_stream_output_bytes{kStreamOutputBytes};
+
+// Scratch from the host allocator (its cache keeps large blocks for the next call).
+template <class T>
+class HostScratch {
+ public:
+  HostScratch() = default;
+  HostScratch(const HostScratch&) = delete;
+  HostScratch& operator=(const HostScratch&) = delete;
+  ~HostScratch() { core::free_host_memory(data_, bytes_); }
+  void allocate(std::int64_t count) {
+    bytes_ = static_cast<std::size_t>(count) * sizeof(T);
+    if (bytes_ > 0) data_ = static_cast<T*>(core::allocate_host_memory(bytes_));
+  }
+  T* data() const { return data_; }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t bytes_ = 0;
+};
 
 std::int64_t count_true(const std::uint8_t* mask, std::int64_t begin, std::int64_t end) {
   std::int64_t n = 0;
@@ -52,16 +77,6 @@ template <std::int64_t kBytes>
 void select_rows(const std::uint8_t* mask, std::int64_t begin, std::int64_t end,
                  const std::uint8_t* source, std::uint8_t* target, std::int64_t j,
                  std::int64_t j_end) {
-#if defined(TENSORBUF_ISA_X86_64)
-  if constexpr (kBytes == 4 || kBytes == 8) {
-    if (cpu_features().avx512bw) {
-      const std::int64_t words = (end - begin) / 64;
-      j = mask_detail::compress_rows_avx512<static_cast<int>(kBytes)>(mask, begin, words, source,
-                                                                       target, j, j_end);
-      begin += 64 * words;
-    }
-  }
-#endif
   for (std::int64_t m = begin; m < end && j < j_end; ++m) {
     std::uint8_t row[kBytes];
     std::memcpy(row, source + m * kBytes, kBytes);
@@ -69,6 +84,37 @@ void select_rows(const std::uint8_t* mask, std::int64_t begin, std::int64_t end,
     j += mask[m] != 0 ? 1 : 0;
   }
 }
+
+#if defined(TENSORBUF_ISA_X86_64)
+// Mask entries per staged piece of a streamed block: the packed rows fit the L1 cache.
+constexpr std::int64_t kStageEntries = 1024;
+
+// Rows of 4 or 8 bytes by the AVX-512 compress over the mask's bit words (`bits`: entry 0's
+// word), the entries after the last whole word by select_rows. Streamed: packed into an L1
+// buffer a piece at a time, then copied out with non-temporal stores.
+template <std::int64_t kBytes>
+void compress_rows(const std::uint8_t* mask, const std::uint64_t* bits, std::int64_t begin,
+                   std::int64_t end, const std::uint8_t* source, std::uint8_t* target,
+                   std::int64_t j, std::int64_t j_end, bool stream) {
+  using mask_detail::compress_rows_avx512;
+  const std::int64_t whole_end = begin + (end - begin) / 64 * 64;  // begin is a multiple of 64
+  if (stream) {
+    alignas(64) std::uint8_t stage[kStageEntries * kBytes];
+    for (std::int64_t m = begin; m < whole_end && j < j_end; m += kStageEntries) {
+      const std::int64_t words = (std::min(whole_end, m + kStageEntries) - m) / 64;
+      const std::int64_t rows = compress_rows_avx512<static_cast<int>(kBytes)>(
+          bits + m / 64, words, source + m * kBytes, stage, std::min(j_end - j, kStageEntries));
+      copy_streaming(target + j * kBytes, stage, static_cast<std::size_t>(rows * kBytes));
+      j += rows;
+    }
+  } else {
+    j += compress_rows_avx512<static_cast<int>(kBytes)>(bits + begin / 64, (whole_end - begin) / 64,
+                                                        source + begin * kBytes,
+                                                        target + j * kBytes, j_end - j);
+  }
+  select_rows<kBytes>(mask, whole_end, end, source, target, j, j_end);
+}
+#endif
 
 std::uint64_t load_word(const std::uint8_t* p) {
   std::uint64_t word;
@@ -103,17 +149,41 @@ void copy_runs(const std::uint8_t* mask, std::int64_t begin, std::int64_t end,
 
 }  // namespace
 
+void set_boolean_mask_stream_bytes(std::int64_t bytes) {
+  g_stream_output_bytes.store(bytes, std::memory_order_relaxed);
+}
+
 core::BooleanMaskResult boolean_mask(const core::BooleanMaskPlan& plan,
                                      const core::BooleanMaskBuffers& buffers,
                                      const core::AllocateMasked& allocate) {
   const std::int64_t mask_size = plan.mask_size;
   const std::int64_t blocks = (mask_size + kBlock - 1) / kBlock;
+  const auto row_bytes = static_cast<std::int64_t>(plan.inner * plan.element_size);
+  // Rows of 4 and 8 bytes on AVX-512: the count pass also keeps the mask as bits.
+  HostScratch<std::uint64_t> bits;
+#if defined(TENSORBUF_ISA_X86_64)
+  if ((row_bytes == 4 || row_bytes == 8) && plan.outer > 0 && cpu_features().avx512bw) {
+    bits.allocate(mask_size / 64);
+  }
+#endif
   std::vector<std::int64_t> starts(static_cast<std::size_t>(blocks) + 1, 0);
   core::parallel_for(blocks, core::min_chunk_for(kCountNsPerEntry * kBlock),
                      [&](std::int64_t begin, std::int64_t end) {
                        for (std::int64_t b = begin; b < end; ++b) {
-                         starts[static_cast<std::size_t>(b) + 1] = count_true(
-                             buffers.mask, b * kBlock, std::min(mask_size, (b + 1) * kBlock));
+                         const std::int64_t first = b * kBlock;
+                         const std::int64_t last = std::min(mask_size, first + kBlock);
+                         std::int64_t whole = first;  // entries before it: counted as bits
+                         std::int64_t count = 0;
+#if defined(TENSORBUF_ISA_X86_64)
+                         if (bits.data() != nullptr) {
+                           const std::int64_t words = (last - first) / 64;
+                           count = mask_detail::pack_mask_avx512(buffers.mask, first, words,
+                                                                 bits.data() + first / 64);
+                           whole += 64 * words;
+                         }
+#endif
+                         starts[static_cast<std::size_t>(b) + 1] =
+                             count + count_true(buffers.mask, whole, last);
                        }
                      });
   for (std::size_t b = 0; b < static_cast<std::size_t>(blocks); ++b) starts[b + 1] += starts[b];
@@ -129,52 +199,63 @@ core::BooleanMaskResult boolean_mask(const core::BooleanMaskPlan& plan,
   } else {
     *buffers.count = n;
   }
-  const auto row_bytes = static_cast<std::int64_t>(plan.inner * plan.element_size);
   if (out == nullptr || capacity == 0 || row_bytes == 0 || plan.outer == 0) return result;
 
   const auto* tensor = static_cast<const std::uint8_t*>(buffers.tensor);
   auto* target = static_cast<std::uint8_t*>(out);
-  const double ns_per_item =
-      static_cast<double>(kBlock) * (kVisitNsPerRow + kCopyNsPerByte * static_cast<double>(
-                                                                           row_bytes));
-  core::parallel_for(plan.outer * blocks, core::min_chunk_for(ns_per_item),
-                     [&](std::int64_t begin, std::int64_t end) {
-    for (std::int64_t item = begin; item < end; ++item) {
-      const std::int64_t o = item / blocks;
-      const std::int64_t b = item - o * blocks;
-      const std::int64_t j = starts[static_cast<std::size_t>(b)];
-      const std::int64_t j_end = std::min(starts[static_cast<std::size_t>(b) + 1], capacity);
-      if (j >= j_end) continue;
-      const std::uint8_t* source = tensor + o * plan.axis_size * row_bytes;
-      std::uint8_t* block_target = target + o * capacity * row_bytes;
-      const std::int64_t first = b * kBlock;
-      const std::int64_t last = std::min(mask_size, first + kBlock);
-      // Wide rows are selected branch-free only where enough of them are copied anyway.
-      const bool dense = 4 * (starts[static_cast<std::size_t>(b) + 1] - j) >= last - first;
-      auto select = [&](auto bytes) {
-        select_rows<decltype(bytes)::value>(buffers.mask, first, last, source, block_target, j,
-                                            j_end);
-      };
-      using std::integral_constant;
-      if (row_bytes == 1) {
-        select(integral_constant<std::int64_t, 1>{});
-      } else if (row_bytes == 2) {
-        select(integral_constant<std::int64_t, 2>{});
-      } else if (row_bytes == 4) {
-        select(integral_constant<std::int64_t, 4>{});
-      } else if (row_bytes == 8) {
-        select(integral_constant<std::int64_t, 8>{});
-      } else if (dense && row_bytes == 16) {
-        select(integral_constant<std::int64_t, 16>{});
-      } else if (dense && row_bytes == 32) {
-        select(integral_constant<std::int64_t, 32>{});
-      } else if (dense && row_bytes == 64) {
-        select(integral_constant<std::int64_t, 64>{});
-      } else {
-        copy_runs(buffers.mask, first, last, source, block_target, row_bytes, j, j_end);
-      }
-    }
-  });
+  const double ns_per_item = static_cast<double>(kBlock) *
+                             (kVisitNsPerRow + kCopyNsPerByte * static_cast<double>(row_bytes));
+  const bool stream =
+      plan.outer * capacity * row_bytes >= g_stream_output_bytes.load(std::memory_order_relaxed);
+  core::parallel_for(
+      plan.outer * blocks, core::min_chunk_for(ns_per_item),
+      [&](std::int64_t begin, std::int64_t end) {
+        for (std::int64_t item = begin; item < end; ++item) {
+          const std::int64_t o = item / blocks;
+          const std::int64_t b = item - o * blocks;
+          const std::int64_t j = starts[static_cast<std::size_t>(b)];
+          const std::int64_t j_end = std::min(starts[static_cast<std::size_t>(b) + 1], capacity);
+          if (j >= j_end) continue;
+          const std::uint8_t* source = tensor + o * plan.axis_size * row_bytes;
+          std::uint8_t* block_target = target + o * capacity * row_bytes;
+          const std::int64_t first = b * kBlock;
+          const std::int64_t last = std::min(mask_size, first + kBlock);
+          // Wide rows are selected branch-free only where enough of them are copied anyway.
+          const bool dense = 4 * (starts[static_cast<std::size_t>(b) + 1] - j) >= last - first;
+          auto select = [&](auto bytes) {
+#if defined(TENSORBUF_ISA_X86_64)
+            if constexpr (decltype(bytes)::value == 4 || decltype(bytes)::value == 8) {
+              if (bits.data() != nullptr) {
+                compress_rows<decltype(bytes)::value>(buffers.mask, bits.data(), first, last,
+                                                      source, block_target, j, j_end, stream);
+                return;
+              }
+            }
+#endif
+            select_rows<decltype(bytes)::value>(buffers.mask, first, last, source, block_target, j,
+                                                j_end);
+          };
+          using std::integral_constant;
+          if (row_bytes == 1) {
+            select(integral_constant<std::int64_t, 1>{});
+          } else if (row_bytes == 2) {
+            select(integral_constant<std::int64_t, 2>{});
+          } else if (row_bytes == 4) {
+            select(integral_constant<std::int64_t, 4>{});
+          } else if (row_bytes == 8) {
+            select(integral_constant<std::int64_t, 8>{});
+          } else if (dense && row_bytes == 16) {
+            select(integral_constant<std::int64_t, 16>{});
+          } else if (dense && row_bytes == 32) {
+            select(integral_constant<std::int64_t, 32>{});
+          } else if (dense && row_bytes == 64) {
+            select(integral_constant<std::int64_t, 64>{});
+          } else {
+            copy_runs(buffers.mask, first, last, source, block_target, row_bytes, j, j_end);
+          }
+        }
+        if (stream) streaming_fence();
+      });
   return result;
 }
 
