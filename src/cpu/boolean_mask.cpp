@@ -13,15 +13,16 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
 #include "core/boolean_mask_backends.hpp"
-#include "core/host_allocator.hpp"
 #include "core/isa.hpp"
 #include "core/parallel.hpp"
 #include "cpu/boolean_mask_avx512.hpp"
 #include "cpu/boolean_mask_tuning.hpp"
+#include "cpu/buckets.hpp"
 #include "cpu/cpu_features.hpp"
 #include "cpu/streaming_copy.hpp"
 #include "kernels/bits.hpp"
@@ -38,25 +39,6 @@ constexpr double kVisitNsPerRow = 0.4;
 constexpr double kCopyNsPerByte = 0.05;
 
 std::atomic<std::int64_t> g_stream_output_bytes{kStreamOutputBytes};
-
-// Scratch from the host allocator (its cache keeps large blocks for the next call).
-template <class T>
-class HostScratch {
- public:
-  HostScratch() = default;
-  HostScratch(const HostScratch&) = delete;
-  HostScratch& operator=(const HostScratch&) = delete;
-  ~HostScratch() { core::free_host_memory(data_, bytes_); }
-  void allocate(std::int64_t count) {
-    bytes_ = static_cast<std::size_t>(count) * sizeof(T);
-    if (bytes_ > 0) data_ = static_cast<T*>(core::allocate_host_memory(bytes_));
-  }
-  T* data() const { return data_; }
-
- private:
-  T* data_ = nullptr;
-  std::size_t bytes_ = 0;
-};
 
 std::int64_t count_true(const std::uint8_t* mask, std::int64_t begin, std::int64_t end) {
   std::int64_t n = 0;
@@ -160,32 +142,34 @@ core::BooleanMaskResult boolean_mask(const core::BooleanMaskPlan& plan,
   const std::int64_t blocks = (mask_size + kBlock - 1) / kBlock;
   const auto row_bytes = static_cast<std::int64_t>(plan.inner * plan.element_size);
   // Rows of 4 and 8 bytes on AVX-512: the count pass also keeps the mask as bits.
-  HostScratch<std::uint64_t> bits;
+  std::optional<buckets::Scratch> bits_scratch;
+  [[maybe_unused]] std::uint64_t* bits = nullptr;
 #if defined(TENSORBUF_ISA_X86_64)
-  if ((row_bytes == 4 || row_bytes == 8) && plan.outer > 0 && cpu_features().avx512bw) {
-    bits.allocate(mask_size / 64);
+  if ((row_bytes == 4 || row_bytes == 8) && plan.outer > 0 && mask_size >= 64 &&
+      cpu_features().avx512bw) {
+    bits_scratch.emplace(static_cast<std::size_t>(mask_size / 64) * sizeof(std::uint64_t));
+    bits = static_cast<std::uint64_t*>(bits_scratch->data());
   }
 #endif
   std::vector<std::int64_t> starts(static_cast<std::size_t>(blocks) + 1, 0);
-  core::parallel_for(blocks, core::min_chunk_for(kCountNsPerEntry * kBlock),
-                     [&](std::int64_t begin, std::int64_t end) {
-                       for (std::int64_t b = begin; b < end; ++b) {
-                         const std::int64_t first = b * kBlock;
-                         const std::int64_t last = std::min(mask_size, first + kBlock);
-                         std::int64_t whole = first;  // entries before it: counted as bits
-                         std::int64_t count = 0;
+  core::parallel_for(
+      blocks, core::min_chunk_for(kCountNsPerEntry * kBlock),
+      [&](std::int64_t begin, std::int64_t end) {
+        for (std::int64_t b = begin; b < end; ++b) {
+          const std::int64_t first = b * kBlock;
+          const std::int64_t last = std::min(mask_size, first + kBlock);
+          std::int64_t whole = first;  // entries before it: counted as bits
+          std::int64_t count = 0;
 #if defined(TENSORBUF_ISA_X86_64)
-                         if (bits.data() != nullptr) {
-                           const std::int64_t words = (last - first) / 64;
-                           count = mask_detail::pack_mask_avx512(buffers.mask, first, words,
-                                                                 bits.data() + first / 64);
-                           whole += 64 * words;
-                         }
+          if (bits != nullptr) {
+            const std::int64_t words = (last - first) / 64;
+            count = mask_detail::pack_mask_avx512(buffers.mask, first, words, bits + first / 64);
+            whole += 64 * words;
+          }
 #endif
-                         starts[static_cast<std::size_t>(b) + 1] =
-                             count + count_true(buffers.mask, whole, last);
-                       }
-                     });
+          starts[static_cast<std::size_t>(b) + 1] = count + count_true(buffers.mask, whole, last);
+        }
+      });
   for (std::size_t b = 0; b < static_cast<std::size_t>(blocks); ++b) starts[b + 1] += starts[b];
   const std::int64_t n = starts.back();
 
@@ -225,9 +209,9 @@ core::BooleanMaskResult boolean_mask(const core::BooleanMaskPlan& plan,
           auto select = [&](auto bytes) {
 #if defined(TENSORBUF_ISA_X86_64)
             if constexpr (decltype(bytes)::value == 4 || decltype(bytes)::value == 8) {
-              if (bits.data() != nullptr) {
-                compress_rows<decltype(bytes)::value>(buffers.mask, bits.data(), first, last,
-                                                      source, block_target, j, j_end, stream);
+              if (bits != nullptr) {
+                compress_rows<decltype(bytes)::value>(buffers.mask, bits, first, last, source,
+                                                      block_target, j, j_end, stream);
                 return;
               }
             }
