@@ -86,7 +86,8 @@ void compress_rows(const std::uint8_t* mask, const std::uint64_t* bits, std::int
       const std::int64_t words = (std::min(whole_end, m + kStageEntries) - m) / 64;
       const std::int64_t rows = compress_rows_avx512<static_cast<int>(kBytes)>(
           bits + m / 64, words, source + m * kBytes, stage, std::min(j_end - j, kStageEntries));
-      copy_streaming(target + j * kBytes, stage, static_cast<std::size_t>(rows * kBytes));
+      mask_detail::copy_streaming_avx512(target + j * kBytes, stage,
+                                         static_cast<std::size_t>(rows * kBytes));
       j += rows;
     }
   } else {
