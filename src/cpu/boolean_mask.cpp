@@ -1,7 +1,9 @@
 // The CPU backend of boolean_mask (boolean_mask_into, compress): stream compaction in two
 // multithreaded passes over blocks of kBlock mask entries:
 //   1. the true count of each block, so that every block knows the output row its first true
-//      entry goes to (and n is known before anything is allocated or written);
+//      entry goes to (and n is known before anything is allocated or written); where pass 2
+//      takes the AVX-512 compress, the mask is also kept as bit words (1/8 of its bytes to
+//      read again);
 //   2. each (outer block, mask block) copies its selected rows: rows of 1, 2, 4 or 8 bytes, and
 //      of 16, 32 or 64 bytes in blocks where at least a quarter of the rows are selected, with a
 //      branch-free select (every row is stored, the output row advances only on true ones);
@@ -9,7 +11,6 @@
 //      bytes at a time. Rows of 4 and 8 bytes take the AVX-512 compress where the CPU has it
 //      (cpu/boolean_mask_avx512.hpp), 64 mask entries at a time, the select for the rest.
 #include <algorithm>
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -21,10 +22,8 @@
 #include "core/isa.hpp"
 #include "core/parallel.hpp"
 #include "cpu/boolean_mask_avx512.hpp"
-#include "cpu/boolean_mask_tuning.hpp"
 #include "cpu/buckets.hpp"
 #include "cpu/cpu_features.hpp"
-#include "cpu/streaming_copy.hpp"
 #include "kernels/bits.hpp"
 #include "kernels/mask_tiles.hpp"
 
@@ -37,8 +36,6 @@ constexpr std::int64_t kBlock = std::int64_t{1} << 14;  // mask entries per bloc
 constexpr double kCountNsPerEntry = 0.05;
 constexpr double kVisitNsPerRow = 0.4;
 constexpr double kCopyNsPerByte = 0.05;
-
-std::atomic<std::int64_t> g_stream_output_bytes{kStreamOutputBytes};
 
 std::int64_t count_true(const std::uint8_t* mask, std::int64_t begin, std::int64_t end) {
   std::int64_t n = 0;
@@ -68,33 +65,16 @@ void select_rows(const std::uint8_t* mask, std::int64_t begin, std::int64_t end,
 }
 
 #if defined(TENSORBUF_ISA_X86_64)
-// Mask entries per staged piece of a streamed block: the packed rows fit the L1 cache.
-constexpr std::int64_t kStageEntries = 1024;
-
 // Rows of 4 or 8 bytes by the AVX-512 compress over the mask's bit words (`bits`: entry 0's
-// word), the entries after the last whole word by select_rows. Streamed: packed into an L1
-// buffer a piece at a time, then copied out with non-temporal stores.
+// word), the entries after the last whole word by select_rows.
 template <std::int64_t kBytes>
 void compress_rows(const std::uint8_t* mask, const std::uint64_t* bits, std::int64_t begin,
                    std::int64_t end, const std::uint8_t* source, std::uint8_t* target,
-                   std::int64_t j, std::int64_t j_end, bool stream) {
-  using mask_detail::compress_rows_avx512;
+                   std::int64_t j, std::int64_t j_end) {
   const std::int64_t whole_end = begin + (end - begin) / 64 * 64;  // begin is a multiple of 64
-  if (stream) {
-    alignas(64) std::uint8_t stage[kStageEntries * kBytes];
-    for (std::int64_t m = begin; m < whole_end && j < j_end; m += kStageEntries) {
-      const std::int64_t words = (std::min(whole_end, m + kStageEntries) - m) / 64;
-      const std::int64_t rows = compress_rows_avx512<static_cast<int>(kBytes)>(
-          bits + m / 64, words, source + m * kBytes, stage, std::min(j_end - j, kStageEntries));
-      mask_detail::copy_streaming_avx512(target + j * kBytes, stage,
-                                         static_cast<std::size_t>(rows * kBytes));
-      j += rows;
-    }
-  } else {
-    j += compress_rows_avx512<static_cast<int>(kBytes)>(bits + begin / 64, (whole_end - begin) / 64,
-                                                        source + begin * kBytes,
-                                                        target + j * kBytes, j_end - j);
-  }
+  j += mask_detail::compress_rows_avx512<static_cast<int>(kBytes)>(
+      bits + begin / 64, (whole_end - begin) / 64, source + begin * kBytes, target + j * kBytes,
+      j_end - j);
   select_rows<kBytes>(mask, whole_end, end, source, target, j, j_end);
 }
 #endif
@@ -131,10 +111,6 @@ void copy_runs(const std::uint8_t* mask, std::int64_t begin, std::int64_t end,
 }
 
 }  // namespace
-
-void set_boolean_mask_stream_bytes(std::int64_t bytes) {
-  g_stream_output_bytes.store(bytes, std::memory_order_relaxed);
-}
 
 core::BooleanMaskResult boolean_mask(const core::BooleanMaskPlan& plan,
                                      const core::BooleanMaskBuffers& buffers,
@@ -188,59 +164,56 @@ core::BooleanMaskResult boolean_mask(const core::BooleanMaskPlan& plan,
 
   const auto* tensor = static_cast<const std::uint8_t*>(buffers.tensor);
   auto* target = static_cast<std::uint8_t*>(out);
-  const double ns_per_item = static_cast<double>(kBlock) *
-                             (kVisitNsPerRow + kCopyNsPerByte * static_cast<double>(row_bytes));
-  const bool stream =
-      plan.outer * capacity * row_bytes >= g_stream_output_bytes.load(std::memory_order_relaxed);
-  core::parallel_for(
-      plan.outer * blocks, core::min_chunk_for(ns_per_item),
-      [&](std::int64_t begin, std::int64_t end) {
-        for (std::int64_t item = begin; item < end; ++item) {
-          const std::int64_t o = item / blocks;
-          const std::int64_t b = item - o * blocks;
-          const std::int64_t j = starts[static_cast<std::size_t>(b)];
-          const std::int64_t j_end = std::min(starts[static_cast<std::size_t>(b) + 1], capacity);
-          if (j >= j_end) continue;
-          const std::uint8_t* source = tensor + o * plan.axis_size * row_bytes;
-          std::uint8_t* block_target = target + o * capacity * row_bytes;
-          const std::int64_t first = b * kBlock;
-          const std::int64_t last = std::min(mask_size, first + kBlock);
-          // Wide rows are selected branch-free only where enough of them are copied anyway.
-          const bool dense = 4 * (starts[static_cast<std::size_t>(b) + 1] - j) >= last - first;
-          auto select = [&](auto bytes) {
+  const double ns_per_item =
+      static_cast<double>(kBlock) * (kVisitNsPerRow + kCopyNsPerByte * static_cast<double>(
+                                                                           row_bytes));
+  core::parallel_for(plan.outer * blocks, core::min_chunk_for(ns_per_item),
+                     [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t item = begin; item < end; ++item) {
+      const std::int64_t o = item / blocks;
+      const std::int64_t b = item - o * blocks;
+      const std::int64_t j = starts[static_cast<std::size_t>(b)];
+      const std::int64_t j_end = std::min(starts[static_cast<std::size_t>(b) + 1], capacity);
+      if (j >= j_end) continue;
+      const std::uint8_t* source = tensor + o * plan.axis_size * row_bytes;
+      std::uint8_t* block_target = target + o * capacity * row_bytes;
+      const std::int64_t first = b * kBlock;
+      const std::int64_t last = std::min(mask_size, first + kBlock);
+      // Wide rows are selected branch-free only where enough of them are copied anyway.
+      const bool dense = 4 * (starts[static_cast<std::size_t>(b) + 1] - j) >= last - first;
+      auto select = [&](auto bytes) {
 #if defined(TENSORBUF_ISA_X86_64)
-            if constexpr (decltype(bytes)::value == 4 || decltype(bytes)::value == 8) {
-              if (bits != nullptr) {
-                compress_rows<decltype(bytes)::value>(buffers.mask, bits, first, last, source,
-                                                      block_target, j, j_end, stream);
-                return;
-              }
-            }
-#endif
-            select_rows<decltype(bytes)::value>(buffers.mask, first, last, source, block_target, j,
-                                                j_end);
-          };
-          using std::integral_constant;
-          if (row_bytes == 1) {
-            select(integral_constant<std::int64_t, 1>{});
-          } else if (row_bytes == 2) {
-            select(integral_constant<std::int64_t, 2>{});
-          } else if (row_bytes == 4) {
-            select(integral_constant<std::int64_t, 4>{});
-          } else if (row_bytes == 8) {
-            select(integral_constant<std::int64_t, 8>{});
-          } else if (dense && row_bytes == 16) {
-            select(integral_constant<std::int64_t, 16>{});
-          } else if (dense && row_bytes == 32) {
-            select(integral_constant<std::int64_t, 32>{});
-          } else if (dense && row_bytes == 64) {
-            select(integral_constant<std::int64_t, 64>{});
-          } else {
-            copy_runs(buffers.mask, first, last, source, block_target, row_bytes, j, j_end);
+        if constexpr (decltype(bytes)::value == 4 || decltype(bytes)::value == 8) {
+          if (bits != nullptr) {
+            compress_rows<decltype(bytes)::value>(buffers.mask, bits, first, last, source,
+                                                  block_target, j, j_end);
+            return;
           }
         }
-        if (stream) streaming_fence();
-      });
+#endif
+        select_rows<decltype(bytes)::value>(buffers.mask, first, last, source, block_target, j,
+                                            j_end);
+      };
+      using std::integral_constant;
+      if (row_bytes == 1) {
+        select(integral_constant<std::int64_t, 1>{});
+      } else if (row_bytes == 2) {
+        select(integral_constant<std::int64_t, 2>{});
+      } else if (row_bytes == 4) {
+        select(integral_constant<std::int64_t, 4>{});
+      } else if (row_bytes == 8) {
+        select(integral_constant<std::int64_t, 8>{});
+      } else if (dense && row_bytes == 16) {
+        select(integral_constant<std::int64_t, 16>{});
+      } else if (dense && row_bytes == 32) {
+        select(integral_constant<std::int64_t, 32>{});
+      } else if (dense && row_bytes == 64) {
+        select(integral_constant<std::int64_t, 64>{});
+      } else {
+        copy_runs(buffers.mask, first, last, source, block_target, row_bytes, j, j_end);
+      }
+    }
+  });
   return result;
 }
 

@@ -10,9 +10,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
-#include <cstddef>
 #include <cstdint>
-#include <cstring>
 
 #include "kernels/bits.hpp"
 
@@ -73,24 +71,6 @@ __attribute__((target("avx512f,avx512bw,popcnt"))) std::int64_t compress_rows_av
     }
   }
   return std::min(j, limit);
-}
-
-// copy_streaming (cpu/streaming_copy.hpp) with 64-byte stores: the whole lines of
-// [target, target + bytes) non-temporal, the partial lines at both ends ordinary.
-__attribute__((target("avx512f"))) inline void copy_streaming_avx512(std::uint8_t* target,
-                                                                     const std::uint8_t* source,
-                                                                     std::size_t bytes) {
-  const std::size_t head = (64 - (reinterpret_cast<std::uintptr_t>(target) & 63)) & 63;
-  if (head >= bytes) {
-    std::memcpy(target, source, bytes);
-    return;
-  }
-  std::memcpy(target, source, head);
-  std::size_t at = head;
-  for (; at + 64 <= bytes; at += 64) {
-    _mm512_stream_si512(reinterpret_cast<__m512i*>(target + at), _mm512_loadu_si512(source + at));
-  }
-  std::memcpy(target + at, source + at, bytes - at);
 }
 
 }  // namespace tensorbuf::cpu::mask_detail

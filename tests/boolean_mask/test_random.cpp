@@ -1,7 +1,6 @@
 // boolean_mask and boolean_mask_into against the independent reference (reference.hpp) on
 // random cases (random_case.hpp), on every device, and on the CPU again with its x86 fast paths
-// off (cpu::set_simd_enabled(false): the portable twins on an AVX-512 machine), and with every
-// output streamed (cpu/boolean_mask_tuning.hpp). Fixed seeds;
+// off (cpu::set_simd_enabled(false): the portable twins on an AVX-512 machine). Fixed seeds;
 // TENSORBUF_RANDOM_CASES cases (default 300).
 #include <gtest/gtest.h>
 
@@ -12,9 +11,7 @@
 #include "boolean_mask/random_case.hpp"
 #include "boolean_mask/reference.hpp"
 #include "boolean_mask_update/helpers.hpp"
-#include "cpu/boolean_mask_tuning.hpp"
 #include "cpu/cpu_features.hpp"
-#include "cpu/streaming_copy.hpp"
 #include "support/devices.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
@@ -41,11 +38,12 @@ void check_sized_form(Device device) {
   std::mt19937_64 rng(1205);
   for (int i = 0; i < random_cases(); ++i) {
     const RandomCase c = random_case(rng);
-    const auto expected =
-        reference(c.tensor, c.shape, c.mask, c.mask_shape, type_size(c.dtype), c.axis);
-    const TensorBuffer out = boolean_mask(from_bytes(c.dtype, Shape(c.shape), c.tensor),
-                                          from_bytes(DataType::kBool, Shape(c.mask_shape), c.mask),
-                                          {device, c.axis_as_given, {}});
+    const auto expected = reference(c.tensor, c.shape, c.mask, c.mask_shape,
+                                    type_size(c.dtype), c.axis);
+    const TensorBuffer out =
+        boolean_mask(from_bytes(c.dtype, Shape(c.shape), c.tensor),
+                     from_bytes(DataType::kBool, Shape(c.mask_shape), c.mask),
+                     {device, c.axis_as_given, {}});
     ASSERT_EQ(out.shape(), Shape(expected.shape)) << "case " << i;
     ASSERT_EQ(bytes(out), expected.bytes) << "case " << i;
   }
@@ -93,30 +91,9 @@ class WithoutSimd : public ::testing::Test {
 
 TEST_F(WithoutSimd, SizedFormMatchesTheReference) { check_sized_form(Device::cpu()); }
 
-TEST_F(WithoutSimd, IntoFormMatchesTheReferenceAtEveryCapacity) { check_into_form(Device::cpu()); }
-
-// Every output streamed where a path can (the size threshold at 0), with the x86 fast paths
-// and with the portable twins.
-class Streamed : public ::testing::TestWithParam<bool> {
- protected:
-  void SetUp() override {
-    cpu::set_simd_enabled(GetParam());
-    cpu::set_boolean_mask_stream_bytes(0);
-  }
-  void TearDown() override {
-    cpu::set_simd_enabled(true);
-    cpu::set_boolean_mask_stream_bytes(cpu::kStreamOutputBytes);
-  }
-};
-
-INSTANTIATE_TEST_SUITE_P(Simd, Streamed, ::testing::Values(true, false),
-                         [](const auto& param_info) {
-                           return param_info.param ? "avx512" : "portable";
-                         });
-
-TEST_P(Streamed, SizedFormMatchesTheReference) { check_sized_form(Device::cpu()); }
-
-TEST_P(Streamed, IntoFormMatchesTheReferenceAtEveryCapacity) { check_into_form(Device::cpu()); }
+TEST_F(WithoutSimd, IntoFormMatchesTheReferenceAtEveryCapacity) {
+  check_into_form(Device::cpu());
+}
 
 }  // namespace
 }  // namespace tensorbuf
