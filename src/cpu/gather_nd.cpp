@@ -1,9 +1,9 @@
 // The CPU backend of gather_nd: rows in contiguous chunks on the pool (core::parallel_for_chunks);
 // each row's slice is checked (nd_rows.hpp's mapping, the scatter ops' bounds check) and copied
-// by cpu/row_gather.hpp (shared with gather). kError: a chunk stops at its first
-// bad row, and the first chunk that found one names it (chunks are in row order), so the row is
-// the smallest whatever the thread count; the output is then discarded. kDrop: a bad row's
-// slice is zeros.
+// by cpu/row_gather.hpp (shared with gather). kError: a chunk stops at its first bad row, and
+// the first chunk that found one names it (chunks are in row order), so the row is the
+// smallest whatever the thread count; the output is then discarded. kDrop: a bad row's slice
+// is zeros.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
