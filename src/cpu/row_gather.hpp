@@ -78,7 +78,10 @@ std::int64_t copy_rows_memcpy(const RowCopy& copy, const std::uint8_t* table, st
     }
     std::int64_t at = 0;
     if (!slice(i, &at)) return i;
-    std::memcpy(out + i * copy.row_bytes, table + at * copy.row_bytes, bytes);
+    // Rows of 0 bytes are still checked (kError); their buffers may be null.
+    if (kBytes > 0 || bytes > 0) {
+      std::memcpy(out + i * copy.row_bytes, table + at * copy.row_bytes, bytes);
+    }
   }
   return count;
 }
