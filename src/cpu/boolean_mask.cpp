@@ -1,7 +1,9 @@
 // The CPU backend of boolean_mask (boolean_mask_into, compress): stream compaction in two
 // multithreaded passes over blocks of kBlock mask entries:
 //   1. the true count of each block, so that every block knows the output row its first true
-//      entry goes to (and n is known before anything is allocated or written);
+//      entry goes to (and n is known before anything is allocated or written); where pass 2
+//      takes the AVX-512 compress, the mask is also kept as bit words (1/8 of its bytes to
+//      read again);
 //   2. each (outer block, mask block) copies its selected rows: rows of 1, 2, 4 or 8 bytes, and
 //      of 16, 32 or 64 bytes in blocks where at least a quarter of the rows are selected, with a
 //      branch-free select (every row is stored, the output row advances only on true ones);
@@ -12,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -19,6 +22,7 @@
 #include "core/isa.hpp"
 #include "core/parallel.hpp"
 #include "cpu/boolean_mask_avx512.hpp"
+#include "cpu/buckets.hpp"
 #include "cpu/cpu_features.hpp"
 #include "kernels/bits.hpp"
 #include "kernels/mask_tiles.hpp"
@@ -52,16 +56,6 @@ template <std::int64_t kBytes>
 void select_rows(const std::uint8_t* mask, std::int64_t begin, std::int64_t end,
                  const std::uint8_t* source, std::uint8_t* target, std::int64_t j,
                  std::int64_t j_end) {
-#if defined(TENSORBUF_ISA_X86_64)
-  if constexpr (kBytes == 4 || kBytes == 8) {
-    if (cpu_features().avx512bw) {
-      const std::int64_t words = (end - begin) / 64;
-      j = mask_detail::compress_rows_avx512<static_cast<int>(kBytes)>(mask, begin, words, source,
-                                                                       target, j, j_end);
-      begin += 64 * words;
-    }
-  }
-#endif
   for (std::int64_t m = begin; m < end && j < j_end; ++m) {
     std::uint8_t row[kBytes];
     std::memcpy(row, source + m * kBytes, kBytes);
@@ -69,6 +63,21 @@ void select_rows(const std::uint8_t* mask, std::int64_t begin, std::int64_t end,
     j += mask[m] != 0 ? 1 : 0;
   }
 }
+
+#if defined(TENSORBUF_ISA_X86_64)
+// Rows of 4 or 8 bytes by the AVX-512 compress over the mask's bit words (`bits`: entry 0's
+// word), the entries after the last whole word by select_rows.
+template <std::int64_t kBytes>
+void compress_rows(const std::uint8_t* mask, const std::uint64_t* bits, std::int64_t begin,
+                   std::int64_t end, const std::uint8_t* source, std::uint8_t* target,
+                   std::int64_t j, std::int64_t j_end) {
+  const std::int64_t whole_end = begin + (end - begin) / 64 * 64;  // begin is a multiple of 64
+  j += mask_detail::compress_rows_avx512<static_cast<int>(kBytes)>(
+      bits + begin / 64, (whole_end - begin) / 64, source + begin * kBytes, target + j * kBytes,
+      j_end - j);
+  select_rows<kBytes>(mask, whole_end, end, source, target, j, j_end);
+}
+#endif
 
 std::uint64_t load_word(const std::uint8_t* p) {
   std::uint64_t word;
@@ -108,14 +117,36 @@ core::BooleanMaskResult boolean_mask(const core::BooleanMaskPlan& plan,
                                      const core::AllocateMasked& allocate) {
   const std::int64_t mask_size = plan.mask_size;
   const std::int64_t blocks = (mask_size + kBlock - 1) / kBlock;
+  const auto row_bytes = static_cast<std::int64_t>(plan.inner * plan.element_size);
+  // Rows of 4 and 8 bytes on AVX-512: the count pass also keeps the mask as bits.
+  std::optional<buckets::Scratch> bits_scratch;
+  [[maybe_unused]] std::uint64_t* bits = nullptr;
+#if defined(TENSORBUF_ISA_X86_64)
+  if ((row_bytes == 4 || row_bytes == 8) && plan.outer > 0 && mask_size >= 64 &&
+      cpu_features().avx512bw) {
+    bits_scratch.emplace(static_cast<std::size_t>(mask_size / 64) * sizeof(std::uint64_t));
+    bits = static_cast<std::uint64_t*>(bits_scratch->data());
+  }
+#endif
   std::vector<std::int64_t> starts(static_cast<std::size_t>(blocks) + 1, 0);
-  core::parallel_for(blocks, core::min_chunk_for(kCountNsPerEntry * kBlock),
-                     [&](std::int64_t begin, std::int64_t end) {
-                       for (std::int64_t b = begin; b < end; ++b) {
-                         starts[static_cast<std::size_t>(b) + 1] = count_true(
-                             buffers.mask, b * kBlock, std::min(mask_size, (b + 1) * kBlock));
-                       }
-                     });
+  core::parallel_for(
+      blocks, core::min_chunk_for(kCountNsPerEntry * kBlock),
+      [&](std::int64_t begin, std::int64_t end) {
+        for (std::int64_t b = begin; b < end; ++b) {
+          const std::int64_t first = b * kBlock;
+          const std::int64_t last = std::min(mask_size, first + kBlock);
+          std::int64_t whole = first;  // entries before it: counted as bits
+          std::int64_t count = 0;
+#if defined(TENSORBUF_ISA_X86_64)
+          if (bits != nullptr) {
+            const std::int64_t words = (last - first) / 64;
+            count = mask_detail::pack_mask_avx512(buffers.mask, first, words, bits + first / 64);
+            whole += 64 * words;
+          }
+#endif
+          starts[static_cast<std::size_t>(b) + 1] = count + count_true(buffers.mask, whole, last);
+        }
+      });
   for (std::size_t b = 0; b < static_cast<std::size_t>(blocks); ++b) starts[b + 1] += starts[b];
   const std::int64_t n = starts.back();
 
@@ -129,7 +160,6 @@ core::BooleanMaskResult boolean_mask(const core::BooleanMaskPlan& plan,
   } else {
     *buffers.count = n;
   }
-  const auto row_bytes = static_cast<std::int64_t>(plan.inner * plan.element_size);
   if (out == nullptr || capacity == 0 || row_bytes == 0 || plan.outer == 0) return result;
 
   const auto* tensor = static_cast<const std::uint8_t*>(buffers.tensor);
@@ -152,6 +182,15 @@ core::BooleanMaskResult boolean_mask(const core::BooleanMaskPlan& plan,
       // Wide rows are selected branch-free only where enough of them are copied anyway.
       const bool dense = 4 * (starts[static_cast<std::size_t>(b) + 1] - j) >= last - first;
       auto select = [&](auto bytes) {
+#if defined(TENSORBUF_ISA_X86_64)
+        if constexpr (decltype(bytes)::value == 4 || decltype(bytes)::value == 8) {
+          if (bits != nullptr) {
+            compress_rows<decltype(bytes)::value>(buffers.mask, bits, first, last, source,
+                                                  block_target, j, j_end);
+            return;
+          }
+        }
+#endif
         select_rows<decltype(bytes)::value>(buffers.mask, first, last, source, block_target, j,
                                             j_end);
       };

@@ -1,6 +1,7 @@
 // The CPU backend of gather: under kError the indices are checked first (axis_index_check.hpp),
-// then the output's rows (I elements each) are copied in contiguous chunks on the pool, one
-// memcpy per row; under kDrop a bad index's row is zeros.
+// then the output's rows (I elements each) are copied in contiguous chunks on the pool
+// (cpu/row_gather.hpp); under kDrop a bad index's row is zeros.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -9,6 +10,7 @@
 #include "core/gather_backends.hpp"
 #include "core/parallel.hpp"
 #include "cpu/axis_index_check.hpp"
+#include "cpu/row_gather.hpp"
 #include "kernels/axis_index.hpp"
 
 namespace tensorbuf::cpu {
@@ -37,34 +39,33 @@ core::AxisIndexResult gather_typed(const core::GatherPlan& plan,
   const std::int64_t s = plan.axis_size;
   const std::int64_t outer = plan.outer;
 
-  // Rows [begin, end): row = q * N + n, q = batch * O + o (B = 1 without batch dims).
-  auto copy_rows = [&](std::int64_t begin, std::int64_t end) {
-    std::int64_t q = begin / n_count;
-    std::int64_t n = begin - q * n_count;
-    std::int64_t batch = q / outer;
-    std::int64_t o = q - batch * outer;
-    for (std::int64_t row = begin; row < end; ++row) {
-      std::uint8_t* target = out + row * row_bytes;
-      std::int64_t index = 0;
-      if (kernels::wrap_axis_index(indices[batch * n_count + n], s, &index)) {
-        std::memcpy(target, params + (q * s + index) * row_bytes,
-                    static_cast<std::size_t>(row_bytes));
-      } else {
-        std::memset(target, 0, static_cast<std::size_t>(row_bytes));  // kDrop
-      }
-      if (++n == n_count) {
-        n = 0;
-        ++q;
-        if (++o == outer) {
-          o = 0;
-          ++batch;
-        }
+  const RowCopy copy =
+      plan_row_copy(row_bytes, plan.batches * outer * s * row_bytes, out, rows * row_bytes);
+
+  // Rows [begin, end): row = q * N + n, q = batch * O + o (B = 1 without batch dims); the rows
+  // of one q read one table of s rows through one run of indices.
+  auto gather_range = [&](std::int64_t begin, std::int64_t end) {
+    std::int64_t row = begin;
+    while (row < end) {
+      const std::int64_t q = row / n_count;
+      const std::int64_t n = row - q * n_count;
+      const std::int64_t run_end = std::min(end, (q + 1) * n_count);
+      const Index* run = indices + (q / outer) * n_count + n;
+      const std::int64_t stop =
+          cpu::copy_rows(copy, params + q * s * row_bytes, out + row * row_bytes, run_end - row,
+                         [run, s](std::int64_t i, std::int64_t* at) {
+                           return kernels::wrap_axis_index(run[i], s, at);
+                         });
+      row += stop;
+      if (row < run_end) {  // kDrop: a bad index's row is zeros
+        std::memset(out + row * row_bytes, 0, static_cast<std::size_t>(row_bytes));
+        ++row;
       }
     }
   };
   const std::int64_t min_rows =
       core::min_chunk_for(kRowNs + kCopyNsPerByte * static_cast<double>(row_bytes));
-  core::parallel_for(rows, min_rows, copy_rows);
+  core::parallel_for(rows, min_rows, gather_range);
   return {};
 }
 
