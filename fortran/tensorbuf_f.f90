@@ -735,25 +735,15 @@ contains
         oob=oob, device=device, stream=stream)
   end subroutine
 
-  ! `out` of the gathers (wrapper `name`): params' type and the result's tensor shape (rank,
-  ! dims) in reverse.
-  integer(c_int) function check_gathered(name, params, out, rank, dims, message) result(status)
+  ! `out` against a result of tensor shape (rank, dims): the same dims, reversed.
+  integer(c_int) function check_result_shape(name, out, rank, dims, message) result(status)
     character(len=*), intent(in) :: name
-    type(array_arg), intent(in) :: params, out
+    type(array_arg), intent(in) :: out
     integer(c_int), intent(in) :: rank
     integer(c_int64_t), intent(in) :: dims(:)
     character(len=:), allocatable, intent(inout) :: message
     integer :: i
     status = TB_OK
-    if (out%dtype /= params%dtype) then
-      status = TB_INVALID_ARGUMENT
-      message = name // ': out is '
-      call add_dtype(message, out%dtype)
-      message = message // ' but params is '
-      call add_dtype(message, params%dtype)
-      message = message // ' (out must have the type of params)'
-      return
-    end if
     if (out%rank == rank) then
       if (all([(out%dims(i) == dims(rank + 1 - i), i = 1, rank)])) return
     end if
@@ -766,6 +756,27 @@ contains
       if (i > 1) message = message // ', '
     end do
     message = message // ')'
+  end function
+
+  ! `out` of the gathers (wrapper `name`): params' type and the result's tensor shape (rank,
+  ! dims) in reverse.
+  integer(c_int) function check_gathered(name, params, out, rank, dims, message) result(status)
+    character(len=*), intent(in) :: name
+    type(array_arg), intent(in) :: params, out
+    integer(c_int), intent(in) :: rank
+    integer(c_int64_t), intent(in) :: dims(:)
+    character(len=:), allocatable, intent(inout) :: message
+    status = TB_OK
+    if (out%dtype /= params%dtype) then
+      status = TB_INVALID_ARGUMENT
+      message = name // ': out is '
+      call add_dtype(message, out%dtype)
+      message = message // ' but params is '
+      call add_dtype(message, params%dtype)
+      message = message // ' (out must have the type of params)'
+      return
+    end if
+    status = check_result_shape(name, out, rank, dims, message)
   end function
 
   ! ---- boolean_mask, boolean_mask_into, compress (docs/boolean_mask.md, docs/fortran.md) ----
@@ -994,7 +1005,6 @@ contains
     type(array_arg), intent(in) :: out
     integer(c_int64_t), intent(in) :: dims(:)
     character(len=:), allocatable, intent(inout) :: message
-    integer :: i
     status = TB_OK
     if (out%dtype /= holder_dtype(dtype)) then
       status = TB_INVALID_ARGUMENT
@@ -1007,18 +1017,7 @@ contains
       message = message // ')'
       return
     end if
-    if (out%rank == rank) then
-      if (all([(out%dims(i) == dims(rank + 1 - i), i = 1, rank)])) return
-    end if
-    status = TB_INVALID_ARGUMENT
-    message = name // ': out has shape '
-    call add_shape(message, out)
-    message = message // ' but the result has shape ('
-    do i = rank, 1, -1
-      call add_int(message, dims(i))
-      if (i > 1) message = message // ', '
-    end do
-    message = message // ')'
+    status = check_result_shape(name, out, rank, dims, message)
   end function
 
   ! The dtype of the Fortran arrays that hold `dtype`: uint8 in integer(c_int8_t) (its bytes),
