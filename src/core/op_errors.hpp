@@ -15,6 +15,13 @@
 
 namespace tensorbuf::core {
 
+struct AxisIndexResult;
+struct GatherElementsPlan;
+struct GatherNdPlan;
+struct GatherNdResult;
+struct GatherPlan;
+struct ScatterElementsPlan;
+
 // Each takes what names the bad element and the backend's result (applied() false).
 // Scatter (rules 7 and 9): "indices[1,0] = [9] does not index into shape [4]".
 TENSORBUF_INTERNAL_FOR_MPI std::string rejection_message(const ScatterNdPlan& plan,
@@ -28,6 +35,15 @@ TENSORBUF_INTERNAL_FOR_MPI std::string rejection_message(const BooleanMaskUpdate
 // "pos 6 out of range for string b'Hello' at index 0".
 TENSORBUF_INTERNAL_FOR_MPI std::string rejection_message(const StringTensor& input,
                                                          const SubstrResult& result);
+
+// gather, gather_elements, scatter_elements (core/axis_indices.hpp):
+// "indices[1,0] = 7 is out of range for axis 1 of shape [3,3]".
+std::string rejection_message(const GatherPlan& plan, const AxisIndexResult& result);
+std::string rejection_message(const GatherElementsPlan& plan, const AxisIndexResult& result);
+std::string rejection_message(const ScatterElementsPlan& plan, const AxisIndexResult& result);
+// gather_nd, in the scatter ops' words (core/nd_indices.hpp).
+TENSORBUF_INTERNAL_FOR_MPI std::string rejection_message(const GatherNdPlan& plan,
+                                                         const GatherNdResult& result);
 
 // Throws InvalidArgumentError(rejection_message(context, result)) when the backend rejected the
 // run; `context` is the first argument of rejection_message for the op.
