@@ -9,9 +9,8 @@
 #include "core/error_macros.hpp"
 #include "core/nd_indices.hpp"
 #include "core/plan_boolean_mask_update.hpp"
-#include "core/plan_elements.hpp"
-#include "core/plan_gather.hpp"
-#include "core/plan_gather_nd.hpp"
+#include "core/elements_plan.hpp"
+#include "core/gather_plan.hpp"
 
 namespace tensorbuf::core {
 namespace {
@@ -74,11 +73,6 @@ std::string rejection_message(const GatherElementsPlan& plan, const AxisIndexRes
 std::string rejection_message(const ScatterElementsPlan& plan, const AxisIndexResult& result) {
   return bad_axis_index_message(plan.layout.indices_dims, result.first_bad_index,
                                 result.bad_value, plan.layout.axis, plan.layout.tensor_dims);
-}
-
-std::string rejection_message(const GatherNdPlan& plan, const GatherNdResult& result) {
-  return bad_index_message(plan.indices_dims, result.first_bad_index, result.bad_components,
-                           gather_nd_indexed_shape(plan));
 }
 
 std::string rejection_message(const BooleanMaskUpdatePlan& plan,

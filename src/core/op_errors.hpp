@@ -1,7 +1,9 @@
-// The one place a backend's rejected run becomes the spec's error text: every op reads its
-// result the same way (core::OpResult::applied()) and raises with raise_if_rejected; the
-// distributed layer, which agrees on the first rejection over all ranks before it raises, asks
-// rejection_message for the same text. src/core only.
+// Where a backend's rejected run becomes the spec's error text: every op reads its result the
+// same way (core::OpResult::applied()) and raises with raise_if_rejected (core/op_run.hpp does
+// it for every op it runs); the distributed layer, which agrees on the first rejection over all
+// ranks before it raises, asks rejection_message for the same text. One overload per op: here,
+// or beside the op's plan where the text is the plan's own (core/plan_*.hpp). src/core
+// only.
 #pragma once
 
 #include <string>
@@ -17,8 +19,6 @@ namespace tensorbuf::core {
 
 struct AxisIndexResult;
 struct GatherElementsPlan;
-struct GatherNdPlan;
-struct GatherNdResult;
 struct GatherPlan;
 struct ScatterElementsPlan;
 
@@ -36,14 +36,11 @@ TENSORBUF_INTERNAL_FOR_MPI std::string rejection_message(const BooleanMaskUpdate
 TENSORBUF_INTERNAL_FOR_MPI std::string rejection_message(const StringTensor& input,
                                                          const SubstrResult& result);
 
-// gather, gather_elements, scatter_elements (core/axis_indices.hpp):
+// The axis-indexed ops (core/axis_indices.hpp):
 // "indices[1,0] = 7 is out of range for axis 1 of shape [3,3]".
 std::string rejection_message(const GatherPlan& plan, const AxisIndexResult& result);
 std::string rejection_message(const GatherElementsPlan& plan, const AxisIndexResult& result);
 std::string rejection_message(const ScatterElementsPlan& plan, const AxisIndexResult& result);
-// gather_nd, in the scatter ops' words (core/nd_indices.hpp).
-TENSORBUF_INTERNAL_FOR_MPI std::string rejection_message(const GatherNdPlan& plan,
-                                                         const GatherNdResult& result);
 
 // Throws InvalidArgumentError(rejection_message(context, result)) when the backend rejected the
 // run; `context` is the first argument of rejection_message for the op.

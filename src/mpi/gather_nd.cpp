@@ -25,7 +25,6 @@
 #include "core/dtype_dispatch.hpp"
 #include "core/error_macros.hpp"
 #include "core/nd_indices.hpp"
-#include "core/op_errors.hpp"
 #include "core/plan_gather_nd.hpp"
 #include "mpi/agreement.hpp"
 #include "mpi/collective.hpp"

@@ -1,6 +1,6 @@
-// The agreement step of boolean_mask and boolean_mask_update (agreement.hpp), whose two
-// overloads each take the mask sharded like the tensor (axis 0) or replicated (axis >= 1):
-// written once for both ops, with the global mask's stand-in and the axis rule they share.
+// The agreement step (agreement.hpp) of the two distributed mask ops, each of whose two
+// overloads takes the mask sharded like the tensor (axis 0) or replicated (axis >= 1): written
+// once for both, with the global mask's stand-in and the axis rule they share.
 #pragma once
 
 #include <cstdint>
