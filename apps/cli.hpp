@@ -12,6 +12,9 @@
 
 #include "tensorbuf/spellings.hpp"
 #include "tensorbuf/tensorbuf.hpp"
+#if TENSORBUF_CLI_WITH_MPI
+#include "tensorbuf/dist.hpp"
+#endif
 
 namespace tensorbuf::cli {
 
@@ -121,7 +124,20 @@ struct RunOp {
   std::string about = {};     // what `--help` says below the usage, ending in '\n'
   std::function<int(const Args&)> run = {};
   std::string listed_as = {};  // `run --help` lists ops of one listed_as once (else name)
+  // `run <op> --distributed` under mpiexec (apps/cli_run_distributed.cpp runs it with the same
+  // flags): set in a build with MPI for the ops whose table row says `distributed`, beside
+  // `run` in the op's file (TENSORBUF_CLI_DISTRIBUTED); empty otherwise.
+  std::function<int(const Args&)> distributed = {};
 };
+#if TENSORBUF_CLI_WITH_MPI
+#define TENSORBUF_CLI_DISTRIBUTED(runner) (runner)
+// A --distributed result: to `out` (a new file), or with --in-place into the tensor file's
+// data itself, as the single-process --in-place leaves it.
+void write_sharded(const std::optional<std::string>& out, const Args& flags,
+                   const dist::ShardedTensor& tensor);
+#else
+#define TENSORBUF_CLI_DISTRIBUTED(runner) nullptr
+#endif
 std::vector<RunOp> scatter_nd_run_ops();  // apps/cli_run_scatter_nd.cpp
 std::vector<RunOp> mask_run_ops();        // apps/cli_run_boolean_mask.cpp
 std::vector<RunOp> string_run_ops();      // apps/cli_run_substr.cpp

@@ -82,6 +82,46 @@ int run_compress(const Args& flags) {
   return kExitOk;
 }
 
+#if TENSORBUF_CLI_WITH_MPI
+// The tensor split by rows, the updates whole on every rank; along axis 0 the mask split as
+// the tensor (both block layouts of the same row count), along another axis whole.
+int run_boolean_mask_update_distributed(const Args& flags) {
+  const auto options = options_from<BooleanMaskUpdateOptions>(flags);
+  const std::optional<std::string> out = output_path(flags);
+  const dist::Comm comm(MPI_COMM_WORLD);
+  dist::ShardedTensor tensor = dist::load_npy(comm, flags.required("tensor"));
+  const TensorBuffer updates = load_npy_tensor(flags.required("updates"));
+  const int rank = tensor.global_shape().rank();
+  if (options.axis == 0 || options.axis == -rank) {
+    const dist::ShardedTensor mask = dist::load_npy(comm, flags.required("mask"));
+    dist::boolean_mask_update_in_place(tensor, mask, updates, options);
+  } else {
+    const TensorBuffer mask = load_npy_tensor(flags.required("mask"));
+    dist::boolean_mask_update_in_place(tensor, mask, updates, options);
+  }
+  write_sharded(out, flags, tensor);
+  return kExitOk;
+}
+
+// tensor[mask] along axis 0 with the mask split as the tensor; along another axis the mask is
+// whole on every rank and each rank selects in its rows.
+int run_boolean_mask_distributed(const Args& flags) {
+  const auto options = options_from<BooleanMaskOptions>(flags);
+  const std::string& out = flags.required("out");
+  const dist::Comm comm(MPI_COMM_WORLD);
+  const dist::ShardedTensor tensor = dist::load_npy(comm, flags.required("tensor"));
+  const int rank = tensor.global_shape().rank();
+  if (options.axis == 0 || options.axis == -rank) {
+    const dist::ShardedTensor mask = dist::load_npy(comm, flags.required("mask"));
+    dist::save_npy(out, dist::boolean_mask(tensor, mask, options));
+  } else {
+    const TensorBuffer mask = load_npy_tensor(flags.required("mask"));
+    dist::save_npy(out, dist::boolean_mask(tensor, mask, options));
+  }
+  return kExitOk;
+}
+#endif
+
 }  // namespace
 
 std::vector<RunOp> mask_run_ops() {
@@ -95,14 +135,16 @@ std::vector<RunOp> mask_run_ops() {
                 "bool, shape tensor.shape[axis:axis+mask.rank]; updates: tensor's dtype,\n"
                 "broadcast to the target shape unless --no-broadcast. --in-place: T.npy's data\n"
                 "is updated in the file itself (mapped, no copy).\n",
-       .run = run_boolean_mask_update},
+       .run = run_boolean_mask_update,
+       .distributed = TENSORBUF_CLI_DISTRIBUTED(run_boolean_mask_update_distributed)},
       {.name = "boolean_mask",
        .synopsis = "--tensor T.npy --mask M.npy --out O.npy [--axis N] " + device,
        .about = "NumPy's tensor[(slice(None),)*axis + (mask,)], TensorFlow's tf.boolean_mask.\n"
                 "mask: bool, shape tensor.shape[axis:axis+K]; the output has shape\n"
                 "tensor.shape[:axis] + [n] + tensor.shape[axis+K:], n the count of true "
                 "entries.\n",
-       .run = run_boolean_mask},
+       .run = run_boolean_mask,
+       .distributed = TENSORBUF_CLI_DISTRIBUTED(run_boolean_mask_distributed)},
       {.name = "boolean_mask_into",
        .synopsis = "--tensor T.npy --mask M.npy --capacity C --out O.npy --count N.npy\n"
                    "[--axis N] " +

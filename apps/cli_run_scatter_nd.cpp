@@ -27,6 +27,39 @@ int run_scatter(ScatterFns fn, const Args& flags) {
   return kExitOk;
 }
 
+#if TENSORBUF_CLI_WITH_MPI
+using DistScatter = void (*)(dist::ShardedTensor&, const TensorBuffer&, const TensorBuffer&,
+                             const ScatterOptions&);
+
+// The tensor, indices and updates split by rows: this rank's block of each.
+int run_scatter_distributed(DistScatter fn, const Args& flags) {
+  const auto options = options_from<ScatterOptions>(flags);
+  const std::optional<std::string> out = output_path(flags);
+  const dist::Comm comm(MPI_COMM_WORLD);
+  dist::ShardedTensor tensor = dist::load_npy(comm, flags.required("tensor"));
+  const dist::ShardedTensor indices = dist::load_npy(comm, flags.required("indices"));
+  const dist::ShardedTensor updates = dist::load_npy(comm, flags.required("updates"));
+  fn(tensor, indices.local(), updates.local(), options);
+  write_sharded(out, flags, tensor);
+  return kExitOk;
+}
+
+// The distributed in-place function of each combine, in the table's order.
+constexpr DistScatter kDistScatters[] = {
+#define TENSORBUF_DIST_SCATTER_FN(name, op, what) &dist::tensor_scatter_nd_##name##_in_place,
+    TENSORBUF_SCATTER_COMBINES(TENSORBUF_DIST_SCATTER_FN)
+#undef TENSORBUF_DIST_SCATTER_FN
+};
+
+std::function<int(const Args&)> distributed_runner(std::size_t combine) {
+  return [fn = kDistScatters[combine]](const Args& flags) {
+    return run_scatter_distributed(fn, flags);
+  };
+}
+#else
+std::function<int(const Args&)> distributed_runner(std::size_t) { return nullptr; }
+#endif
+
 }  // namespace
 
 std::vector<RunOp> scatter_nd_run_ops() {
@@ -58,6 +91,7 @@ std::vector<RunOp> scatter_nd_run_ops() {
             "--in-place: T.npy's data is updated in the file itself (mapped, no copy).\n",
         .run = [fn = fns[i]](const Args& flags) { return run_scatter(fn, flags); },
         .listed_as = listed_as,
+        .distributed = distributed_runner(i),
     });
   }
   return ops;

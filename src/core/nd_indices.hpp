@@ -27,8 +27,8 @@ std::int64_t slice_strides(const std::vector<std::int64_t>& dims, int first, int
 // The bad row's text: "indices[1,0] = [9] does not index into shape [4]". `row` is the flat
 // position in indices.shape[:-1] (`indices_dims` is indices.shape), `components` its D index
 // components, `shape` what they index into.
-TENSORBUF_INTERNAL_FOR_MPI std::string bad_index_message(
-    const SmallDims& indices_dims, std::int64_t row, const std::vector<std::int64_t>& components,
-    const std::vector<std::int64_t>& shape);
+std::string bad_index_message(const SmallDims& indices_dims, std::int64_t row,
+                              const std::vector<std::int64_t>& components,
+                              const std::vector<std::int64_t>& shape);
 
 }  // namespace tensorbuf::core

@@ -3,21 +3,20 @@
 #include <cstdint>
 #include <optional>
 
-#include "core/backend_run.hpp"
 #include "core/boolean_mask_backends.hpp"
-#include "core/capture.hpp"
-#include "core/dispatch.hpp"
 #include "core/error_macros.hpp"
-#include "core/in_place.hpp"
+#include "core/op_run.hpp"
 #include "core/plan_boolean_mask.hpp"
 #include "tensorbuf/ops.hpp"
 
 namespace tensorbuf {
 namespace {
 
-constexpr const char* kCountBlocker =
-    "its output's shape depends on the count of true entries, read back on the host "
-    "(boolean_mask_into takes a caller-sized output instead)";
+const char* count_blocker(const core::BooleanMaskPlan&) {
+  return "its output's shape depends on the count of true entries, read back on the host "
+         "(boolean_mask_into takes a caller-sized output instead)";
+}
+const char* no_blocker(const core::BooleanMaskPlan&) { return nullptr; }
 
 core::BooleanMaskResult run_backend(const core::BooleanMaskPlan& plan,
                                     core::BooleanMaskBuffers buffers, core::BackendRun& backend,
@@ -27,10 +26,9 @@ core::BooleanMaskResult run_backend(const core::BooleanMaskPlan& plan,
 }
 
 // The sized form: the output is allocated for n rows once the backend knows n.
-TensorBuffer run_sized(const char* op, const core::BooleanMaskPlan& plan, Device device,
-                       Stream stream, const TensorBuffer& tensor, const TensorBuffer& mask) {
-  core::reject_capture(op, kCountBlocker, device, stream);
-  core::BackendRun backend(device, stream);
+TensorBuffer run_sized(const core::BooleanMaskPlan& plan, core::OpPlace at,
+                       const TensorBuffer& tensor, const TensorBuffer& mask) {
+  core::BackendRun backend(at.device, at.stream);
   core::BooleanMaskBuffers buffers;
   buffers.tensor = backend.read(tensor);
   buffers.mask = static_cast<const std::uint8_t*>(backend.read(mask));
@@ -50,15 +48,14 @@ TensorBuffer run_sized(const char* op, const core::BooleanMaskPlan& plan, Device
 
 TensorBuffer boolean_mask(const TensorBuffer& tensor, const TensorBuffer& mask,
                           const BooleanMaskOptions& options) {
-  const core::BooleanMaskPlan plan = core::plan_boolean_mask(tensor, mask, options);
-  const Device device = core::resolve_device(options.device, tensor);
-  return run_sized("boolean_mask", plan, device, options.stream, tensor, mask);
+  core::BooleanMaskPlan plan = core::plan_boolean_mask(tensor, mask, options);
+  const core::OpPlace at = core::place_op("boolean_mask", plan, options, tensor, &count_blocker);
+  return run_sized(plan, at, tensor, mask);
 }
 
 void boolean_mask_into(const TensorBuffer& tensor, const TensorBuffer& mask, TensorBuffer& out,
                        TensorBuffer& count, const BooleanMaskOptions& options) {
-  const core::BooleanMaskPlan plan =
-      core::plan_boolean_mask_into(tensor, mask, out, count, options);
+  core::BooleanMaskPlan plan = core::plan_boolean_mask_into(tensor, mask, out, count, options);
   // The pass reads the tensor and the mask while it writes: outputs may not overlap them.
   for (const TensorBuffer* input : {&tensor, &mask}) {
     TENSORBUF_EXPECTS(!core::shares_memory(out, *input) && !core::shares_memory(count, *input),
@@ -68,8 +65,8 @@ void boolean_mask_into(const TensorBuffer& tensor, const TensorBuffer& mask, Ten
   }
   TENSORBUF_EXPECTS(!core::shares_memory(out, count), InvalidArgumentError,
                     "boolean_mask_into: out and count may not share memory.");
-  const Device device = core::resolve_device(options.device, tensor);
-  core::BackendRun backend(device, options.stream);
+  const core::OpPlace at = core::place_op("boolean_mask_into", plan, options, tensor, &no_blocker);
+  core::BackendRun backend(at.device, at.stream);
   core::BooleanMaskBuffers buffers;
   buffers.tensor = backend.read(tensor);
   buffers.mask = static_cast<const std::uint8_t*>(backend.read(mask));
@@ -82,9 +79,9 @@ void boolean_mask_into(const TensorBuffer& tensor, const TensorBuffer& mask, Ten
 
 TensorBuffer compress(const TensorBuffer& input, const TensorBuffer& condition,
                       const CompressOptions& options) {
-  const core::BooleanMaskPlan plan = core::plan_compress(input, condition, options);
-  const Device device = core::resolve_device(options.device, input);
-  return run_sized("compress", plan, device, options.stream, input, condition);
+  core::BooleanMaskPlan plan = core::plan_compress(input, condition, options);
+  const core::OpPlace at = core::place_op("compress", plan, options, input, &count_blocker);
+  return run_sized(plan, at, input, condition);
 }
 
 }  // namespace tensorbuf

@@ -1,11 +1,7 @@
-// gather: plan, pick the device and policy, allocate the output, run the backend, and turn a bad
-// index into the spec's message (core/axis_indices.hpp).
-#include "core/axis_indices.hpp"
-#include "core/backend_run.hpp"
-#include "core/capture.hpp"
-#include "core/dispatch.hpp"
-#include "core/error_macros.hpp"
+// gather: the op run (core/op_run.hpp) with its plan, its output and its buffers; a bad index
+// raises the spec's message (core/op_errors.hpp).
 #include "core/gather_backends.hpp"
+#include "core/op_run.hpp"
 #include "core/plan_gather.hpp"
 #include "tensorbuf/ops.hpp"
 
@@ -14,25 +10,19 @@ namespace tensorbuf {
 TensorBuffer gather(const TensorBuffer& params, const TensorBuffer& indices,
                     const GatherOptions& options) {
   core::GatherPlan plan = core::plan_gather(params, indices, options);
-  const Device device = core::resolve_device(options.device, params);
-  plan.policy = core::resolve_policy(options.out_of_bounds, device);
-  core::reject_capture("gather", core::axis_index_capture_blocker(plan.policy), device,
-                       options.stream);
-  // Allocates nothing until the backend writes it, so a bad argument costs nothing.
+  const core::OpPlace at = core::place_op("gather", plan, options, params, [](const auto& p) {
+    return core::axis_index_capture_blocker(p.policy);
+  });
   TensorBuffer out =
       TensorBuffer::create_uninitialized(Shape(core::gather_output_dims(plan)), plan.dtype);
-  core::BackendRun backend(device, options.stream);
-  core::GatherBuffers buffers;
-  buffers.params = backend.read(params);
-  buffers.indices = backend.read(indices);
-  buffers.out = backend.overwrite(out);
-  const core::AxisIndexResult result = backend.on_cuda()
-                                           ? cuda::gather(plan, buffers, backend.cuda())
-                                           : cpu::gather(plan, buffers);
-  backend.finish();
-  TENSORBUF_EXPECTS(result.applied(), InvalidArgumentError,
-                    core::bad_axis_index_message(plan.indices_dims, result.first_bad_index,
-                                                 result.bad_value, plan.axis, plan.params_dims));
+  core::run_op(
+      at, plan,
+      [&](core::BackendRun& backend, core::GatherBuffers& buffers) {
+        buffers.params = backend.read(params);
+        buffers.indices = backend.read(indices);
+        buffers.out = backend.overwrite(out);
+      },
+      &cpu::gather, &cuda::gather);
   return out;
 }
 

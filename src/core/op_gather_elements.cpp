@@ -1,12 +1,7 @@
-// gather_elements: plan, pick the device and policy, allocate the output, run the backend, and
-// turn a bad index into the spec's message (core/axis_indices.hpp).
-#include "core/axis_indices.hpp"
-#include "core/backend_run.hpp"
-#include "core/buffer_access.hpp"
-#include "core/capture.hpp"
-#include "core/dispatch.hpp"
+// gather_elements: the op run (core/op_run.hpp) with its plan, its output and its buffers; a
+// bad index raises the spec's message (core/op_errors.hpp).
 #include "core/elements_backends.hpp"
-#include "core/error_macros.hpp"
+#include "core/op_run.hpp"
 #include "core/plan_elements.hpp"
 #include "tensorbuf/ops.hpp"
 
@@ -15,26 +10,19 @@ namespace tensorbuf {
 TensorBuffer gather_elements(const TensorBuffer& params, const TensorBuffer& indices,
                              const GatherOptions& options) {
   core::GatherElementsPlan plan = core::plan_gather_elements(params, indices, options);
-  const Device device = core::resolve_device(options.device, params);
-  plan.policy = core::resolve_policy(options.out_of_bounds, device);
-  core::reject_capture("gather_elements", core::axis_index_capture_blocker(plan.policy), device,
-                       options.stream);
-  // Allocates nothing until the backend writes it, so a bad argument costs nothing.
+  const core::OpPlace at =
+      core::place_op("gather_elements", plan, options, params,
+                     [](const auto& p) { return core::axis_index_capture_blocker(p.policy); });
   TensorBuffer out =
       TensorBuffer::create_uninitialized(core::BufferAccess::shape(indices), plan.dtype);
-  core::BackendRun backend(device, options.stream);
-  core::GatherElementsBuffers buffers;
-  buffers.params = backend.read(params);
-  buffers.indices = backend.read(indices);
-  buffers.out = backend.overwrite(out);
-  const core::AxisIndexResult result = backend.on_cuda()
-                                           ? cuda::gather_elements(plan, buffers, backend.cuda())
-                                           : cpu::gather_elements(plan, buffers);
-  backend.finish();
-  TENSORBUF_EXPECTS(result.applied(), InvalidArgumentError,
-                    core::bad_axis_index_message(plan.layout.indices_dims, result.first_bad_index,
-                                                 result.bad_value, plan.layout.axis,
-                                                 plan.layout.tensor_dims));
+  core::run_op(
+      at, plan,
+      [&](core::BackendRun& backend, core::GatherElementsBuffers& buffers) {
+        buffers.params = backend.read(params);
+        buffers.indices = backend.read(indices);
+        buffers.out = backend.overwrite(out);
+      },
+      &cpu::gather_elements, &cuda::gather_elements);
   return out;
 }
 

@@ -1,14 +1,7 @@
-// scatter_elements (+ _in_place): plan, pick the device, policy and determinism, allocate the
-// output (or run in place, core/in_place.hpp), run the backend, and turn a bad index into the
-// spec's message (core/axis_indices.hpp).
-#include "core/axis_indices.hpp"
-#include "core/backend_run.hpp"
-#include "core/buffer_access.hpp"
-#include "core/capture.hpp"
-#include "core/dispatch.hpp"
+// scatter_elements (+ _in_place): the op run of an update (core/op_run.hpp) with its plan and
+// its buffers; a bad index raises the spec's message (core/op_errors.hpp).
 #include "core/elements_backends.hpp"
-#include "core/error_macros.hpp"
-#include "core/in_place.hpp"
+#include "core/op_run.hpp"
 #include "core/plan_elements.hpp"
 #include "tensorbuf/ops.hpp"
 
@@ -17,62 +10,43 @@ namespace {
 
 core::ScatterElementsPlan make_plan(const TensorBuffer& tensor, const TensorBuffer& indices,
                                     const TensorBuffer& updates,
-                                    const ScatterElementsOptions& options, Device& device) {
+                                    const ScatterElementsOptions& options, core::OpPlace& at) {
   core::ScatterElementsPlan plan = core::plan_scatter_elements(tensor, indices, updates, options);
-  device = core::resolve_device(options.device, tensor);
-  plan.policy = core::resolve_policy(options.out_of_bounds, device);
-  plan.deterministic = options.deterministic;
-  core::reject_capture("scatter_elements", core::axis_index_capture_blocker(plan.policy), device,
-                       options.stream);
+  at = core::place_op("scatter_elements", plan, options, tensor,
+                      [](const auto& p) { return core::axis_index_capture_blocker(p.policy); });
   return plan;
 }
 
-// Runs the plan into `out`, which is `tensor` itself in place (then no input shares its memory:
-// core::run_in_place). Under kError the backend checks before it writes.
-void run(const core::ScatterElementsPlan& plan, Device device, Stream stream,
-         const TensorBuffer& tensor, const TensorBuffer& indices, const TensorBuffer& updates,
-         TensorBuffer& out) {
-  core::BackendRun backend(device, stream);
-  core::ScatterElementsBuffers buffers;
-  buffers.indices = backend.read(indices);
-  buffers.updates = backend.read(updates);
-  if (&out == &tensor) {
-    buffers.out = backend.mutate(out);
-    buffers.tensor = buffers.out;
-  } else {
-    buffers.tensor = backend.read(tensor);
-    buffers.out = backend.overwrite(out);
-  }
-  const core::AxisIndexResult result = backend.on_cuda()
-                                           ? cuda::scatter_elements(plan, buffers, backend.cuda())
-                                           : cpu::scatter_elements(plan, buffers);
-  backend.finish();
-  TENSORBUF_EXPECTS(result.applied(), InvalidArgumentError,
-                    core::bad_axis_index_message(plan.layout.indices_dims, result.first_bad_index,
-                                                 result.bad_value, plan.layout.axis,
-                                                 plan.layout.tensor_dims));
+// Runs the plan into `out`, `tensor` itself in place. Under kError the backend checks before
+// it writes.
+void run(const core::ScatterElementsPlan& plan, core::OpPlace at, const TensorBuffer& tensor,
+         const TensorBuffer& indices, const TensorBuffer& updates, TensorBuffer& out) {
+  core::run_op(
+      at, plan,
+      [&](core::BackendRun& backend, core::ScatterElementsBuffers& buffers) {
+        buffers.indices = backend.read(indices);
+        buffers.updates = backend.read(updates);
+        core::bind_update(backend, buffers, tensor, out);
+      },
+      &cpu::scatter_elements, &cuda::scatter_elements);
 }
 
 }  // namespace
 
 TensorBuffer scatter_elements(const TensorBuffer& tensor, const TensorBuffer& indices,
                               const TensorBuffer& updates, const ScatterElementsOptions& options) {
-  Device device;
-  const core::ScatterElementsPlan plan = make_plan(tensor, indices, updates, options, device);
-  // Allocates nothing until the backend writes it, so a bad argument costs nothing.
-  TensorBuffer out =
-      TensorBuffer::create_uninitialized(core::BufferAccess::shape(tensor), tensor.data_type());
-  run(plan, device, options.stream, tensor, indices, updates, out);
-  return out;
+  core::OpPlace at;
+  const core::ScatterElementsPlan plan = make_plan(tensor, indices, updates, options, at);
+  return core::update_out_of_place(
+      tensor, [&](TensorBuffer& out) { run(plan, at, tensor, indices, updates, out); });
 }
 
 void scatter_elements_in_place(TensorBuffer& tensor, const TensorBuffer& indices,
                                const TensorBuffer& updates, const ScatterElementsOptions& options) {
-  Device device;
-  const core::ScatterElementsPlan plan = make_plan(tensor, indices, updates, options, device);
-  const bool aliased = core::shares_memory(tensor, indices) || core::shares_memory(tensor, updates);
-  core::run_in_place(tensor, aliased, device, options.stream, [&](TensorBuffer& out) {
-    run(plan, device, options.stream, tensor, indices, updates, out);
+  core::OpPlace at;
+  const core::ScatterElementsPlan plan = make_plan(tensor, indices, updates, options, at);
+  core::update_in_place(at, tensor, {&indices, &updates}, [&](TensorBuffer& out) {
+    run(plan, at, tensor, indices, updates, out);
   });
 }
 

@@ -76,4 +76,9 @@ std::vector<std::int64_t> gather_nd_output_dims(const GatherNdPlan& plan) {
   return out;
 }
 
+std::string rejection_message(const GatherNdPlan& plan, const GatherNdResult& result) {
+  return bad_index_message(plan.indices_dims, result.first_bad_index, result.bad_components,
+                           gather_nd_indexed_shape(plan));
+}
+
 }  // namespace tensorbuf::core

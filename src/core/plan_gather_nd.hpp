@@ -1,7 +1,8 @@
-// Validating and planning gather_nd (src/core only; a bad row's text: core/nd_indices.hpp).
+// Validating and planning gather_nd, and its bad row's text (src/core only).
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/export_for_mpi.hpp"
@@ -26,5 +27,11 @@ std::vector<std::int64_t> gather_nd_output_dims(const GatherNdPlan& plan);
 inline std::vector<std::int64_t> gather_nd_indexed_shape(const GatherNdPlan& plan) {
   return {plan.params_dims.begin() + plan.batch_dims, plan.params_dims.end()};
 }
+
+// A bad row, in the scatter ops' words (core/nd_indices.hpp), its position in indices.shape[:-1]
+// and its components: "indices[1,0] = [9] does not index into shape [4]". Beside the plan, as
+// core::raise_if_rejected and the distributed op find it (core/op_errors.hpp has the others).
+TENSORBUF_INTERNAL_FOR_MPI std::string rejection_message(const GatherNdPlan& plan,
+                                                         const GatherNdResult& result);
 
 }  // namespace tensorbuf::core

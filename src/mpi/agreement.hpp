@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/dispatch.hpp"
 #include "mpi/collective.hpp"
 #include "mpi/validate.hpp"
 #include "tensorbuf/op_table.hpp"
@@ -64,6 +65,46 @@ struct Call {
   // every rank once the ranks agree on the op.
   std::optional<Failure> failure;
 };
+
+// What every rank resolves before it agrees: the device (options.device, else the local
+// operand's) and, for an op with an out_of_bounds option, the policy for that device.
+struct Resolved {
+  Device device;
+  OutOfBoundsPolicy policy = OutOfBoundsPolicy::kError;
+
+  // `options` as this rank runs the local op: the resolved device (and policy).
+  template <class Options>
+  Options local(Options options) const {
+    options.device = device;
+    if constexpr (requires { options.out_of_bounds; }) options.out_of_bounds = policy;
+    return options;
+  }
+};
+
+// The agreement step's local part, the same for every op: resolves `options` against `home`
+// (this rank's operand), then runs the op's own local `step` (a check, a count), catching a
+// failure of either in call.failure; the resolved device (and policy) become the call's first
+// settings, the op appends its own after them.
+template <class Options, class Step>
+Resolved resolve_call(Call& call, const Options& options, const TensorBuffer& home, Step&& step) {
+  Resolved out;
+  call.failure = attempt([&] {
+    out.device = core::resolve_device(options.device, home);
+    if constexpr (requires { options.out_of_bounds; }) {
+      out.policy = core::resolve_policy(options.out_of_bounds, out.device);
+    }
+    step();
+  });
+  call.settings.push_back(device_setting(out.device));
+  if constexpr (requires { options.out_of_bounds; }) {
+    call.settings.push_back(policy_setting(out.policy));
+  }
+  return out;
+}
+template <class Options>
+Resolved resolve_call(Call& call, const Options& options, const TensorBuffer& home) {
+  return resolve_call(call, options, home, [] {});
+}
 
 // Collective. Checks, in this order, that every rank calls the same op, that no rank's local
 // step failed, the operands, then the settings; throws the same error on every rank (named by

@@ -2,6 +2,7 @@
 // descriptors, and MPI_Abort for failures after data moved (spec/distributed.md D3).
 #pragma once
 
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -49,6 +50,13 @@ void agree(const Comm& comm, Step&& step) {
   raise_if_any(comm, attempt(std::forward<Step>(step)));
 }
 
+// Collective: the one error agreement of a rejected run. `mine` is this rank's first rejected
+// position in the op's global numbering (INT64_MAX: none); when any rank has one, the rank
+// holding the smallest formats it (`message(first)`, where the data naming it lives) and every
+// rank throws that InvalidArgumentError. One MPI_Allreduce when no rank rejected.
+template <class Message>
+void raise_first_rejection(const Comm& comm, std::int64_t mine, Message&& message);
+
 // Collective: every rank's `values`, in rank order.
 std::vector<std::vector<std::int64_t>> allgather(const Comm& comm,
                                                  const std::vector<std::int64_t>& values);
@@ -59,6 +67,15 @@ std::int64_t allreduce_min(const Comm& comm, std::int64_t value);
 std::int64_t allreduce_max(const Comm& comm, std::int64_t value);
 // MPI_Exscan of `value` (0 on rank 0).
 std::int64_t exscan_sum(const Comm& comm, std::int64_t value);
+
+template <class Message>
+void raise_first_rejection(const Comm& comm, std::int64_t mine, Message&& message) {
+  const std::int64_t first = allreduce_min(comm, mine);
+  if (first == INT64_MAX) return;
+  std::optional<Failure> failure;
+  if (mine == first) failure = Failure{ErrorCode::kInvalidArgument, message(first)};
+  raise_if_any(comm, failure);
+}
 
 // Buffers of the scatter ops and gather_nd, kept with the Comm between calls: a large exchange
 // then pays for fresh pages (the kernel zeroing them on first touch) once, not every call.

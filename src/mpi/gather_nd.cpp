@@ -108,15 +108,13 @@ void raise_first_bad(const Comm& comm, const core::GatherNdPlan& plan, const Rou
                      const std::vector<std::int64_t>& row_starts) {
   const std::int64_t mine =
       routed.first_bad >= 0 ? row_starts[comm.rank()] + routed.first_bad : INT64_MAX;
-  const std::int64_t first = detail::allreduce_min(comm, mine);
-  if (first == INT64_MAX) return;
-  int holder = 0;
-  while (row_starts[holder + 1] <= first) ++holder;
-  std::vector<std::int64_t> components = routed.bad_components;
-  components.resize(static_cast<std::size_t>(plan.depth));
-  MPI_Bcast(components.data(), plan.depth, MPI_INT64_T, holder, comm.get());
-  throw InvalidArgumentError(core::bad_index_message(plan.indices_dims, first, components,
-                                                     core::gather_nd_indexed_shape(plan)));
+  detail::raise_first_rejection(comm, mine, [&](std::int64_t first) {
+    core::GatherNdResult named;
+    named.first_bad_index = first;
+    named.bad_components = routed.bad_components;
+    named.bad_components.resize(static_cast<std::size_t>(plan.depth));
+    return core::rejection_message(plan, named);
+  });
 }
 
 // Step 3: each kept row's request (batch_dims + depth int64 words) to its owner's destination.
@@ -163,15 +161,10 @@ TensorBuffer answer(const TensorBuffer& shard, std::byte* requests, std::int64_t
 TensorBuffer gather_nd(const ShardedTensor& params, const TensorBuffer& indices,
                        const GatherOptions& options) {
   const Comm& comm = params.comm();
-  Device device;
-  OutOfBoundsPolicy policy = OutOfBoundsPolicy::kError;
   detail::Call call{detail::OpId::kGatherNd};
-  call.failure = detail::attempt([&] {
-    device = core::resolve_device(options.device, params.local());
-    policy = core::resolve_policy(options.out_of_bounds, device);
-  });
-  call.settings = {detail::device_setting(device), detail::policy_setting(policy),
-                   detail::number_setting("batch_dims", options.batch_dims)};
+  const detail::Resolved agreed = detail::resolve_call(call, options, params.local());
+  const OutOfBoundsPolicy policy = agreed.policy;
+  call.settings.push_back(detail::number_setting("batch_dims", options.batch_dims));
   call.operands = {
       {"params", detail::describe(params.local()), detail::Spread::kSharded, &params.layout()},
       {"indices", detail::describe(indices), detail::Spread::kPerRank}};
@@ -179,9 +172,7 @@ TensorBuffer gather_nd(const ShardedTensor& params, const TensorBuffer& indices,
   std::vector<std::int64_t> row_starts;
   const core::GatherNdPlan plan = detail::check_gather_nd(
       params.global_shape(), all[0][0].dtype, options.batch_dims, all[1], row_starts);
-  GatherOptions local = options;
-  local.device = device;
-  local.out_of_bounds = policy;
+  const GatherOptions local = agreed.local(options);
   if (comm.size() == 1) {
     // The one rank holds all of params: the single-process op is the op.
     std::optional<TensorBuffer> out;

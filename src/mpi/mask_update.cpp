@@ -12,6 +12,7 @@
 #include "core/plan_boolean_mask_update.hpp"
 #include "mpi/agreement.hpp"
 #include "mpi/collective.hpp"
+#include "mpi/mask_agreement.hpp"
 #include "mpi/row_part.hpp"
 #include "mpi/validate.hpp"
 
@@ -20,50 +21,17 @@ namespace {
 
 constexpr std::string_view kName = "boolean_mask_update";
 
-std::int64_t count_true(const TensorBuffer& mask) {
-  if (mask.data_type() != DataType::kBool) return 0;  // the plan rejects it on every rank
-  const auto* bytes = mask.host<std::uint8_t>();
-  std::int64_t n = 0;
-  for (std::int64_t i = 0; i < mask.flat_size(); ++i) n += bytes[i] != 0 ? 1 : 0;
-  return n;
-}
-
-// The agreement step (agreement.hpp) of either overload: `sharded` is the mask of the axis-0
-// overload (null: `mask` is replicated). Returns the agreed device and every rank's mask.
-struct Agreed {
-  Device device;
-  std::vector<detail::BufferDesc> masks;
-  std::int64_t replicated_count = 0;  // a replicated mask's true entries: the global n
-};
-Agreed agree_operands(const ShardedTensor& tensor, const ShardedTensor* sharded,
-                      const TensorBuffer& mask, const TensorBuffer& updates,
-                      const BooleanMaskUpdateOptions& options) {
-  Agreed out;
-  detail::Call call{sharded != nullptr ? detail::OpId::kMaskUpdateShardedMask
-                                       : detail::OpId::kMaskUpdateReplicatedMask};
-  call.failure = detail::attempt([&] {
-    out.device = core::resolve_device(options.device, tensor.local());
-    if (sharded != nullptr) {
-      detail::check_same_distribution(kName, tensor.comm(), tensor.layout(), sharded->comm(),
-                                      sharded->layout());
-    } else {
-      out.replicated_count = count_true(mask);  // staged if on the device
-    }
-  });
-  call.settings = {detail::device_setting(out.device), detail::number_setting("axis", options.axis),
-                   detail::flag_setting("broadcast flag", options.broadcast)};
-  if (sharded == nullptr) {
-    call.settings.push_back(
-        detail::number_setting("replicated mask's true count", out.replicated_count));
-  }
-  call.operands = {
-      {"tensor", detail::describe(tensor.local()), detail::Spread::kSharded, &tensor.layout()},
-      {"mask", detail::describe(mask),
-       sharded != nullptr ? detail::Spread::kSharded : detail::Spread::kReplicated,
-       sharded != nullptr ? &sharded->layout() : nullptr},
-      {"updates", detail::describe(updates), detail::Spread::kReplicated}};
-  out.masks = std::move(detail::agree_call(tensor.comm(), call)[1]);
-  return out;
+// The agreement step (mask_agreement.hpp) of either overload: `sharded` is the mask of the
+// axis-0 overload (null: `mask` is replicated).
+detail::MaskCall agree_operands(const ShardedTensor& tensor, const ShardedTensor* sharded,
+                                const TensorBuffer& mask, const TensorBuffer& updates,
+                                const BooleanMaskUpdateOptions& options) {
+  return detail::agree_mask_call(
+      kName,
+      sharded != nullptr ? detail::OpId::kMaskUpdateShardedMask
+                         : detail::OpId::kMaskUpdateReplicatedMask,
+      tensor, sharded, mask, options, {detail::flag_setting("broadcast flag", options.broadcast)},
+      {{"updates", detail::describe(updates), detail::Spread::kReplicated}});
 }
 
 void apply_local(const Comm& comm, TensorBuffer& local, const TensorBuffer& mask,
@@ -84,23 +52,14 @@ void boolean_mask_update_in_place(ShardedTensor& tensor, const ShardedTensor& ma
                                   const TensorBuffer& updates,
                                   const BooleanMaskUpdateOptions& options) {
   const Comm& comm = tensor.comm();
-  const Agreed agreed = agree_operands(tensor, &mask, mask.local(), updates, options);
-  const std::vector<detail::BufferDesc>& masks = agreed.masks;
-  const std::int64_t mine = count_true(mask.local());
+  const detail::MaskCall agreed = agree_operands(tensor, &mask, mask.local(), updates, options);
+  const std::int64_t mine = detail::count_true(mask.local());
   const std::int64_t n = detail::allreduce_sum(comm, mine);
   const std::int64_t first = detail::exscan_sum(comm, mine);
-  // Shape-only stand-ins of the global tensor and mask (nothing allocated).
-  const TensorBuffer global_tensor =
-      TensorBuffer::create_uninitialized(tensor.global_shape(), tensor.local().data_type());
-  std::vector<std::int64_t> mask_dims = masks[0].dims;
-  mask_dims[0] = mask.layout().rows();
-  const TensorBuffer global_mask =
-      TensorBuffer::create_uninitialized(Shape(mask_dims), masks[0].dtype);
-  const core::BooleanMaskUpdatePlan plan =
-      core::plan_boolean_mask_update(global_tensor, global_mask, updates, options, n);
-  TENSORBUF_EXPECTS(plan.axis == 0, InvalidArgumentError,
-                    core::str_cat(kName, ": a sharded mask goes along axis 0, got axis ",
-                                  options.axis, " (pass a replicated mask for axis >= 1)"));
+  const core::BooleanMaskUpdatePlan plan = core::plan_boolean_mask_update(
+      detail::global_tensor_stand_in(tensor), detail::global_mask_stand_in(agreed, &mask),
+      updates, options, n);
+  detail::check_mask_axis(kName, true, plan.axis, options.axis);
   core::raise_if_rejected(plan, core::counted_mask_result(n, plan.required_count));
   const int target_rank = plan.tensor_shape.rank() - plan.mask_rank + 1;
   TensorBuffer view = TensorBuffer::create_dynamic(updates.data_type());
@@ -113,16 +72,12 @@ void boolean_mask_update_in_place(ShardedTensor& tensor, const TensorBuffer& mas
                                   const TensorBuffer& updates,
                                   const BooleanMaskUpdateOptions& options) {
   const Comm& comm = tensor.comm();
-  const Agreed agreed = agree_operands(tensor, nullptr, mask, updates, options);
-  const TensorBuffer global_tensor =
-      TensorBuffer::create_uninitialized(tensor.global_shape(), tensor.local().data_type());
+  const detail::MaskCall agreed = agree_operands(tensor, nullptr, mask, updates, options);
   // The mask is replicated: its own count is the global n, and the single-process checks
   // (which count it for their messages) give the same text on every rank.
-  const core::BooleanMaskUpdatePlan plan =
-      core::plan_boolean_mask_update(global_tensor, mask, updates, options);
-  TENSORBUF_EXPECTS(plan.axis >= 1, InvalidArgumentError,
-                    core::str_cat(kName, ": a replicated mask goes along axis >= 1, got axis ",
-                                  options.axis, " (shard the mask for axis 0)"));
+  const core::BooleanMaskUpdatePlan plan = core::plan_boolean_mask_update(
+      detail::global_tensor_stand_in(tensor), mask, updates, options);
+  detail::check_mask_axis(kName, false, plan.axis, options.axis);
   const std::int64_t n = agreed.replicated_count;
   core::raise_if_rejected(plan, core::counted_mask_result(n, plan.required_count));
   const int target_rank = plan.tensor_shape.rank() - plan.mask_rank + 1;

@@ -68,12 +68,9 @@ std::string steps_text(std::int64_t fingerprint) {
 
 ShardedTensor process(const Processor& processor, const ShardedTensor& tensor,
                       const ProcessOptions& options) {
-  Device device;
   detail::Call call{detail::OpId::kProcess};
-  call.failure =
-      detail::attempt([&] { device = core::resolve_device(options.device, tensor.local()); });
-  call.settings = {detail::device_setting(device),
-                   {"steps", fingerprint_of(processor), &steps_text}};
+  const detail::Resolved agreed = detail::resolve_call(call, options, tensor.local());
+  call.settings.push_back({"steps", fingerprint_of(processor), &steps_text});
   call.operands = {
       {"tensor", detail::describe(tensor.local()), detail::Spread::kSharded, &tensor.layout()}};
   detail::agree_call(tensor.comm(), call);
@@ -82,8 +79,7 @@ ShardedTensor process(const Processor& processor, const ShardedTensor& tensor,
   (void)core::plan_processor_run(
       processor.steps(),
       TensorBuffer::create_uninitialized(tensor.global_shape(), tensor.local().data_type()));
-  ProcessOptions local = options;
-  local.device = device;
+  const ProcessOptions local = agreed.local(options);
   std::optional<TensorBuffer> out;
   // A failure of one rank's run (memory, CUDA) is thrown on every rank.
   detail::agree(tensor.comm(), [&] { out.emplace(processor.run(tensor.local(), local)); });

@@ -130,16 +130,13 @@ void raise_first_bad(const Comm& comm, const core::ScatterNdPlan& plan, const Ro
                      const std::vector<std::int64_t>& row_starts) {
   const std::int64_t mine =
       routed.first_bad >= 0 ? row_starts[comm.rank()] + routed.first_bad : INT64_MAX;
-  const std::int64_t first = detail::allreduce_min(comm, mine);
-  if (first == INT64_MAX) return;
-  int holder = 0;
-  while (row_starts[holder + 1] <= first) ++holder;
-  core::ScatterNdResult named;
-  named.first_bad_index = first;
-  named.bad_components = routed.bad_components;
-  named.bad_components.resize(static_cast<std::size_t>(plan.depth));
-  MPI_Bcast(named.bad_components.data(), plan.depth, MPI_INT64_T, holder, comm.get());
-  core::raise_if_rejected(plan, named);
+  detail::raise_first_rejection(comm, mine, [&](std::int64_t first) {
+    core::ScatterNdResult named;
+    named.first_bad_index = first;
+    named.bad_components = routed.bad_components;
+    named.bad_components.resize(static_cast<std::size_t>(plan.depth));
+    return core::rejection_message(plan, named);
+  });
 }
 
 // Where each owner's rows go (step 3): the send buffer, grouped by owner in rank order without
@@ -209,15 +206,11 @@ void run(ScatterOp op, const ShardedTensor& source, ShardedTensor& target,
     mark = t;
   };
   const Comm& comm = source.comm();
-  Device device;
-  OutOfBoundsPolicy policy = OutOfBoundsPolicy::kError;
   detail::Call call{detail::scatter_op_id(op)};
-  call.failure = detail::attempt([&] {
-    device = core::resolve_device(options.device, source.local());
-    policy = core::resolve_policy(options.out_of_bounds, device);
-  });
-  call.settings = {detail::device_setting(device), detail::policy_setting(policy),
-                   detail::flag_setting("deterministic flag", options.deterministic)};
+  const detail::Resolved agreed = detail::resolve_call(call, options, source.local());
+  const Device device = agreed.device;
+  const OutOfBoundsPolicy policy = agreed.policy;
+  call.settings.push_back(detail::flag_setting("deterministic flag", options.deterministic));
   call.operands = {
       {"tensor", detail::describe(source.local()), detail::Spread::kSharded, &source.layout()},
       {"indices", detail::describe(indices), detail::Spread::kPerRank},
@@ -228,9 +221,7 @@ void run(ScatterOp op, const ShardedTensor& source, ShardedTensor& target,
   core::ScatterNdPlan plan =
       detail::check_scatter(op, source.global_shape(), all[0][0].dtype, all[1], all[2], row_starts);
   const std::int64_t rows = row_starts[comm.rank() + 1] - row_starts[comm.rank()];
-  ScatterOptions local = options;
-  local.device = device;
-  local.out_of_bounds = policy;
+  ScatterOptions local = agreed.local(options);
   lap(g_phases.validate);
   if (comm.size() == 1) {
     // The one rank owns every row from offset 0: the single-process op on the caller's own

@@ -41,15 +41,9 @@ Shape ShardedStrings::global_shape() const {
 ShardedStrings substr(const ShardedStrings& input, const TensorBuffer& pos, const TensorBuffer& len,
                       const SubstrOptions& options) {
   const Comm& comm = input.comm();
-  Device device;
-  OutOfBoundsPolicy policy = OutOfBoundsPolicy::kError;
   detail::Call call{detail::OpId::kSubstr};
-  call.failure = detail::attempt([&] {
-    device = core::resolve_device(options.device, input.local().offsets());
-    policy = core::resolve_policy(options.out_of_bounds, device);
-  });
-  call.settings = {detail::device_setting(device), detail::policy_setting(policy),
-                   detail::unit_setting(options.unit)};
+  const detail::Resolved agreed = detail::resolve_call(call, options, input.local().offsets());
+  call.settings.push_back(detail::unit_setting(options.unit));
   call.operands = {
       {"input", describe_strings(input.local()), detail::Spread::kSharded, &input.layout()},
       {"pos", detail::describe(pos), detail::Spread::kReplicated},
@@ -80,10 +74,7 @@ ShardedStrings substr(const ShardedStrings& input, const TensorBuffer& pos, cons
         detail::row_part(pos, target_rank, true, first_row, rows, pos_view);
     const TensorBuffer& len_part =
         detail::row_part(len, target_rank, true, first_row, rows, len_view);
-    SubstrOptions local = options;
-    local.device = device;
-    local.out_of_bounds = policy;
-    run = core::run_substr(input.local(), pos_part, len_part, local);
+    run = core::run_substr(input.local(), pos_part, len_part, agreed.local(options));
   });
   // kError: the first bad element over all ranks; its rank formats the message (its string's
   // bytes are there) with the global index, and every rank throws it.
@@ -91,17 +82,11 @@ ShardedStrings substr(const ShardedStrings& input, const TensorBuffer& pos, cons
       core::dims_product(plan.out_shape.dims(), 1, plan.out_shape.dims().size());
   const std::int64_t mine =
       run->out ? INT64_MAX : first_row * row_elems + run->result.first_bad_index;
-  const std::int64_t first_bad = detail::allreduce_min(comm, mine);
-  if (first_bad != INT64_MAX) {
-    std::optional<detail::Failure> failure;
-    if (mine == first_bad) {
-      core::SubstrResult named = run->result;
-      named.first_bad_index = first_bad;
-      failure = detail::Failure{ErrorCode::kInvalidArgument,
-                                core::rejection_message(input.local(), named)};
-    }
-    detail::raise_if_any(comm, failure);
-  }
+  detail::raise_first_rejection(comm, mine, [&](std::int64_t first) {
+    core::SubstrResult named = run->result;
+    named.first_bad_index = first;
+    return core::rejection_message(input.local(), named);
+  });
   return ShardedStrings(comm, input.layout(), std::move(*run->out));
 }
 
