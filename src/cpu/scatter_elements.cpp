@@ -1,7 +1,7 @@
-// The CPU backend of scatter_elements: kError checks the indices first (axis_index_check.hpp),
-// so nothing is written on error. A tensor beyond the caches takes the bucketed path
-// (scatter_elements_buckets.hpp); otherwise out = tensor (unless in place) and the positions are
-// applied directly. Positions that share a target differ only along the axis (q = p with q[axis]
+// The CPU backend of scatter_elements: kError checks the indices before anything is written. A
+// tensor beyond the caches takes the bucketed path (scatter_elements_buckets.hpp, which checks
+// as it buckets); otherwise axis_index_check.hpp checks, out = tensor (unless in place) and the
+// positions are applied directly. Positions that share a target differ only along the axis (q = p with q[axis]
 // replaced), so the lanes across the axis, (o, i) with p = (o * A + a) * In + i, run in
 // contiguous chunks on the pool, each chunk walking a = 0..A-1 in order for a block of lanes at a
 // time: lanes have disjoint targets, so every target sees its updates in row-major order
@@ -34,6 +34,7 @@ struct Bucketing {
   bool forced = false;
   int threads = 0;  // 0: the pool's thread count
   std::int64_t block_bytes = buckets::kBlockBytes;
+  std::int64_t tile_positions = 0;  // 0: scatter_elements_buckets::tile_positions
 };
 
 template <core::ScatterOp Op, class T, class Index>
@@ -45,14 +46,16 @@ core::AxisIndexResult scatter_typed(const core::ScatterElementsPlan& plan,
   const auto* indices = static_cast<const Index*>(buffers.indices);
   const auto* updates = static_cast<const T*>(buffers.updates);
   auto* out = static_cast<T*>(buffers.out);
-  if (plan.policy == OutOfBoundsPolicy::kError && n > 0) {
+  const bool check = plan.policy == OutOfBoundsPolicy::kError;
+  if (n > 0 && (bucketing.forced || scatter_elements_buckets::applies(plan, sizeof(T)))) {
+    // The bucketed path checks the indices as it reads them.
+    const int threads = bucketing.threads > 0 ? bucketing.threads : core::cpu_thread_count();
+    return scatter_elements_buckets::run<Op, T, Index>(
+        plan, buffers, threads, bucketing.block_bytes, bucketing.tile_positions, check);
+  }
+  if (check && n > 0) {
     core::AxisIndexResult checked = check_axis_indices(indices, n, layout.axis_size);
     if (!checked.applied()) return checked;
-  }
-  if (n > 0 && (bucketing.forced || scatter_elements_buckets::applies(plan, sizeof(T)))) {
-    const int threads = bucketing.threads > 0 ? bucketing.threads : core::cpu_thread_count();
-    scatter_elements_buckets::run<Op, T, Index>(plan, buffers, threads, bucketing.block_bytes);
-    return {};
   }
   if (buffers.out != buffers.tensor && plan.num_elements > 0) {
     std::memcpy(out, buffers.tensor, static_cast<std::size_t>(plan.num_elements) * sizeof(T));
@@ -142,7 +145,14 @@ core::AxisIndexResult scatter_elements(const core::ScatterElementsPlan& plan,
 core::AxisIndexResult scatter_elements_bucketed(const core::ScatterElementsPlan& plan,
                                                 const core::ScatterElementsBuffers& buffers,
                                                 int threads, std::int64_t block_bytes) {
-  return scatter_with(plan, buffers, Bucketing{true, threads, block_bytes});
+  return scatter_with(plan, buffers, Bucketing{true, threads, block_bytes, 0});
+}
+
+core::AxisIndexResult scatter_elements_tiled(const core::ScatterElementsPlan& plan,
+                                             const core::ScatterElementsBuffers& buffers,
+                                             int threads, std::int64_t block_bytes,
+                                             std::int64_t tile_positions) {
+  return scatter_with(plan, buffers, Bucketing{true, threads, block_bytes, tile_positions});
 }
 
 }  // namespace tensorbuf::cpu

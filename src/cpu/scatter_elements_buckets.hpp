@@ -1,20 +1,25 @@
-// scatter_elements into a tensor beyond the cache: the positions are bucketed by output block
-// (cpu/buckets.hpp, one element per target), then each block is copied (out of place) and
-// updated while it is in cache, instead of a cache miss per position.
-//  1. position chunks, in parallel: count the positions per block (bad indices are skipped:
-//     under kError they were refused before, under kDrop they are dropped);
-//  2. places, block-major; position chunks, in parallel: fill the entries (target, update);
-//  3. blocks, claimed one at a time: copy the block, apply its entries in position order.
+// scatter_elements into a tensor beyond the cache: the positions are bucketed by output block,
+// then each block is copied (out of place) and updated while it is in cache, instead of a cache
+// miss per position. The positions are cut into tiles, each bucketed on its own, so the indices
+// are read once and a tile's targets and entries stay in L2 between its two passes:
+//  1. tiles, claimed one at a time: each position's target and its block counted (kError: the
+//     tile stops at its first bad index; kDrop: bad indices are dropped), then the tile's
+//     entries placed block-major (a stable counting sort) as a 16-bit offset in the block and
+//     the update, in separate arrays;
+//  2. under kError, the first bad index of the first tile that found one (nothing written);
+//  3. blocks, claimed one at a time: copy the block, apply each tile's entries for it in tile
+//     order.
 // Every target sees its updates in row-major order, whatever the thread count.
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstdint>
 #include <cstring>
-#include <limits>
 #include <vector>
 
+#include "core/axis_index_result.hpp"
 #include "core/elements_backends.hpp"
 #include "core/parallel.hpp"
 #include "cpu/buckets.hpp"
@@ -26,6 +31,10 @@ namespace tensorbuf::cpu::scatter_elements_buckets {
 
 // Below this the tensor stays in the L2 caches and a direct update is as fast.
 inline constexpr std::int64_t kMinTensorBytes = std::int64_t{2} << 20;
+// Positions per tile: its targets (8 bytes each) and entries fit L2 with the tile's counters.
+inline constexpr std::int64_t kTilePositions = std::int64_t{1} << 15;
+// An entry's target is a 16-bit offset in its block.
+inline constexpr std::int64_t kMaxBlockElements = std::int64_t{1} << 16;
 
 // Bucketed when the tensor is beyond the caches and the positions are not so few that the
 // per-block counters and the pass over them would dominate.
@@ -35,9 +44,20 @@ inline bool applies(const core::ScatterElementsPlan& plan, std::size_t element_b
          plan.layout.num_positions >= 16 * (bytes / buckets::kBlockBytes + 1);
 }
 
-template <core::ScatterOp Op, class T, class Index, class Id>
-void run_with(const core::ScatterElementsPlan& plan, const core::ScatterElementsBuffers& buffers,
-              int threads, std::int64_t block_bytes) {
+// Tiles of kTilePositions, or more where there are many blocks (each tile keeps a place per
+// block).
+inline std::int64_t tile_positions(std::int64_t blocks) {
+  return std::max(kTilePositions, 8 * blocks);
+}
+
+// Runs the bucketed scatter on up to `threads` threads with blocks of `block_bytes` (at most
+// kMaxBlockElements elements) and tiles of `tile` positions (0: tile_positions(blocks); tests
+// pass small ones); `check`
+// (kError) reports the first bad index and writes nothing, else bad indices are dropped.
+template <core::ScatterOp Op, class T, class Index>
+core::AxisIndexResult run(const core::ScatterElementsPlan& plan,
+                          const core::ScatterElementsBuffers& buffers, int threads,
+                          std::int64_t block_bytes, std::int64_t tile, bool check) {
   const auto* indices = static_cast<const Index*>(buffers.indices);
   const auto* updates = static_cast<const T*>(buffers.updates);
   const auto* tensor = static_cast<const T*>(buffers.tensor);
@@ -46,67 +66,121 @@ void run_with(const core::ScatterElementsPlan& plan, const core::ScatterElements
   const std::int64_t n = plan.layout.num_positions;
   const std::int64_t axis_size = plan.layout.axis_size;
   const std::int64_t axis_stride = plan.layout.axis_stride;
-  const auto per_block = static_cast<std::uint64_t>(block_bytes / std::int64_t{sizeof(T)});
+  const auto per_block = static_cast<std::uint64_t>(
+      std::min(block_bytes / std::int64_t{sizeof(T)}, kMaxBlockElements));
   const int shift = std::bit_width(per_block) - 1;
+  const std::int64_t mask = (std::int64_t{1} << shift) - 1;
   const std::int64_t blocks = ((plan.num_elements - 1) >> shift) + 1;
+  if (tile <= 0) tile = tile_positions(blocks);
+  const std::int64_t tiles = (n - 1) / tile + 1;
+  const auto places = static_cast<std::size_t>(blocks) + 1;
   const HostElementsGeometry geometry(plan.layout);
-  // visit(p, target) for each position of [begin, end) with a good index, in order.
-  auto for_each_target = [&](std::int64_t begin, std::int64_t end, auto&& visit) {
-    geometry.for_each_row(begin, end, [&](std::int64_t first, std::int64_t count,
-                                          std::int64_t base, std::int64_t stride) {
-      for (std::int64_t k = 0; k < count; ++k) {
-        std::int64_t index = 0;
-        if (kernels::wrap_axis_index(indices[first + k], axis_size, &index)) {
-          visit(first + k, base + k * stride + index * axis_stride);
+
+  const buckets::Scratch offsets_scratch(static_cast<std::size_t>(n) * sizeof(std::uint16_t));
+  const buckets::Scratch values_scratch(static_cast<std::size_t>(n) * sizeof(T));
+  auto* offsets = static_cast<std::uint16_t*>(offsets_scratch.data());
+  T* values = static_cast<T*>(values_scratch.data());
+  // tile_begin[t * places + b]: tile t's first entry for block b, from the tile's start.
+  std::vector<std::uint32_t> tile_begin(static_cast<std::size_t>(tiles) * places);
+  std::vector<std::int64_t> bad(static_cast<std::size_t>(tiles), -1);
+  std::atomic<std::int64_t> next{0};
+  std::atomic<std::int64_t> first_bad_tile{tiles};  // later tiles need not be bucketed
+  core::parallel_for_chunks(threads, 1, [&](int, std::int64_t, std::int64_t) {
+    std::vector<std::int64_t> target(static_cast<std::size_t>(tile));
+    std::vector<std::uint32_t> place(static_cast<std::size_t>(blocks));
+    for (;;) {
+      const std::int64_t t = next.fetch_add(1, std::memory_order_relaxed);
+      if (t >= tiles || t > first_bad_tile.load(std::memory_order_relaxed)) return;
+      const std::int64_t begin = t * tile;
+      const std::int64_t end = std::min(n, begin + tile);
+      std::fill(place.begin(), place.end(), 0);
+      std::int64_t bad_at = -1;
+      geometry.for_each_row(begin, end, [&](std::int64_t first, std::int64_t count,
+                                            std::int64_t base, std::int64_t stride) {
+        if (bad_at >= 0) return;
+        std::int64_t* row_target = target.data() + (first - begin);
+        for (std::int64_t k = 0; k < count; ++k) {
+          std::int64_t index = 0;
+          if (kernels::wrap_axis_index(indices[first + k], axis_size, &index)) {
+            const std::int64_t at = base + k * stride + index * axis_stride;
+            row_target[k] = at;
+            ++place[static_cast<std::size_t>(at >> shift)];
+          } else if (check) {
+            bad_at = first + k;
+            return;
+          } else {
+            row_target[k] = -1;
+          }
         }
+      });
+      if (bad_at >= 0) {
+        bad[static_cast<std::size_t>(t)] = bad_at;
+        std::int64_t seen = first_bad_tile.load(std::memory_order_relaxed);
+        while (t < seen && !first_bad_tile.compare_exchange_weak(seen, t)) {
+        }
+        continue;
       }
-    });
-  };
-
-  // Passes 1 and 2 cut the positions the same way (same n and min_chunk).
-  const std::int64_t min_positions = std::max<std::int64_t>(1, n / threads);
-  const int chunks = core::chunk_count(n, min_positions);
-  std::vector<std::int64_t> counts(static_cast<std::size_t>(chunks * blocks), 0);
-  core::parallel_for_chunks(n, min_positions, [&](int c, std::int64_t begin, std::int64_t end) {
-    std::int64_t* count = counts.data() + c * blocks;
-    for_each_target(begin, end, [&](std::int64_t, std::int64_t target) { ++count[target >> shift]; });
+      std::uint32_t* begins = tile_begin.data() + static_cast<std::size_t>(t) * places;
+      std::uint32_t running = 0;
+      for (std::size_t b = 0; b + 1 < places; ++b) {
+        begins[b] = running;
+        const std::uint32_t here = place[b];
+        place[b] = running;
+        running += here;
+      }
+      begins[places - 1] = running;
+      std::uint16_t* tile_offsets = offsets + begin;
+      T* tile_values = values + begin;
+      for (std::int64_t p = begin; p < end; ++p) {
+        const std::int64_t at = target[static_cast<std::size_t>(p - begin)];
+        if (at < 0) continue;
+        const std::uint32_t k = place[static_cast<std::size_t>(at >> shift)]++;
+        tile_offsets[k] = static_cast<std::uint16_t>(at & mask);
+        tile_values[k] = updates[p];
+      }
+    }
   });
-  const std::vector<std::int64_t> block_begin = buckets::place_by_block(counts, chunks, blocks);
+  if (check) {
+    for (const std::int64_t p : bad) {
+      if (p >= 0) {
+        core::AxisIndexResult result;
+        result.first_bad_index = p;
+        result.bad_value = static_cast<std::int64_t>(indices[p]);
+        return result;
+      }
+    }
+  }
 
-  using E = buckets::Entry<Id, T>;
-  const std::int64_t entries_count = std::max<std::int64_t>(block_begin.back(), 1);
-  const buckets::Scratch scratch(static_cast<std::size_t>(entries_count) * sizeof(E));
-  E* entries = static_cast<E*>(scratch.data());
-  core::parallel_for_chunks(n, min_positions, [&](int c, std::int64_t begin, std::int64_t end) {
-    std::int64_t* place = counts.data() + c * blocks;
-    for_each_target(begin, end, [&](std::int64_t p, std::int64_t target) {
-      entries[place[target >> shift]++] = E{static_cast<Id>(target), updates[p]};
-    });
-  });
   buckets::for_each_block(threads, blocks, [&](std::int64_t b) {
+    const std::int64_t first = b << shift;
     if (copy) {
-      const std::int64_t first = b << shift;
       const std::int64_t last = std::min(plan.num_elements, (b + 1) << shift);
       std::memcpy(out + first, tensor + first, static_cast<std::size_t>(last - first) * sizeof(T));
     }
-    buckets::apply_block(entries, block_begin, b, [&](const E& e) {
-      T& target = out[static_cast<std::int64_t>(e.slice)];
-      target = kernels::Combine<Op>::apply(target, e.payload);
-    });
+    T* block_out = out + first;
+    for (std::int64_t t = 0; t < tiles; ++t) {
+      const std::uint32_t* begins = tile_begin.data() + static_cast<std::size_t>(t) * places;
+      const std::uint16_t* tile_offsets = offsets + t * tile;
+      const T* tile_values = values + t * tile;
+      const std::uint32_t stop = begins[b + 1];
+      for (std::uint32_t k = begins[b]; k < stop; ++k) {
+        T& at = block_out[tile_offsets[k]];
+        at = kernels::Combine<Op>::apply(at, tile_values[k]);
+      }
+    }
   });
-}
-
-// Runs the bucketed scatter on up to `threads` threads with blocks of `block_bytes` (tests pass
-// small ones). The indices must have been checked under kError.
-template <core::ScatterOp Op, class T, class Index>
-void run(const core::ScatterElementsPlan& plan, const core::ScatterElementsBuffers& buffers,
-         int threads, std::int64_t block_bytes) {
-  constexpr auto kId32 = static_cast<std::int64_t>(std::numeric_limits<std::uint32_t>::max());
-  if (plan.num_elements < kId32) {
-    run_with<Op, T, Index, std::uint32_t>(plan, buffers, threads, block_bytes);
-  } else {
-    run_with<Op, T, Index, std::uint64_t>(plan, buffers, threads, block_bytes);
-  }
+  return {};
 }
 
 }  // namespace tensorbuf::cpu::scatter_elements_buckets
+
+namespace tensorbuf::cpu {
+
+// scatter_elements_bucketed (core/elements_backends.hpp) with tiles of `tile_positions`: for
+// tests, with tiles small enough for many.
+core::AxisIndexResult scatter_elements_tiled(const core::ScatterElementsPlan& plan,
+                                             const core::ScatterElementsBuffers& buffers,
+                                             int threads, std::int64_t block_bytes,
+                                             std::int64_t tile_positions);
+
+}  // namespace tensorbuf::cpu
