@@ -1,17 +1,23 @@
 // The CPU backend's bucketed path (src/cpu/scatter_elements_buckets.hpp) against the independent
 // reference: forced on random cases with blocks of a few elements (so targets spread over many
 // blocks and chunks), on 1 and 3 threads, in and out of place, bad indices dropped; and reached
-// through the public op on a tensor beyond the caches, duplicates included.
+// through the public op on a tensor beyond the caches, duplicates included. With tiles of a few
+// positions (cpu::scatter_elements_tiled), the entries of one block come from many tiles, and
+// kError's check as the tiles are bucketed must report the first bad index and write nothing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "boolean_mask_update/helpers.hpp"
 #include "core/elements_backends.hpp"
 #include "core/plan_elements.hpp"
+#include "cpu/scatter_elements_buckets.hpp"
 #include "scatter_elements/reference.hpp"
+#include "support/error_text.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
 namespace tensorbuf {
@@ -21,6 +27,7 @@ using testing::mask_update::bytes;
 using testing::mask_update::from_bytes;
 namespace el = testing::elements;
 namespace sc = testing::scattering;
+using testing::invalid_argument_text;
 
 TEST(ScatterElementsBuckets, ForcedOnSmallBlocksMatchesTheReference) {
   std::mt19937_64 rng(5821);
@@ -56,6 +63,97 @@ TEST(ScatterElementsBuckets, ForcedOnSmallBlocksMatchesTheReference) {
       }
     }
   }
+}
+
+TEST(ScatterElementsBuckets, ForcedOnSmallTilesMatchesTheReferenceUnderBothPolicies) {
+  std::mt19937_64 rng(6203);
+  int rejected = 0;
+  for (int i = 0; i < el::random_cases(); ++i) {
+    const sc::ScatterCase s = sc::random_scatter_case(rng, /*with_bad=*/true);
+    const TensorBuffer tensor = from_bytes(s.c.dtype, Shape(s.c.tensor_shape), s.c.tensor);
+    const TensorBuffer indices = el::indices_buffer(s.c);
+    const TensorBuffer updates = from_bytes(s.c.dtype, Shape(s.c.indices_shape), s.updates);
+    std::string text;
+    const std::int64_t bad = el::first_bad(s.c, &text);
+    rejected += bad >= 0;
+    const std::vector<std::uint8_t> expected = sc::reference(s.c, s.updates, s.reduction);
+    const auto element = static_cast<std::int64_t>(type_size(s.c.dtype));
+    // At most 16 blocks and 256 tiles: each tile keeps a place per block.
+    const auto elements = static_cast<std::int64_t>(s.c.tensor.size()) / element;
+    const auto positions = static_cast<std::int64_t>(s.c.indices.size());
+    std::int64_t block_elements = 4;
+    while (block_elements * 16 < elements) block_elements *= 2;
+    for (const OutOfBoundsPolicy policy : {OutOfBoundsPolicy::kDrop, OutOfBoundsPolicy::kError}) {
+      core::ScatterElementsPlan plan = core::plan_scatter_elements(
+          tensor, indices, updates, {Device::cpu(), policy, false, s.c.axis, s.reduction, {}});
+      plan.policy = policy;
+      const bool fails = policy == OutOfBoundsPolicy::kError && bad >= 0;
+      for (const std::int64_t small_tile : {1, 3, 64}) {
+        const std::int64_t tile = std::max(small_tile, positions / 256 + 1);
+        for (const int threads : {1, 3}) {
+          for (const bool in_place : {false, true}) {
+            std::vector<std::uint8_t> input = s.c.tensor;
+            const std::vector<std::uint8_t> untouched(s.c.tensor.size(), 0xee);
+            std::vector<std::uint8_t> out = untouched;
+            void* target = in_place ? input.data() : out.data();
+            const core::AxisIndexResult result = cpu::scatter_elements_tiled(
+                plan, {input.data(), indices.host_bytes(), s.updates.data(), target}, threads,
+                block_elements * element, tile);
+            const auto* written = static_cast<const std::uint8_t*>(target);
+            const std::vector<std::uint8_t> got(written, written + s.c.tensor.size());
+            if (fails) {
+              ASSERT_FALSE(result.applied()) << "case " << i;
+              ASSERT_EQ(result.first_bad_index, bad) << "case " << i << ", tiles of " << tile;
+              ASSERT_EQ(result.bad_value, s.c.indices[static_cast<std::size_t>(bad)]);
+              ASSERT_EQ(got, in_place ? s.c.tensor : untouched) << "an error writes nothing";
+            } else {
+              ASSERT_TRUE(result.applied()) << "case " << i;
+              ASSERT_EQ(got, expected) << "case " << i << ", tiles of " << tile << ", "
+                                       << threads << " threads" << (in_place ? ", in place" : "");
+            }
+            if (!in_place) {
+              ASSERT_EQ(input, s.c.tensor) << "the input tensor is only read";
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(rejected, 0) << "some cases hold a bad index";
+}
+
+TEST(ScatterElementsBuckets, TheOpReportsTheFirstBadIndexOfABucketedTensor) {
+  // [2048, 512] f32 (4 MiB, bucketed) and [4096, 512] indices: bad indices in two tiles of the
+  // default size and a later one in the first of them; kError names the first in row-major
+  // order and leaves the target as it was.
+  el::Case c;
+  c.tensor_shape = {2048, 512};
+  c.indices_shape = {4096, 512};
+  c.index_dtype = DataType::kInt64;
+  std::mt19937_64 rng(78);
+  c.tensor = sc::random_values(rng, DataType::kFloat32, 2048 * 512, false);
+  c.indices.resize(4096 * 512);
+  for (auto& v : c.indices) v = static_cast<std::int64_t>(rng() % 2048);
+  const std::int64_t tile = cpu::scatter_elements_buckets::kTilePositions;
+  c.indices[static_cast<std::size_t>(5 * tile + 7)] = -2049;
+  c.indices[static_cast<std::size_t>(2 * tile + 100)] = 2048;
+  c.indices[static_cast<std::size_t>(2 * tile + 101)] = 5000;
+  std::string text;
+  ASSERT_EQ(el::first_bad(c, &text), 2 * tile + 100);
+  const std::vector<std::uint8_t> updates =
+      sc::random_values(rng, DataType::kFloat32, 4096 * 512, false);
+  const TensorBuffer tensor = from_bytes(c.dtype, Shape(c.tensor_shape), c.tensor);
+  const TensorBuffer indices = el::indices_buffer(c);
+  const TensorBuffer update_buffer = from_bytes(c.dtype, Shape(c.indices_shape), updates);
+  ScatterElementsOptions options;
+  options.device = Device::cpu();
+  options.reduction = Reduction::kAdd;
+  options.out_of_bounds = OutOfBoundsPolicy::kError;
+  TensorBuffer target = from_bytes(c.dtype, Shape(c.tensor_shape), c.tensor);
+  EXPECT_EQ(invalid_argument_text(
+                [&] { scatter_elements_in_place(target, indices, update_buffer, options); }),
+            text);
+  EXPECT_EQ(bytes(target), c.tensor);
 }
 
 TEST(ScatterElementsBuckets, TheOpBucketsATensorBeyondTheCaches) {
