@@ -22,6 +22,7 @@
 #include "core/parallel.hpp"
 #include "core/processing_backends.hpp"
 #include "cpu/cpu_features.hpp"
+#include "cpu/normalize_reciprocal.hpp"
 #include "cpu/processing_tuning.hpp"
 #include "cpu/streaming_copy.hpp"
 #include "kernels/processing.hpp"
@@ -124,7 +125,25 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void normalize_half_avx512(
 // a block starting at global index `first`.
 template <class From, class To>
 void normalize_block(const From* x, To* y, std::int64_t n, std::int64_t first,
-                     const core::ProcessStage& stage, [[maybe_unused]] bool avx512) {
+                     const core::ProcessStage& stage, [[maybe_unused]] bool avx512,
+                     [[maybe_unused]] const float* recip) {
+#if defined(TENSORBUF_ISA_X86_64)
+  if constexpr (std::is_same_v<From, std::uint8_t>) {
+    if (recip != nullptr) {  // the division-free form (checked exact for this stage)
+      std::int64_t phase = first % stage.channels;
+      while (n > 0) {
+        const std::int64_t len = std::min(n, stage.period - phase);
+        normalize_u8_by_reciprocal(x, y, len, stage.channels, stage.means + phase,
+                                   stage.stddevs + phase, recip + phase);
+        x += len;
+        y += len;
+        n -= len;
+        phase = 0;
+      }
+      return;
+    }
+  }
+#endif
   if constexpr (std::is_same_v<To, float>) {
     if (stage.channels == 1) {
 #if defined(TENSORBUF_ISA_X86_64)
@@ -171,24 +190,28 @@ void normalize_block(const From* x, To* y, std::int64_t n, std::int64_t first,
 
 template <class From>
 void normalize_stage(const core::ProcessStage& stage, const From* src, void* dst, std::int64_t n,
-                     std::int64_t first, bool avx512) {
+                     std::int64_t first, bool avx512, const float* recip) {
   if (stage.to == DataType::kFloat16) {
-    normalize_block(src, static_cast<std::uint16_t*>(dst), n, first, stage, avx512);
+    normalize_block(src, static_cast<std::uint16_t*>(dst), n, first, stage, avx512, recip);
   } else {
-    normalize_block(src, static_cast<float*>(dst), n, first, stage, avx512);
+    normalize_block(src, static_cast<float*>(dst), n, first, stage, avx512, recip);
   }
 }
 
+// recip: normalize_reciprocals' values for the stage, or null (the division).
 void run_stage(const core::ProcessStage& stage, const void* src, void* dst, std::int64_t n,
-               std::int64_t first, bool avx512) {
+               std::int64_t first, bool avx512, const float* recip) {
   if (stage.kind == core::ProcessStageKind::kConvert) {
     core::convert_elements(src, stage.from, dst, stage.to, n);
   } else if (stage.from == DataType::kUInt8) {
-    normalize_stage(stage, static_cast<const std::uint8_t*>(src), dst, n, first, avx512);
+    normalize_stage(stage, static_cast<const std::uint8_t*>(src), dst, n, first, avx512, recip);
   } else {
-    normalize_stage(stage, static_cast<const float*>(src), dst, n, first, avx512);
+    normalize_stage(stage, static_cast<const float*>(src), dst, n, first, avx512, nullptr);
   }
 }
+
+// Each stage's normalize_reciprocals (empty: the division).
+using StageReciprocals = std::vector<std::vector<float>>;
 
 // --- 8-bit inputs: the chain as a table ---
 //
@@ -222,9 +245,10 @@ std::int64_t chain_channels(const core::ProcessPlan& plan) {
 }
 
 // Every stage over the blocks [begin, end) of n elements (the direct path, and the table's
-// construction).
+// construction, which divides: recips null).
 void run_blocks(const core::ProcessPlan& plan, const std::uint8_t* in, std::uint8_t* out,
-                std::int64_t n, std::int64_t begin, std::int64_t end, bool avx512, bool stream) {
+                std::int64_t n, std::int64_t begin, std::int64_t end, bool avx512, bool stream,
+                const StageReciprocals* recips = nullptr) {
   const std::size_t in_size = type_size(plan.in_type);
   const std::size_t out_size = type_size(plan.out_type);
   const auto stages = static_cast<std::int64_t>(plan.stages.size());
@@ -246,7 +270,10 @@ void run_blocks(const core::ProcessPlan& plan, const std::uint8_t* in, std::uint
     for (std::int64_t s = 0; s < stages; ++s) {
       void* dst = (s == stages - 1 && !stream) ? static_cast<void*>(target)
                                                : static_cast<void*>(scratch[s % 2]);
-      run_stage(plan.stages[static_cast<std::size_t>(s)], src, dst, len, first, avx512);
+      const std::vector<float>* recip =
+          recips != nullptr ? &(*recips)[static_cast<std::size_t>(s)] : nullptr;
+      run_stage(plan.stages[static_cast<std::size_t>(s)], src, dst, len, first, avx512,
+                recip != nullptr && !recip->empty() ? recip->data() : nullptr);
       src = dst;
     }
     if (stream) copy_streaming(target, src, static_cast<std::size_t>(len) * out_size);
@@ -629,6 +656,10 @@ void process(const core::ProcessPlan& plan, const core::ProcessBuffers& buffers)
   const bool stream = static_cast<std::int64_t>(out_size) * n >= kStreamOutputBytes;
   const std::int64_t channels = chain_channels(plan);
   if (use_table(plan, channels, avx512)) return run_table(plan, in, out, channels, avx512, stream);
+  StageReciprocals recips;
+  for (const core::ProcessStage& stage : plan.stages) {
+    recips.push_back(normalize_reciprocals(stage, n, avx512));
+  }
   const std::int64_t blocks = (n + kBlock - 1) / kBlock;
   const auto stages = static_cast<std::int64_t>(plan.stages.size());
   const double ns_per_block =
@@ -637,7 +668,7 @@ void process(const core::ProcessPlan& plan, const core::ProcessBuffers& buffers)
        kNsPerStageElement * static_cast<double>(std::max<std::int64_t>(0, stages - 1)));
   core::parallel_for_chunks(blocks, core::min_chunk_for(ns_per_block),
                             [&](int, std::int64_t begin, std::int64_t end) {
-                              run_blocks(plan, in, out, n, begin, end, avx512, stream);
+                              run_blocks(plan, in, out, n, begin, end, avx512, stream, &recips);
                             });
 }
 

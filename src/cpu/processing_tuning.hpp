@@ -1,5 +1,7 @@
-// The CPU Processor's one switch, for tests: the table of an 8-bit input's chain taken always
-// (wherever the input is 8-bit), never, or where it is cheaper (the default).
+// The CPU Processor's switches, for tests: the table of an 8-bit input's chain taken always
+// (wherever the input is 8-bit), never, or where it is cheaper (the default); and a uint8
+// normalize step's division-free form (normalize_reciprocal.hpp) taken where checked exact (the
+// default), never, or unchecked (only to show that the check matters).
 #pragma once
 
 namespace tensorbuf::cpu {
@@ -7,5 +9,13 @@ namespace tensorbuf::cpu {
 enum class ProcessTableUse { kAuto, kAlways, kNever };
 
 void set_process_table_use(ProcessTableUse use);
+
+enum class ProcessDivideUse { kAuto, kNever, kUnchecked };
+
+void set_process_divide_use(ProcessDivideUse use);
+
+// Whether the division-free form gives (float(x) - mean) / stddev bit for bit for every uint8
+// x on this CPU (false without AVX-512: the form is not used there).
+bool normalize_reciprocal_exact(float mean, float stddev);
 
 }  // namespace tensorbuf::cpu
