@@ -144,9 +144,13 @@ std::vector<float> normalize_reciprocals(const core::ProcessStage& stage, std::i
   if (use == ProcessDivideUse::kAuto && elements < 256 * stage.channels) return recip;
 #if defined(TENSORBUF_ISA_X86_64)
   recip.resize(static_cast<std::size_t>(stage.period));
-  for (std::size_t k = 0; k < recip.size(); ++k) recip[k] = 1.0f / stage.stddevs[k];
+  // The period repeats the first `channels` values: one division each (a 224 x 224 frame's
+  // run is ~10 us; a period of divisions would be a tenth of it).
+  const auto channels = static_cast<std::size_t>(stage.channels);
+  for (std::size_t k = 0; k < recip.size(); ++k) {
+    recip[k] = k < channels ? 1.0f / stage.stddevs[k] : recip[k - channels];
+  }
   if (use == ProcessDivideUse::kAuto) {
-    // The period repeats the first `channels` values.
     for (std::int64_t c = 0; c < stage.channels; ++c) {
       if (!reciprocal_exact(stage.means[c], stage.stddevs[c], recip[static_cast<std::size_t>(c)])) {
         return {};

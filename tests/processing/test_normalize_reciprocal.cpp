@@ -130,19 +130,18 @@ TEST_P(NormalizeReciprocal, EveryByteEqualsTheDivision) {
         const std::string what = std::to_string(channels) + " channels, trial " +
                                  std::to_string(trial) + (half ? ", float16" : ", float32");
         const std::vector<std::uint32_t> expected = reference(x, means, stddevs, half);
-        EXPECT_EQ(first_difference(run(x, means, stddevs, half, cpu::ProcessDivideUse::kAuto),
-                                   expected),
-                  -1)
+        EXPECT_EQ(
+            first_difference(run(x, means, stddevs, half, cpu::ProcessDivideUse::kAuto), expected),
+            -1)
             << what;
-        EXPECT_EQ(first_difference(run(x, means, stddevs, half, cpu::ProcessDivideUse::kNever),
-                                   expected),
-                  -1)
+        EXPECT_EQ(
+            first_difference(run(x, means, stddevs, half, cpu::ProcessDivideUse::kNever), expected),
+            -1)
             << what;
         if (exact) {
-          EXPECT_EQ(
-              first_difference(run(x, means, stddevs, half, cpu::ProcessDivideUse::kUnchecked),
-                               expected),
-              -1)
+          EXPECT_EQ(first_difference(
+                        run(x, means, stddevs, half, cpu::ProcessDivideUse::kUnchecked), expected),
+                    -1)
               << what;
         }
       }
@@ -177,17 +176,16 @@ TEST_P(NormalizeReciprocal, ImageNetNeedsTheCorrectionAndPasses) {
         reference(x, kImageNetMeans, kImageNetStddevs, half);
     for (cpu::ProcessDivideUse use : {cpu::ProcessDivideUse::kAuto, cpu::ProcessDivideUse::kNever,
                                       cpu::ProcessDivideUse::kUnchecked}) {
-      EXPECT_EQ(first_difference(run(x, kImageNetMeans, kImageNetStddevs, half, use), expected),
-                -1)
+      EXPECT_EQ(first_difference(run(x, kImageNetMeans, kImageNetStddevs, half, use), expected), -1)
           << half << " " << static_cast<int>(use);
     }
   }
 }
 
 // Parameters whose form is wrong: a stddev so small that n / s overflows (the form gives NaN
-// there: q0 = inf, then inf - inf), NaN and infinite ones (a zero one is refused earlier). The check fails, the
-// default keeps the division (equal to the reference), and the unchecked form differs from it,
-// so the default really did not take the form.
+// there: q0 = inf, then inf - inf), NaN and infinite ones (a zero one is refused earlier). The
+// check fails, the default keeps the division (equal to the reference), and the unchecked form
+// differs from it, so the default really did not take the form.
 TEST_P(NormalizeReciprocal, FailedCheckKeepsTheDivision) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
@@ -234,9 +232,9 @@ TEST_P(NormalizeReciprocal, ShortRunsEqualTheDivision) {
   const std::uint8_t bytes[6] = {0, 1, 127, 128, 254, 255};
   std::memcpy(x.mutable_host_bytes(), bytes, sizeof bytes);
   for (bool half : {false, true}) {
-    EXPECT_EQ(first_difference(run(x, kImageNetMeans, kImageNetStddevs, half,
-                                   cpu::ProcessDivideUse::kAuto),
-                               reference(x, kImageNetMeans, kImageNetStddevs, half)),
+    EXPECT_EQ(first_difference(
+                  run(x, kImageNetMeans, kImageNetStddevs, half, cpu::ProcessDivideUse::kAuto),
+                  reference(x, kImageNetMeans, kImageNetStddevs, half)),
               -1);
   }
 }
