@@ -4,6 +4,7 @@
 // TENSORBUF_RANDOM_CASES cases (default 300).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -94,6 +95,66 @@ TEST_F(WithoutSimd, SizedFormMatchesTheReference) { check_sized_form(Device::cpu
 TEST_F(WithoutSimd, IntoFormMatchesTheReferenceAtEveryCapacity) {
   check_into_form(Device::cpu());
 }
+
+// Rows of 16, 32 and 64 bytes (the CPU's wide-row select and AVX-512 compress) over masks
+// past 64 entries and past a count block, odd lengths (a tail after the last 64-entry word),
+// at densities where every block is dense enough for the select, with SIMD on and off.
+RandomCase wide_row_case(std::mt19937_64& rng) {
+  static const DataType kTypes[] = {DataType::kInt8, DataType::kFloat32, DataType::kFloat64};
+  RandomCase c;
+  c.dtype = kTypes[rng() % std::size(kTypes)];
+  const std::int64_t row_bytes = std::int64_t{16} << (rng() % 3);
+  const auto inner = row_bytes / static_cast<std::int64_t>(type_size(c.dtype));
+  const std::int64_t rows = std::vector<std::int64_t>{64, 129, 1001, 16385, 40003}[rng() % 5];
+  const bool outer = rng() % 4 == 0;
+  c.shape = outer ? std::vector<std::int64_t>{2, rows, inner} : std::vector<std::int64_t>{rows, inner};
+  c.axis = outer ? 1 : 0;
+  c.axis_as_given = c.axis;
+  c.mask_shape = {rows};
+  c.tensor.resize(static_cast<std::size_t>((outer ? 2 : 1) * rows * row_bytes));
+  for (auto& b : c.tensor) b = static_cast<std::uint8_t>(rng());
+  std::bernoulli_distribution pick(std::vector<double>{0.3, 0.5, 0.9, 1}[rng() % 4]);
+  for (std::int64_t i = 0; i < rows; ++i) {
+    c.mask.push_back(pick(rng) ? static_cast<std::uint8_t>(1 + rng() % 255) : 0);
+  }
+  return c;
+}
+
+void check_wide_rows(Device device) {
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 60; ++i) {
+    const RandomCase c = wide_row_case(rng);
+    const std::size_t esize = type_size(c.dtype);
+    const auto sized = reference(c.tensor, c.shape, c.mask, c.mask_shape, esize, c.axis);
+    const TensorBuffer out = boolean_mask(from_bytes(c.dtype, Shape(c.shape), c.tensor),
+                                          from_bytes(DataType::kBool, Shape(c.mask_shape), c.mask),
+                                          {device, c.axis, {}});
+    ASSERT_EQ(out.shape(), Shape(sized.shape)) << "case " << i;
+    ASSERT_EQ(bytes(out), sized.bytes) << "case " << i;
+    // The into form clipped inside the rows (one row past a 64-entry word too) and with room.
+    const std::int64_t capacity = std::vector<std::int64_t>{
+        sized.count / 2 + 1, std::max<std::int64_t>(sized.count - 3, 0), sized.count + 5}[i % 3];
+    std::vector<std::int64_t> out_shape = sized.shape;
+    out_shape[static_cast<std::size_t>(c.axis)] = capacity;
+    std::int64_t out_elements = 1;
+    for (std::int64_t d : out_shape) out_elements *= d;
+    std::vector<std::uint8_t> before(static_cast<std::size_t>(out_elements) * esize);
+    for (auto& b : before) b = static_cast<std::uint8_t>(rng());
+    const auto expected =
+        reference(c.tensor, c.shape, c.mask, c.mask_shape, esize, c.axis, capacity, before);
+    TensorBuffer into = from_bytes(c.dtype, Shape(out_shape), before);
+    TensorBuffer count = make(DataType::kInt64, {1}, {-1});
+    boolean_mask_into(from_bytes(c.dtype, Shape(c.shape), c.tensor),
+                      from_bytes(DataType::kBool, Shape(c.mask_shape), c.mask), into, count,
+                      {device, c.axis, {}});
+    ASSERT_EQ(bytes(into), expected.bytes) << "case " << i << " capacity " << capacity;
+    ASSERT_EQ(values(count), std::vector<double>{static_cast<double>(sized.count)}) << i;
+  }
+}
+
+TEST_P(BooleanMaskRandom, WideRowsMatchTheReference) { check_wide_rows(GetParam()); }
+
+TEST_F(WithoutSimd, WideRowsMatchTheReference) { check_wide_rows(Device::cpu()); }
 
 }  // namespace
 }  // namespace tensorbuf
