@@ -8,7 +8,8 @@
 //      of 16, 32 or 64 bytes in blocks where at least a quarter of the rows are selected, with a
 //      branch-free select (every row is stored, the output row advances only on true ones);
 //      other rows as one copy per run of consecutive true rows, skipping false rows 8 mask
-//      bytes at a time. Rows of 4 and 8 bytes take the AVX-512 compress where the CPU has it
+//      bytes at a time. Rows of 4, 8, 16 and 32 bytes, where they would take the
+//      select, take the AVX-512 compress instead where the CPU has it
 //      (cpu/boolean_mask_avx512.hpp), 64 mask entries at a time, the select for the rest.
 #include <algorithm>
 #include <cstddef>
@@ -65,7 +66,7 @@ void select_rows(const std::uint8_t* mask, std::int64_t begin, std::int64_t end,
 }
 
 #if defined(TENSORBUF_ISA_X86_64)
-// Rows of 4 or 8 bytes by the AVX-512 compress over the mask's bit words (`bits`: entry 0's
+// Rows of 4, 8, 16 or 32 bytes by the AVX-512 compress over the mask's bit words (`bits`: entry 0's
 // word), the entries after the last whole word by select_rows.
 template <std::int64_t kBytes>
 void compress_rows(const std::uint8_t* mask, const std::uint64_t* bits, std::int64_t begin,
@@ -118,11 +119,12 @@ core::BooleanMaskResult boolean_mask(const core::BooleanMaskPlan& plan,
   const std::int64_t mask_size = plan.mask_size;
   const std::int64_t blocks = (mask_size + kBlock - 1) / kBlock;
   const auto row_bytes = static_cast<std::int64_t>(plan.inner * plan.element_size);
-  // Rows of 4 and 8 bytes on AVX-512: the count pass also keeps the mask as bits.
+  // Rows of 4, 8, 16 and 32 bytes on AVX-512: the count pass also keeps the mask as bits.
   std::optional<buckets::Scratch> bits_scratch;
   [[maybe_unused]] std::uint64_t* bits = nullptr;
 #if defined(TENSORBUF_ISA_X86_64)
-  if ((row_bytes == 4 || row_bytes == 8) && plan.outer > 0 && mask_size >= 64 &&
+  if ((row_bytes == 4 || row_bytes == 8 || row_bytes == 16 || row_bytes == 32) &&
+      plan.outer > 0 && mask_size >= 64 &&
       cpu_features().avx512bw) {
     bits_scratch.emplace(static_cast<std::size_t>(mask_size / 64) * sizeof(std::uint64_t));
     bits = static_cast<std::uint64_t*>(bits_scratch->data());
@@ -183,9 +185,10 @@ core::BooleanMaskResult boolean_mask(const core::BooleanMaskPlan& plan,
       const bool dense = 4 * (starts[static_cast<std::size_t>(b) + 1] - j) >= last - first;
       auto select = [&](auto bytes) {
 #if defined(TENSORBUF_ISA_X86_64)
-        if constexpr (decltype(bytes)::value == 4 || decltype(bytes)::value == 8) {
+        constexpr std::int64_t kBytes = decltype(bytes)::value;
+        if constexpr (kBytes == 4 || kBytes == 8 || kBytes == 16 || kBytes == 32) {
           if (bits != nullptr) {
-            compress_rows<decltype(bytes)::value>(buffers.mask, bits, first, last, source,
+            compress_rows<kBytes>(buffers.mask, bits, first, last, source,
                                                   block_target, j, j_end);
             return;
           }

@@ -1,5 +1,5 @@
 // boolean_mask on the CPU, AVX-512 path (x86 builds without TENSORBUF_PORTABLE, CPUs that have
-// it: cpu/cpu_features.hpp): rows of 4 or 8 bytes, 64 mask entries at a time. The count pass
+// it: cpu/cpu_features.hpp): rows of 4, 8, 16 or 32 bytes, 64 mask entries at a time. The count pass
 // makes each 64 mask bytes a word of bits (one compare); each vector of rows is packed by a
 // register compress (the memory form of vpcompress is microcoded and slow on AMD) and stored at
 // the output row. Included by src/cpu/boolean_mask.cpp only.
@@ -31,28 +31,60 @@ __attribute__((target("avx512f,avx512bw,popcnt"))) inline std::int64_t pack_mask
   return n;
 }
 
+// The qword lanes of a vector of 16- or 32-byte rows that row bits `k` pick: each row's bit
+// repeated over its 2 or 4 lanes.
+template <int kRowBytes>
+constexpr std::uint32_t row_lanes(std::uint32_t k) {
+  constexpr int kQwords = kRowBytes / 8;
+  std::uint32_t lanes = 0;
+  for (int r = 0; r < 8 / kQwords; ++r) {
+    if ((k >> r) & 1u) lanes |= ((1u << kQwords) - 1) << (kQwords * r);
+  }
+  return lanes;
+}
+
+template <int kRowBytes>
+struct RowLaneTable {
+  std::uint8_t lanes[1 << (64 / kRowBytes)] = {};
+  constexpr RowLaneTable() {
+    for (std::uint32_t k = 0; k < (1u << (64 / kRowBytes)); ++k) {
+      lanes[k] = static_cast<std::uint8_t>(row_lanes<kRowBytes>(k));
+    }
+  }
+};
+
 // The rows picked by `words` words of mask bits (pack_mask_avx512), from `source` (the row of
 // the first bit) packed into `target`, at most `limit` rows; returns how many were written. A
 // full vector is stored while it ends within the limit: lanes past the packed rows are
 // overwritten by the next store, and nothing past `limit` rows is touched; the last store is
-// masked to the rows that fit.
+// masked to the rows that fit. Rows of 4 and 8 bytes are compressed by dwords and qwords, rows
+// of 16 and 32 bytes by qwords with each row's bit spread over its lanes; vectors of narrow
+// rows with no true row are skipped (rare at any density where this runs, unlike a pair of
+// wide rows, where the branch would be unpredictable).
 template <int kRowBytes>
 __attribute__((target("avx512f,avx512bw,popcnt"))) std::int64_t compress_rows_avx512(
     const std::uint64_t* bits, std::int64_t words, const std::uint8_t* source, std::uint8_t* target,
     std::int64_t limit) {
-  constexpr int kLanes = 64 / kRowBytes;
+  static_assert(kRowBytes == 4 || kRowBytes == 8 || kRowBytes == 16 || kRowBytes == 32);
+  constexpr int kLanes = 64 / kRowBytes;  // rows per vector
+  constexpr int kQwords = kRowBytes / 8;  // qword lanes per row (wide rows)
+  static constexpr RowLaneTable<(kRowBytes >= 16 ? kRowBytes : 16)> kTable{};
   std::int64_t j = 0;
   for (std::int64_t w = 0; w < words && j < limit; ++w) {
     const std::uint64_t word = bits[w];
     for (int q = 0; q < 64 / kLanes && j < limit; ++q) {
       const auto k = static_cast<std::uint32_t>((word >> (kLanes * q)) & ((1ull << kLanes) - 1));
-      if (k == 0) continue;
+      if constexpr (kLanes >= 8) {
+        if (k == 0) continue;
+      }
       const __m512i rows = _mm512_loadu_si512(source + (64 * w + kLanes * q) * kRowBytes);
       __m512i packed;
       if constexpr (kRowBytes == 4) {
         packed = _mm512_maskz_compress_epi32(static_cast<__mmask16>(k), rows);
-      } else {
+      } else if constexpr (kRowBytes == 8) {
         packed = _mm512_maskz_compress_epi64(static_cast<__mmask8>(k), rows);
+      } else {
+        packed = _mm512_maskz_compress_epi64(static_cast<__mmask8>(kTable.lanes[k]), rows);
       }
       const std::int64_t count = kernels::popcount64(k);
       std::uint8_t* at = target + j * kRowBytes;
@@ -60,10 +92,11 @@ __attribute__((target("avx512f,avx512bw,popcnt"))) std::int64_t compress_rows_av
         _mm512_storeu_si512(at, packed);
       } else {
         const std::int64_t fit = std::min(count, limit - j);
-        const auto store = static_cast<std::uint32_t>((1ull << fit) - 1);
         if constexpr (kRowBytes == 4) {
+          const auto store = static_cast<std::uint32_t>((1ull << fit) - 1);
           _mm512_mask_storeu_epi32(at, static_cast<__mmask16>(store), packed);
         } else {
+          const auto store = static_cast<std::uint32_t>((1ull << (fit * kQwords)) - 1);
           _mm512_mask_storeu_epi64(at, static_cast<__mmask8>(store), packed);
         }
       }
