@@ -35,18 +35,45 @@ class BooleanMaskRandom : public ::testing::TestWithParam<Device> {
 
 TENSORBUF_INSTANTIATE_ON_ALL_DEVICES(BooleanMaskRandom);
 
+// boolean_mask of case c against the reference.
+void expect_sized_form(const RandomCase& c, Device device, int i) {
+  const auto expected =
+      reference(c.tensor, c.shape, c.mask, c.mask_shape, type_size(c.dtype), c.axis);
+  const TensorBuffer out = boolean_mask(from_bytes(c.dtype, Shape(c.shape), c.tensor),
+                                        from_bytes(DataType::kBool, Shape(c.mask_shape), c.mask),
+                                        {device, c.axis_as_given, {}});
+  ASSERT_EQ(out.shape(), Shape(expected.shape)) << "case " << i;
+  ASSERT_EQ(bytes(out), expected.bytes) << "case " << i;
+}
+
+// boolean_mask_into of case c into an out of `capacity` slices filled with random bytes
+// (those past the count must stay), against the reference; count is the true n.
+void expect_into_form(const RandomCase& c, std::int64_t capacity, Device device,
+                      std::mt19937_64& rng, int i) {
+  const std::size_t esize = type_size(c.dtype);
+  const auto sized = reference(c.tensor, c.shape, c.mask, c.mask_shape, esize, c.axis);
+  std::vector<std::int64_t> out_shape = sized.shape;
+  out_shape[static_cast<std::size_t>(c.axis)] = capacity;
+  std::int64_t out_elements = 1;
+  for (std::int64_t d : out_shape) out_elements *= d;
+  std::vector<std::uint8_t> before(static_cast<std::size_t>(out_elements) * esize);
+  for (auto& b : before) b = static_cast<std::uint8_t>(rng());
+  const auto expected =
+      reference(c.tensor, c.shape, c.mask, c.mask_shape, esize, c.axis, capacity, before);
+  TensorBuffer out = from_bytes(c.dtype, Shape(out_shape), before);
+  TensorBuffer count = make(DataType::kInt64, {1}, {-1});
+  boolean_mask_into(from_bytes(c.dtype, Shape(c.shape), c.tensor),
+                    from_bytes(DataType::kBool, Shape(c.mask_shape), c.mask), out, count,
+                    {device, c.axis_as_given, {}});
+  ASSERT_EQ(bytes(out), expected.bytes) << "case " << i << " capacity " << capacity;
+  ASSERT_EQ(values(count), std::vector<double>{static_cast<double>(sized.count)}) << i;
+}
+
 void check_sized_form(Device device) {
   std::mt19937_64 rng(1205);
   for (int i = 0; i < random_cases(); ++i) {
-    const RandomCase c = random_case(rng);
-    const auto expected = reference(c.tensor, c.shape, c.mask, c.mask_shape,
-                                    type_size(c.dtype), c.axis);
-    const TensorBuffer out =
-        boolean_mask(from_bytes(c.dtype, Shape(c.shape), c.tensor),
-                     from_bytes(DataType::kBool, Shape(c.mask_shape), c.mask),
-                     {device, c.axis_as_given, {}});
-    ASSERT_EQ(out.shape(), Shape(expected.shape)) << "case " << i;
-    ASSERT_EQ(bytes(out), expected.bytes) << "case " << i;
+    expect_sized_form(random_case(rng), device, i);
+    if (::testing::Test::HasFatalFailure()) return;
   }
 }
 
@@ -54,26 +81,12 @@ void check_into_form(Device device) {
   std::mt19937_64 rng(51205);
   for (int i = 0; i < random_cases(); ++i) {
     const RandomCase c = random_case(rng);
-    const std::size_t esize = type_size(c.dtype);
-    const auto sized = reference(c.tensor, c.shape, c.mask, c.mask_shape, esize, c.axis);
+    const std::int64_t n =
+        reference(c.tensor, c.shape, c.mask, c.mask_shape, type_size(c.dtype), c.axis).count;
     // Below, at and above n.
-    const std::int64_t capacity =
-        std::vector<std::int64_t>{sized.count / 2, sized.count, sized.count + 3}[rng() % 3];
-    std::vector<std::int64_t> out_shape = sized.shape;
-    out_shape[static_cast<std::size_t>(c.axis)] = capacity;
-    std::int64_t out_elements = 1;
-    for (std::int64_t d : out_shape) out_elements *= d;
-    std::vector<std::uint8_t> before(static_cast<std::size_t>(out_elements) * esize);
-    for (auto& b : before) b = static_cast<std::uint8_t>(rng());
-    const auto expected =
-        reference(c.tensor, c.shape, c.mask, c.mask_shape, esize, c.axis, capacity, before);
-    TensorBuffer out = from_bytes(c.dtype, Shape(out_shape), before);
-    TensorBuffer count = make(DataType::kInt64, {1}, {-1});
-    boolean_mask_into(from_bytes(c.dtype, Shape(c.shape), c.tensor),
-                      from_bytes(DataType::kBool, Shape(c.mask_shape), c.mask), out, count,
-                      {device, c.axis_as_given, {}});
-    ASSERT_EQ(bytes(out), expected.bytes) << "case " << i << " capacity " << capacity;
-    ASSERT_EQ(values(count), std::vector<double>{static_cast<double>(sized.count)}) << i;
+    const std::int64_t capacity = std::vector<std::int64_t>{n / 2, n, n + 3}[rng() % 3];
+    expect_into_form(c, capacity, device, rng, i);
+    if (::testing::Test::HasFatalFailure()) return;
   }
 }
 
@@ -124,31 +137,15 @@ void check_wide_rows(Device device) {
   std::mt19937_64 rng(7);
   for (int i = 0; i < 60; ++i) {
     const RandomCase c = wide_row_case(rng);
-    const std::size_t esize = type_size(c.dtype);
-    const auto sized = reference(c.tensor, c.shape, c.mask, c.mask_shape, esize, c.axis);
-    const TensorBuffer out = boolean_mask(from_bytes(c.dtype, Shape(c.shape), c.tensor),
-                                          from_bytes(DataType::kBool, Shape(c.mask_shape), c.mask),
-                                          {device, c.axis, {}});
-    ASSERT_EQ(out.shape(), Shape(sized.shape)) << "case " << i;
-    ASSERT_EQ(bytes(out), sized.bytes) << "case " << i;
+    expect_sized_form(c, device, i);
+    if (::testing::Test::HasFatalFailure()) return;
+    const std::int64_t n =
+        reference(c.tensor, c.shape, c.mask, c.mask_shape, type_size(c.dtype), c.axis).count;
     // The into form clipped inside the rows (one row past a 64-entry word too) and with room.
     const std::int64_t capacity = std::vector<std::int64_t>{
-        sized.count / 2 + 1, std::max<std::int64_t>(sized.count - 3, 0), sized.count + 5}[i % 3];
-    std::vector<std::int64_t> out_shape = sized.shape;
-    out_shape[static_cast<std::size_t>(c.axis)] = capacity;
-    std::int64_t out_elements = 1;
-    for (std::int64_t d : out_shape) out_elements *= d;
-    std::vector<std::uint8_t> before(static_cast<std::size_t>(out_elements) * esize);
-    for (auto& b : before) b = static_cast<std::uint8_t>(rng());
-    const auto expected =
-        reference(c.tensor, c.shape, c.mask, c.mask_shape, esize, c.axis, capacity, before);
-    TensorBuffer into = from_bytes(c.dtype, Shape(out_shape), before);
-    TensorBuffer count = make(DataType::kInt64, {1}, {-1});
-    boolean_mask_into(from_bytes(c.dtype, Shape(c.shape), c.tensor),
-                      from_bytes(DataType::kBool, Shape(c.mask_shape), c.mask), into, count,
-                      {device, c.axis, {}});
-    ASSERT_EQ(bytes(into), expected.bytes) << "case " << i << " capacity " << capacity;
-    ASSERT_EQ(values(count), std::vector<double>{static_cast<double>(sized.count)}) << i;
+        n / 2 + 1, std::max<std::int64_t>(n - 3, 0), n + 5}[i % 3];
+    expect_into_form(c, capacity, device, rng, i);
+    if (::testing::Test::HasFatalFailure()) return;
   }
 }
 
