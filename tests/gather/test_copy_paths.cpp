@@ -11,10 +11,9 @@
 #include <vector>
 
 #include "boolean_mask_update/helpers.hpp"
-#include "cpu/cpu_features.hpp"
-#include "cpu/row_gather.hpp"
 #include "gather/reference.hpp"
 #include "support/error_text.hpp"
+#include "support/row_copy_paths.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
 namespace tensorbuf {
@@ -27,22 +26,10 @@ using testing::gathering::reference;
 using testing::mask_update::bytes;
 using testing::mask_update::from_bytes;
 
-class GatherCopyPaths : public ::testing::TestWithParam<bool> {
- protected:
-  void SetUp() override {
-    cpu::set_simd_enabled(GetParam());
-    cpu::set_row_gather_thresholds({0, 0});
-  }
-  void TearDown() override {
-    cpu::set_simd_enabled(true);
-    cpu::set_row_gather_thresholds({});
-  }
-};
+class GatherCopyPaths : public testing::RowCopyPaths {};
 
 INSTANTIATE_TEST_SUITE_P(Simd, GatherCopyPaths, ::testing::Values(true, false),
-                         [](const auto& param_info) {
-                           return param_info.param ? "avx512" : "portable";
-                         });
+                         testing::simd_param_name);
 
 // float32 params [O, S, W] gathered on axis 1 (rows of W * 4 bytes), batch_dims 0 or 1 (then
 // indices [O, 70]); O = 1 is the axis-0 case.

@@ -9,11 +9,10 @@
 #include <vector>
 
 #include "boolean_mask_update/helpers.hpp"
-#include "cpu/cpu_features.hpp"
-#include "cpu/row_gather.hpp"
 #include "gather_nd/random_case.hpp"
 #include "gather_nd/reference.hpp"
 #include "support/error_text.hpp"
+#include "support/row_copy_paths.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
 namespace tensorbuf {
@@ -26,22 +25,10 @@ using testing::gathered::reference;
 using testing::mask_update::bytes;
 using testing::mask_update::from_bytes;
 
-class GatherNdCopyPaths : public ::testing::TestWithParam<bool> {
- protected:
-  void SetUp() override {
-    cpu::set_simd_enabled(GetParam());
-    cpu::set_row_gather_thresholds({0, 0});
-  }
-  void TearDown() override {
-    cpu::set_simd_enabled(true);
-    cpu::set_row_gather_thresholds({});
-  }
-};
+class GatherNdCopyPaths : public testing::RowCopyPaths {};
 
 INSTANTIATE_TEST_SUITE_P(Simd, GatherNdCopyPaths, ::testing::Values(true, false),
-                         [](const auto& param_info) {
-                           return param_info.param ? "avx512" : "portable";
-                         });
+                         testing::simd_param_name);
 
 // params [B, S, T, W] float32 (W * 4 bytes a row at depth 2, T * W * 4 at depth 1).
 RandomCase row_case(std::mt19937_64& rng, std::int64_t width, int depth, int batch_dims,
