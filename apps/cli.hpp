@@ -109,6 +109,24 @@ Options options_from(const Args& flags) {
   return options;
 }
 
+// An op `op(tensor, <operand>, updates, options)` with an in-place form (the scatters, the mask
+// update): --tensor, --<operand> and --updates read, then run in place (--in-place) or saved to
+// --out.
+template <class Options, class InPlace, class OutOfPlace>
+int run_tensor_update(const Args& flags, const char* operand_flag, InPlace in_place,
+                      OutOfPlace out_of_place) {
+  const auto options = options_from<Options>(flags);
+  TensorArg tensor = load_tensor_arg(flags);
+  const TensorBuffer operand = load_npy_tensor(flags.required(operand_flag));
+  const TensorBuffer updates = load_npy_tensor(flags.required("updates"));
+  if (!tensor.out) {
+    in_place(tensor.tensor, operand, updates, options);
+  } else {
+    save_npy(*tensor.out, out_of_place(tensor.tensor, operand, updates, options));
+  }
+  return kExitOk;
+}
+
 // Usage words many ops share.
 inline constexpr const char* kPolicyUsage = "[--out-of-bounds default|error|drop]";
 inline constexpr const char* kDeviceUsage = "[--device cpu|cuda]";

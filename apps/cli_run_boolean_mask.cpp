@@ -10,16 +10,14 @@ namespace tensorbuf::cli {
 namespace {
 
 int run_boolean_mask_update(const Args& flags) {
-  const auto options = options_from<BooleanMaskUpdateOptions>(flags);
-  TensorArg tensor = load_tensor_arg(flags);
-  const TensorBuffer mask = load_npy_tensor(flags.required("mask"));
-  const TensorBuffer updates = load_npy_tensor(flags.required("updates"));
-  if (!tensor.out) {
-    boolean_mask_update_in_place(tensor.tensor, mask, updates, options);
-  } else {
-    save_npy(*tensor.out, boolean_mask_update(tensor.tensor, mask, updates, options));
-  }
-  return kExitOk;
+  return run_tensor_update<BooleanMaskUpdateOptions>(
+      flags, "mask",
+      [](TensorBuffer& t, const TensorBuffer& m, const TensorBuffer& u, const auto& o) {
+        boolean_mask_update_in_place(t, m, u, o);
+      },
+      [](const TensorBuffer& t, const TensorBuffer& m, const TensorBuffer& u, const auto& o) {
+        return boolean_mask_update(t, m, u, o);
+      });
 }
 
 int run_boolean_mask(const Args& flags) {

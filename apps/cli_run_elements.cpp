@@ -19,16 +19,14 @@ int run_a_gather(const Args& flags) {
 }
 
 int run_scatter_elements(const Args& flags) {
-  const auto options = options_from<ScatterElementsOptions>(flags);
-  TensorArg tensor = load_tensor_arg(flags);
-  const TensorBuffer indices = load_npy_tensor(flags.required("indices"));
-  const TensorBuffer updates = load_npy_tensor(flags.required("updates"));
-  if (!tensor.out) {
-    scatter_elements_in_place(tensor.tensor, indices, updates, options);
-  } else {
-    save_npy(*tensor.out, scatter_elements(tensor.tensor, indices, updates, options));
-  }
-  return kExitOk;
+  return run_tensor_update<ScatterElementsOptions>(
+      flags, "indices",
+      [](TensorBuffer& t, const TensorBuffer& i, const TensorBuffer& u, const auto& o) {
+        scatter_elements_in_place(t, i, u, o);
+      },
+      [](const TensorBuffer& t, const TensorBuffer& i, const TensorBuffer& u, const auto& o) {
+        return scatter_elements(t, i, u, o);
+      });
 }
 
 }  // namespace

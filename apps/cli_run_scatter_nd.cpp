@@ -15,16 +15,7 @@ struct ScatterFns {
 };
 
 int run_scatter(ScatterFns fn, const Args& flags) {
-  const auto options = options_from<ScatterOptions>(flags);
-  TensorArg tensor = load_tensor_arg(flags);
-  const TensorBuffer indices = load_npy_tensor(flags.required("indices"));
-  const TensorBuffer updates = load_npy_tensor(flags.required("updates"));
-  if (!tensor.out) {
-    fn.in_place(tensor.tensor, indices, updates, options);
-  } else {
-    save_npy(*tensor.out, fn.out_of_place(tensor.tensor, indices, updates, options));
-  }
-  return kExitOk;
+  return run_tensor_update<ScatterOptions>(flags, "indices", fn.in_place, fn.out_of_place);
 }
 
 #if TENSORBUF_CLI_WITH_MPI
