@@ -1,7 +1,27 @@
-# tensorbuf_fortran_interfaces(<list file> <combines> <output>): the raw interfaces of the C
-# functions in <list file> (c_functions.list says its form) as one Fortran `interface` block,
-# each function a plain interface body (never procedure(<abstract>), bind(c): gfortran 12.2
-# miscompiles the `value` arguments of those), then a `public` statement naming them all.
+# The Fortran raw interfaces of the C API, read from include/tensorbuf/c_api.h itself (the one
+# declaration of the C ABI): each TENSORBUF_API prototype becomes a plain interface body
+# c_tb_<name> with bind(c, name="tb_<name>") (never procedure(<abstract>), bind(c): gfortran
+# 12.2 miscompiles the `value` arguments of those), then a `public` statement naming them all.
+# Run at build time by fortran/CMakeLists.txt (editing c_api.h regenerates the file):
+#   cmake -DHEADER=c_api.h -DOUTPUT=tensorbuf_c_functions.inc -P c_functions.cmake
+# The build fails, naming the function, when a prototype cannot be read or a parameter's C
+# type has no rule below, and when the TENSORBUF_API count and the interfaces differ.
+#
+# How a C parameter is passed (the rules c_api.h follows; no list of exceptions):
+#   by value: int and the enums -> integer(c_int), int64_t -> integer(c_int64_t), size_t ->
+#     integer(c_size_t), float -> real(c_float), a struct (tb_device) -> type(T), value;
+#   a handle, void* or an opaque struct (tb_buffer*, tb_processor*, struct DLPack...*), const
+#     or not -> type(c_ptr), value;
+#   T** (a new handle written by C) -> type(c_ptr), intent(out);
+#   const T* of a scalar or a struct -> an array read, T(*) (shape, means, steps);
+#   T* of a scalar -> written by C: one value, or TB_MAX_NDIM values when it is a shape
+#     (named `shape` or `*_shape`, as the header documents them);
+#   const tb_*_options* -> type(c_ptr), value: c_loc of the struct or c_null_ptr (the
+#     defaults), except in an `_ex` function, whose one struct argument (the options of the
+#     scatters and the mask update, tb_borrow_desc) is the struct itself, by reference.
+# Returns: tb_status -> a function result(status) integer(c_int); void -> a subroutine;
+# uint32_t -> integer(c_int32_t) and const char* -> type(c_ptr), result(res).
+cmake_minimum_required(VERSION 3.25)
 
 # `items` (a CMake list) after `first`, comma-separated, continued with ` &` onto lines that
 # start with `indent` once a line would pass 96 columns (98 with the ` &`); `last` ends the
@@ -33,64 +53,105 @@ function(_tensorbuf_wrap out first indent last)
   set(${out} "${text}" PARENT_SCOPE)
 endfunction()
 
-# The argument kinds of c_functions.list: `kind|declaration|imported name|after the name`.
-set(_TENSORBUF_KINDS
-  "ptr|type(c_ptr), value|c_ptr|"
-  "ptr_out|type(c_ptr), intent(out)|c_ptr|"
-  "int|integer(c_int), value|c_int|"
-  "int_out|integer(c_int), intent(out)|c_int|"
-  "i64|integer(c_int64_t), value|c_int64_t|"
-  "i64_out|integer(c_int64_t), intent(out)|c_int64_t|"
-  "i64_array|integer(c_int64_t), intent(in)|c_int64_t|(*)"
-  "i64_array_out|integer(c_int64_t), intent(out)|c_int64_t|(*)"
-  "size|integer(c_size_t), value|c_size_t|"
-  "float|real(c_float), value|c_float|"
-  "float_array|real(c_float), intent(in)|c_float|(*)"
-  "device|type(tb_device), value|tb_device|")
-
-# The declaration of an argument kind (without the name), the `(*)` after its name, and the
-# name it imports. A struct type is read by reference, <struct>_array an array of them.
-function(_tensorbuf_kind kind decl_out dims_out import_out)
-  if(kind MATCHES "^(tb_[a-z_]+)_array$")
-    set(entry "${kind}|type(${CMAKE_MATCH_1}), intent(in)|${CMAKE_MATCH_1}|(*)")
-  elseif(kind MATCHES "^tb_[a-z_]+$")
-    set(entry "${kind}|type(${kind}), intent(in)|${kind}|")
+# The Fortran kind of a C scalar type passed by value, and the iso_c_binding name it imports.
+function(_tensorbuf_scalar function type enums decl_out import_out)
+  if(type STREQUAL "int" OR type IN_LIST enums)
+    set(kind integer c_int)
+  elseif(type STREQUAL "int64_t")
+    set(kind integer c_int64_t)
+  elseif(type STREQUAL "size_t")
+    set(kind integer c_size_t)
+  elseif(type STREQUAL "float")
+    set(kind real c_float)
   else()
-    set(entry "")
-    foreach(known IN LISTS _TENSORBUF_KINDS)
-      if(known MATCHES "^${kind}[|]")
-        set(entry "${known}")
-      endif()
-    endforeach()
-    if(entry STREQUAL "")
-      message(FATAL_ERROR "c_functions.list: unknown argument kind '${kind}'")
-    endif()
+    message(FATAL_ERROR "c_api.h: ${function}: no Fortran rule for the C type '${type}'")
   endif()
-  string(REGEX MATCH "^[^|]*[|]([^|]*)[|]([^|]*)[|](.*)$" _unused "${entry}")
-  set(${decl_out} "${CMAKE_MATCH_1}" PARENT_SCOPE)
-  set(${import_out} "${CMAKE_MATCH_2}" PARENT_SCOPE)
-  set(${dims_out} "${CMAKE_MATCH_3}" PARENT_SCOPE)
+  list(GET kind 0 fortran_type)
+  list(GET kind 1 import)
+  set(${decl_out} "${fortran_type}(${import})" PARENT_SCOPE)
+  set(${import_out} ${import} PARENT_SCOPE)
 endfunction()
 
-# One interface body from a line `[void ]name(kind arg, ...)`; its Fortran name in `name_out`.
-function(_tensorbuf_interface line text_out name_out)
-  if(NOT line MATCHES "^(void )?([a-z0-9_]+)\\((.*)\\)$")
-    message(FATAL_ERROR "c_functions.list: cannot read '${line}'")
+# One C parameter `const T** name` (spaces normalised) of `function`: its declaration (without
+# the name), the `(*)` after its name, the name it imports, and the name itself.
+function(_tensorbuf_param function param enums structs decl_out dims_out import_out name_out)
+  if(NOT param MATCHES "^(const )?(struct )?([A-Za-z0-9_]+)(\\**) ([a-z0-9_]+)$")
+    message(FATAL_ERROR "c_api.h: ${function}: cannot read the parameter '${param}'")
   endif()
-  set(void "${CMAKE_MATCH_1}")
+  set(const "${CMAKE_MATCH_1}")
+  set(tagged "${CMAKE_MATCH_2}")
+  set(type "${CMAKE_MATCH_3}")
+  string(LENGTH "${CMAKE_MATCH_4}" stars)
+  set(name "${CMAKE_MATCH_5}")
+  set(dims "")
+  set(is_struct FALSE)
+  if(NOT tagged AND type IN_LIST structs)
+    set(is_struct TRUE)
+  endif()
+  if(stars EQUAL 2)
+    set(decl "type(c_ptr), intent(out)")
+    set(import c_ptr)
+  elseif(stars GREATER 2)
+    message(FATAL_ERROR "c_api.h: ${function}: no Fortran rule for '${param}'")
+  elseif(stars EQUAL 0 AND is_struct)
+    set(decl "type(${type}), value")
+    set(import ${type})
+  elseif(stars EQUAL 0)
+    _tensorbuf_scalar(${function} ${type} "${enums}" kind import)
+    set(decl "${kind}, value")
+  elseif(type STREQUAL "void" OR tagged OR (NOT is_struct AND type MATCHES "^tb_"
+         AND NOT type IN_LIST enums))
+    set(decl "type(c_ptr), value")   # a handle, opaque
+    set(import c_ptr)
+  elseif(is_struct AND NOT const)
+    message(FATAL_ERROR "c_api.h: ${function}: no Fortran rule for '${param}'")
+  elseif(is_struct AND function MATCHES "_ex$")
+    set(decl "type(${type}), intent(in)")
+    set(import ${type})
+  elseif(is_struct AND type MATCHES "_options$")
+    set(decl "type(c_ptr), value")
+    set(import c_ptr)
+  elseif(is_struct)
+    set(decl "type(${type}), intent(in)")
+    set(import ${type})
+    set(dims "(*)")
+  elseif(const)
+    _tensorbuf_scalar(${function} ${type} "${enums}" kind import)
+    set(decl "${kind}, intent(in)")
+    set(dims "(*)")
+  else()
+    _tensorbuf_scalar(${function} ${type} "${enums}" kind import)
+    set(decl "${kind}, intent(out)")
+    if(name MATCHES "^(.*_)?shape$")
+      set(dims "(*)")
+    endif()
+  endif()
+  set(${decl_out} "${decl}" PARENT_SCOPE)
+  set(${dims_out} "${dims}" PARENT_SCOPE)
+  set(${import_out} "${import}" PARENT_SCOPE)
+  set(${name_out} "${name}" PARENT_SCOPE)
+endfunction()
+
+# One interface body from a prototype `<return> tb_<name>(<params>)`, its spaces normalised.
+function(_tensorbuf_interface prototype enums structs text_out name_out)
+  if(NOT prototype MATCHES "^(.*[ *])tb_([a-z0-9_]+)\\((.*)\\)$")
+    message(FATAL_ERROR "c_api.h: cannot read the prototype '${prototype}'")
+  endif()
+  string(STRIP "${CMAKE_MATCH_1}" returns)
   set(name "${CMAKE_MATCH_2}")
-  string(REPLACE ", " ";" args "${CMAKE_MATCH_3}")
+  set(params "${CMAKE_MATCH_3}")
   set(names "")
   set(imports "")
   set(decls "")       # declaration lines, consecutive arguments of one kind on one line
   set(group_decl "")
   set(group_names "")
-  foreach(arg IN LISTS args)
-    if(NOT arg MATCHES "^([a-z0-9_]+) ([a-z0-9_]+)$")
-      message(FATAL_ERROR "c_functions.list: argument '${arg}' of ${name} is not `kind name`")
-    endif()
-    set(arg_name ${CMAKE_MATCH_2})
-    _tensorbuf_kind(${CMAKE_MATCH_1} decl dims import)
+  if(NOT params STREQUAL "void")
+    string(REPLACE ", " ";" params "${params}")
+  else()
+    set(params "")
+  endif()
+  foreach(param IN LISTS params)
+    _tensorbuf_param(tb_${name} "${param}" "${enums}" "${structs}" decl dims import arg_name)
     list(APPEND names ${arg_name})
     list(APPEND imports ${import})
     if(NOT decl STREQUAL group_decl AND NOT group_names STREQUAL "")
@@ -101,20 +162,32 @@ function(_tensorbuf_interface line text_out name_out)
     set(group_decl "${decl}")
     list(APPEND group_names "${arg_name}${dims}")
   endforeach()
-  list(JOIN group_names ", " joined)
-  string(APPEND decls "      ${group_decl} :: ${joined}\n")
-  if(void)
+  if(NOT group_names STREQUAL "")
+    list(JOIN group_names ", " joined)
+    string(APPEND decls "      ${group_decl} :: ${joined}\n")
+  endif()
+  set(keyword function)
+  if(returns STREQUAL "void")
     set(keyword subroutine)
     set(tail " &\n        bind(c, name=\"tb_${name}\")\n")
-  else()
-    set(keyword function)
+  elseif(returns STREQUAL "tb_status")
     list(APPEND imports c_int)
     set(tail " &\n        result(status) bind(c, name=\"tb_${name}\")\n")
     string(APPEND decls "      integer(c_int) :: status\n")
+  elseif(returns STREQUAL "uint32_t")
+    list(APPEND imports c_int32_t)
+    set(tail " &\n        result(res) bind(c, name=\"tb_${name}\")\n")
+    string(APPEND decls "      integer(c_int32_t) :: res\n")
+  elseif(returns STREQUAL "const char*")
+    list(APPEND imports c_ptr)
+    set(tail " &\n        result(res) bind(c, name=\"tb_${name}\")\n")
+    string(APPEND decls "      type(c_ptr) :: res\n")
+  else()
+    message(FATAL_ERROR "c_api.h: tb_${name}: no Fortran rule for the return type '${returns}'")
   endif()
   # The iso_c_binding kinds in one order, then the module's types.
   set(ordered "")
-  foreach(kind c_int c_int64_t c_float c_ptr c_size_t)
+  foreach(kind c_int c_int32_t c_int64_t c_float c_ptr c_size_t)
     if(kind IN_LIST imports)
       list(APPEND ordered ${kind})
     endif()
@@ -129,57 +202,52 @@ function(_tensorbuf_interface line text_out name_out)
   set(${name_out} c_tb_${name} PARENT_SCOPE)
 endfunction()
 
-# Appends the interface bodies of the lines after `publics_var` to `body_var`, and their names
-# to `publics_var`.
-function(_tensorbuf_add_interfaces body_var publics_var)
-  set(body "${${body_var}}")
-  set(publics "${${publics_var}}")
-  foreach(one IN LISTS ARGN)
-    _tensorbuf_interface("${one}" text fortran_name)
-    string(APPEND body "${text}")
-    list(APPEND publics ${fortran_name})
-  endforeach()
-  set(${body_var} "${body}" PARENT_SCOPE)
-  set(${publics_var} "${publics}" PARENT_SCOPE)
-endfunction()
-
-function(tensorbuf_fortran_interfaces list_file combines output)
-  file(STRINGS ${list_file} lines)
-  list(APPEND lines "")   # ends a last run of @combine@ lines
+# tensorbuf_fortran_interfaces(<c_api.h> <output>): every TENSORBUF_API function of the header,
+# in its order.
+function(tensorbuf_fortran_interfaces header output)
+  file(READ ${header} text)
+  # Comments out (a /* ... */ is one bracketed run once its delimiters are single characters),
+  # each `;` (CMake's list separator) as `end`, whitespace as single spaces.
+  string(ASCII 1 open)
+  string(ASCII 2 close)
+  string(ASCII 3 end)
+  string(REPLACE "/*" "${open}" text "${text}")
+  string(REPLACE "*/" "${close}" text "${text}")
+  string(REGEX REPLACE "${open}[^${close}]*${close}" " " text "${text}")
+  string(REGEX REPLACE "//[^\n]*" " " text "${text}")
+  string(REPLACE ";" "${end}" text "${text}")
+  string(REGEX REPLACE "[ \t\r\n]+" " " text "${text}")
+  string(REGEX REPLACE " ?\\* ?" "*" text "${text}")              # `T *x`, `T * x` -> `T*x`
+  string(REGEX REPLACE "\\*([A-Za-z_])" "* \\1" text "${text}")   # -> `T* x`
+  string(REGEX REPLACE "([(]) " "\\1" text "${text}")
+  string(REGEX REPLACE " ([),])" "\\1" text "${text}")
+  # The header's enum and struct typedefs (by name); any other tb_ type is an opaque handle.
+  string(REGEX MATCHALL "typedef enum {[^}]*} tb_[a-z_]+" enums "${text}")
+  list(TRANSFORM enums REPLACE ".* " "")
+  string(REGEX MATCHALL "typedef struct {[^}]*} tb_[a-z_]+" structs "${text}")
+  list(TRANSFORM structs REPLACE ".* " "")
+  string(REGEX MATCHALL "TENSORBUF_API [^${end}]*${end}" prototypes "${text}")
+  string(REGEX MATCHALL "TENSORBUF_API" exported "${text}")
+  list(LENGTH prototypes count)
+  list(LENGTH exported expected)
+  if(count EQUAL 0 OR NOT count EQUAL expected)
+    message(FATAL_ERROR "c_api.h: ${expected} TENSORBUF_API declarations, ${count} read as "
+                        "`TENSORBUF_API <return> tb_<name>(<parameters>) TB_NOEXCEPT`")
+  endif()
   set(body "")
   set(publics "")
-  set(run "")   # consecutive @combine@ lines: written together for each combine in turn
-  set(head "")  # a function's line so far: one ending in "," goes on on the next line
-  foreach(line IN LISTS lines)
-    if(line MATCHES "^#")
-      continue()
-    elseif(NOT head STREQUAL "")
-      string(STRIP "${line}" line)
-      string(PREPEND line "${head} ")
-      set(head "")
-    endif()
-    if(line MATCHES "^[a-z].*,$")
-      set(head "${line}")
-      continue()
-    elseif(line MATCHES "^[a-z].*@combine@")
-      list(APPEND run "${line}")
-      continue()
-    endif()
-    foreach(combine IN LISTS combines)
-      if(NOT run STREQUAL "")
-        string(REPLACE "@combine@" "${combine}" expanded "${run}")
-        _tensorbuf_add_interfaces(body publics ${expanded})
-      endif()
-    endforeach()
-    set(run "")
-    if(line MATCHES "^!")
-      string(APPEND body "    ${line}\n")
-    elseif(NOT line STREQUAL "")
-      _tensorbuf_add_interfaces(body publics "${line}")
-    endif()
+  foreach(prototype IN LISTS prototypes)
+    string(REGEX REPLACE "^TENSORBUF_API (.*) TB_NOEXCEPT${end}$" "\\1" prototype "${prototype}")
+    _tensorbuf_interface("${prototype}" "${enums}" "${structs}" one fortran_name)
+    string(APPEND body "${one}")
+    list(APPEND publics ${fortran_name})
   endforeach()
   _tensorbuf_wrap(public "  public :: " "      " "\n" ${publics})
   file(CONFIGURE OUTPUT ${output} CONTENT "\
-! Generated from fortran/c_functions.list by fortran/c_functions.cmake: do not edit.\n\
+! Generated from include/tensorbuf/c_api.h by fortran/c_functions.cmake: do not edit.\n\
   interface\n${body}  end interface\n${public}" @ONLY)
 endfunction()
+
+if(CMAKE_SCRIPT_MODE_FILE AND DEFINED HEADER AND DEFINED OUTPUT)
+  tensorbuf_fortran_interfaces(${HEADER} ${OUTPUT})
+endif()

@@ -2,8 +2,7 @@
 ! spec/interop.md I4): c_tb_<name> is the C function tb_<name>, with its constants and option
 ! structs. Use the module tensorbuf_f, which re-exports all of this with the array wrappers.
 ! The constants and struct sizes are checked against the C header (ctest fortran.constants);
-! the interfaces are written from c_functions.list by CMake (c_functions.cmake), once per
-! scatter combine of the op table where a line says @combine@.
+! the interfaces are written from the header itself by CMake (c_functions.cmake).
 module tensorbuf_c
   use, intrinsic :: iso_c_binding
   implicit none
@@ -119,14 +118,6 @@ module tensorbuf_c
   end type
 
   interface
-    function c_tb_abi_version() bind(c, name="tb_abi_version")
-      import :: c_int32_t
-      integer(c_int32_t) :: c_tb_abi_version
-    end function
-    function c_tb_last_error() bind(c, name="tb_last_error")
-      import :: c_ptr
-      type(c_ptr) :: c_tb_last_error
-    end function
     pure function c_strlen(s) bind(c, name="strlen")
       import :: c_ptr, c_size_t
       type(c_ptr), value, intent(in) :: s
@@ -157,13 +148,14 @@ module tensorbuf_c
   end interface
   public :: tb_op_in_place_c, tb_op_c
 
-  ! The C functions, one plain interface block each, and their public statement (from
-  ! c_functions.list). Not procedure(<abstract interface>), bind(c) :: name: gfortran 12.2
-  ! passes the `value` arguments of such a declaration by address from every call site but
-  ! the first (ctest fortran.raw_calls calls them from several sites).
+  ! The C functions, one plain interface block each, and their public statement (written from
+  ! c_api.h; fortran/c_functions.cmake says how each C type is passed). Not
+  ! procedure(<abstract interface>), bind(c) :: name: gfortran 12.2 passes the `value`
+  ! arguments of such a declaration by address from every call site but the first (ctest
+  ! fortran.raw_calls calls them from several sites).
   include 'tensorbuf_c_functions.inc'
 
-  public :: c_tb_abi_version, c_tb_last_error, c_string
+  public :: c_string
 
 contains
 
