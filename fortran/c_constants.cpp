@@ -89,6 +89,7 @@ Constant constants[] = {
     TB_OFFSET_(tb_process_options, device),
     TB_SIZE_(tb_quantize_linear_options),
     TB_OFFSET_(tb_quantize_linear_options, device),
+    TB_CONSTANT_(TB_ABI_VERSION),
 };
 #undef TB_CONSTANT_
 #undef TB_SIZE_

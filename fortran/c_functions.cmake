@@ -3,7 +3,9 @@
 # c_tb_<name> with bind(c, name="tb_<name>") (never procedure(<abstract>), bind(c): gfortran
 # 12.2 miscompiles the `value` arguments of those), then a `public` statement naming them all.
 # Run at build time by fortran/CMakeLists.txt (editing c_api.h regenerates the file):
-#   cmake -DHEADER=c_api.h -DOUTPUT=tensorbuf_c_functions.inc -P c_functions.cmake
+#   cmake -DHEADER=c_api.h -DOUTPUT=tensorbuf_c_functions.inc \
+#         -DCONSTANTS=tensorbuf_c_constants.inc -P c_functions.cmake
+# and the header's constants (#define TB_<X> <n>, the enums) as Fortran parameters.
 # The build fails, naming the function, when a prototype cannot be read or a parameter's C
 # type has no rule below, and when the TENSORBUF_API count and the interfaces differ.
 #
@@ -202,8 +204,50 @@ function(_tensorbuf_interface prototype enums structs text_out name_out)
   set(${name_out} c_tb_${name} PARENT_SCOPE)
 endfunction()
 
-# tensorbuf_fortran_interfaces(<c_api.h> <output>): every TENSORBUF_API function of the header,
-# in its order.
+# The header's integer constants as Fortran parameters, integer(c_int): each `#define TB_X <n>`
+# (TB_ABI_VERSION, TB_MAX_NDIM) and each enumerator of each enum, one statement per enum, its
+# values counted as C does (an enumerator without `= <n>` is the previous one's plus one).
+function(_tensorbuf_constants text output)
+  set(body "")
+  string(REGEX MATCHALL "#define TB_[A-Z0-9_]+ [0-9]+u?[ ]" defines "${text}")
+  set(pieces "")
+  foreach(define IN LISTS defines)
+    string(REGEX REPLACE "#define (TB_[A-Z0-9_]+) ([0-9]+)u? " "\\1 = \\2" define "${define}")
+    list(APPEND pieces "${define}")
+  endforeach()
+  if(pieces)
+    _tensorbuf_wrap(line "  integer(c_int), parameter, public :: " "      " "\n" ${pieces})
+    string(APPEND body "${line}")
+  endif()
+  string(REGEX MATCHALL "typedef enum {[^}]*} tb_[a-z_]+" enums "${text}")
+  foreach(enum IN LISTS enums)
+    string(REGEX REPLACE "typedef enum {(.*)} (tb_[a-z_]+)" "\\1" enumerators "${enum}")
+    string(REGEX REPLACE ".* " "" name "${enum}")
+    string(REPLACE "," ";" enumerators "${enumerators}")
+    set(pieces "")
+    set(next 0)
+    foreach(enumerator IN LISTS enumerators)
+      string(STRIP "${enumerator}" enumerator)
+      if(enumerator STREQUAL "")
+        continue()   # a trailing comma
+      elseif(enumerator MATCHES "^(TB_[A-Z0-9_]+) = (-?[0-9]+)$")
+        set(next ${CMAKE_MATCH_2})
+      elseif(NOT enumerator MATCHES "^(TB_[A-Z0-9_]+)$")
+        message(FATAL_ERROR "c_api.h: ${name}: cannot read the enumerator '${enumerator}'")
+      endif()
+      list(APPEND pieces "${CMAKE_MATCH_1} = ${next}")
+      math(EXPR next "${next} + 1")
+    endforeach()
+    _tensorbuf_wrap(line "  integer(c_int), parameter, public :: " "      " "\n" ${pieces})
+    string(APPEND body "  ! ${name}\n${line}")
+  endforeach()
+  file(CONFIGURE OUTPUT ${output} CONTENT "\
+! Generated from include/tensorbuf/c_api.h by fortran/c_functions.cmake: do not edit.\n\
+${body}" @ONLY)
+endfunction()
+
+# tensorbuf_fortran_interfaces(<c_api.h> <output> [<constants output>]): every TENSORBUF_API
+# function of the header, in its order; and its constants.
 function(tensorbuf_fortran_interfaces header output)
   file(READ ${header} text)
   # Comments out (a /* ... */ is one bracketed run once its delimiters are single characters),
@@ -249,8 +293,11 @@ function(tensorbuf_fortran_interfaces header output)
   file(CONFIGURE OUTPUT ${output} CONTENT "\
 ! Generated from include/tensorbuf/c_api.h by fortran/c_functions.cmake: do not edit.\n\
   interface\n${body}  end interface\n${public}" @ONLY)
+  if(ARGC GREATER 2)
+    _tensorbuf_constants("${text}" ${ARGV2})
+  endif()
 endfunction()
 
 if(CMAKE_SCRIPT_MODE_FILE AND DEFINED HEADER AND DEFINED OUTPUT)
-  tensorbuf_fortran_interfaces(${HEADER} ${OUTPUT})
+  tensorbuf_fortran_interfaces(${HEADER} ${OUTPUT} ${CONSTANTS})
 endif()

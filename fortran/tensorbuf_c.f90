@@ -1,22 +1,16 @@
 ! tensorbuf_c: the bind(c) interfaces of the tensorbuf C API (<tensorbuf/c_api.h>,
 ! spec/interop.md I4): c_tb_<name> is the C function tb_<name>, with its constants and option
 ! structs. Use the module tensorbuf_f, which re-exports all of this with the array wrappers.
-! The constants and struct sizes are checked against the C header (ctest fortran.constants);
-! the interfaces are written from the header itself by CMake (c_functions.cmake).
+! The constants and the interfaces are written from the header itself by CMake
+! (c_functions.cmake); the structs by hand, their sizes and the constants checked against C
+! (ctest fortran.constants).
 module tensorbuf_c
   use, intrinsic :: iso_c_binding
   implicit none
   private
 
-  integer(c_int), parameter, public :: TB_OK = 0, TB_INVALID_ARGUMENT = 1, TB_OUT_OF_RANGE = 2, &
-      TB_UNAVAILABLE = 3, TB_RESOURCE_EXHAUSTED = 4, TB_INTERNAL = 5
-  integer(c_int), parameter, public :: TB_BOOL = 0, TB_UINT8 = 1, TB_INT8 = 2, TB_INT16 = 3, &
-      TB_INT32 = 4, TB_INT64 = 5, TB_FLOAT16 = 6, TB_BFLOAT16 = 7, TB_FLOAT32 = 8, TB_FLOAT64 = 9
-  integer(c_int), parameter, public :: TB_OOB_DEFAULT = 0, TB_OOB_ERROR = 1, TB_OOB_DROP = 2
-  integer(c_int), parameter, public :: TB_UNIT_BYTE = 0, TB_UNIT_UTF8_CHAR = 1
-  integer(c_int), parameter, public :: TB_MAX_NDIM = 8
-  integer(c_int), parameter, public :: TB_REDUCTION_NONE = 0, TB_REDUCTION_ADD = 1, &
-      TB_REDUCTION_MUL = 2, TB_REDUCTION_MIN = 3, TB_REDUCTION_MAX = 4
+  ! The constants: each #define TB_<X> <n> and each enum of the header (c_functions.cmake).
+  include 'tensorbuf_c_constants.inc'
 
   type, bind(c), public :: tb_device
     integer(c_int) :: kind = 0, index = 0
@@ -103,10 +97,8 @@ module tensorbuf_c
     type(c_ptr) :: stream = c_null_ptr
     type(c_ptr) :: device = c_null_ptr
   end type
-  ! The Processor (docs/processing.md "From Fortran"): its step kinds and step struct; a
-  ! processor handle is a type(c_ptr), as a buffer's.
-  integer(c_int), parameter, public :: TB_STEP_NORMALIZE = 0, TB_STEP_NORMALIZE_CHANNELS = 1, &
-      TB_STEP_QUANTIZE = 2, TB_STEP_DEQUANTIZE = 3, TB_STEP_CAST = 4
+  ! The Processor (docs/processing.md "From Fortran"): its step struct (its step kinds are
+  ! constants); a processor handle is a type(c_ptr), as a buffer's.
   ! One step: means / stddevs are c_loc of `channels` real(c_float) values (copied at create).
   type, bind(c), public :: tb_process_step
     integer(c_size_t) :: struct_size = 0

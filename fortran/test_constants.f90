@@ -1,6 +1,7 @@
 ! The module's constants and option structs against <tensorbuf/c_api.h> (each value and layout
 ! from C, c_constants.cpp), and its scatter combines and wrappers against the op table (ctest
-! fortran.constants). tensorbuf_c declares the constants by hand: this is what keeps them true.
+! fortran.constants). The constants are read from the header by CMake (c_functions.cmake) and
+! the structs written by hand: this checks that reading and those layouts against the compiler.
 program test_constants
   use, intrinsic :: iso_c_binding
   use tensorbuf_f
@@ -108,6 +109,7 @@ program test_constants
   call expect('sizeof(tb_quantize_linear_options)', int(c_sizeof(linear), c_int64_t))
   call expect('offsetof(tb_quantize_linear_options, device)', &
       offset(c_loc(linear), c_loc(linear%device)))
+  call expect('TB_ABI_VERSION', int(TB_ABI_VERSION, c_int64_t))
   call check(unasked_constants() == 0, 'every C constant has its Fortran check')
   call check(combines_match() == 1, 'the module was generated for the op table''s combines')
   call check(ops_match() == 1, 'the wrappers named here are the op table''s Fortran ops')
