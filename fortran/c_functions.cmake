@@ -3,9 +3,10 @@
 # c_tb_<name> with bind(c, name="tb_<name>") (never procedure(<abstract>), bind(c): gfortran
 # 12.2 miscompiles the `value` arguments of those), then a `public` statement naming them all.
 # Run at build time by fortran/CMakeLists.txt (editing c_api.h regenerates the file):
-#   cmake -DHEADER=c_api.h -DOUTPUT=tensorbuf_c_functions.inc \
-#         -DCONSTANTS=tensorbuf_c_constants.inc -P c_functions.cmake
-# and the header's constants (#define TB_<X> <n>, the enums) as Fortran parameters.
+#   cmake -DHEADER=c_api.h -DOUTPUT=tensorbuf_c_functions.inc -DTYPES=tensorbuf_c_types.inc \
+#         -P c_functions.cmake
+# and, in TYPES, the header's constants (#define TB_<X> <n>, the enums) as Fortran parameters
+# and its structs as bind(c) types (_tensorbuf_types says how).
 # The build fails, naming the function, when a prototype cannot be read or a parameter's C
 # type has no rule below, and when the TENSORBUF_API count and the interfaces differ.
 #
@@ -207,7 +208,7 @@ endfunction()
 # The header's integer constants as Fortran parameters, integer(c_int): each `#define TB_X <n>`
 # (TB_ABI_VERSION, TB_MAX_NDIM) and each enumerator of each enum, one statement per enum, its
 # values counted as C does (an enumerator without `= <n>` is the previous one's plus one).
-function(_tensorbuf_constants text output)
+function(_tensorbuf_constants text body_out)
   set(body "")
   string(REGEX MATCHALL "#define TB_[A-Z0-9_]+ [0-9]+u?[ ]" defines "${text}")
   set(pieces "")
@@ -241,13 +242,69 @@ function(_tensorbuf_constants text output)
     _tensorbuf_wrap(line "  integer(c_int), parameter, public :: " "      " "\n" ${pieces})
     string(APPEND body "  ! ${name}\n${line}")
   endforeach()
-  file(CONFIGURE OUTPUT ${output} CONTENT "\
-! Generated from include/tensorbuf/c_api.h by fortran/c_functions.cmake: do not edit.\n\
-${body}" @ONLY)
+  set(${body_out} "${body}" PARENT_SCOPE)
 endfunction()
 
-# tensorbuf_fortran_interfaces(<c_api.h> <output> [<constants output>]): every TENSORBUF_API
-# function of the header, in its order; and its constants.
+# The fields whose Fortran default is not zero: each starts at the library's default, which C
+# reaches only through NULL options (C's `= {0}` means broadcast off, axis 0), so that a struct
+# built by its Fortran constructor means what the wrappers' defaults mean (broadcast .true.;
+# ONNX's axis 1).
+set(_TENSORBUF_FORTRAN_DEFAULTS "tb_mask_update_options%broadcast = 1"
+                                "tb_quantize_linear_options%axis = 1")
+
+# The header's structs (`typedef struct { ... } tb_x`), in its order, as bind(c) types: int and
+# the enums integer(c_int), size_t integer(c_size_t), int64_t integer(c_int64_t), float
+# real(c_float), any pointer type(c_ptr) (an option struct's `device`: c_loc of a
+# type(tb_device), target; c_null_ptr, where the first input lives), a function pointer
+# type(c_funptr), a struct type(T); each field zero or null but _TENSORBUF_FORTRAN_DEFAULTS.
+function(_tensorbuf_types text enums body_out)
+  string(ASCII 3 end)
+  set(body "")
+  string(REGEX MATCHALL "typedef struct {[^}]*} tb_[a-z_]+" structs "${text}")
+  set(known "")
+  foreach(struct IN LISTS structs)
+    string(REGEX REPLACE "typedef struct {(.*)} (tb_[a-z_]+)" "\\1" fields "${struct}")
+    string(REGEX REPLACE ".* " "" name "${struct}")
+    string(REPLACE "${end}" ";" fields "${fields}")
+    string(APPEND body "  type, bind(c), public :: ${name}\n")
+    foreach(field IN LISTS fields)
+      string(STRIP "${field}" field)
+      if(field STREQUAL "")
+        continue()
+      elseif(field MATCHES "^[a-z_0-9]+ \\(\\* ?([a-z_0-9]+)\\)\\(")
+        set(field_name ${CMAKE_MATCH_1})
+        set(decl "type(c_funptr) :: ${field_name} = c_null_funptr")
+      elseif(field MATCHES "^(const )?([A-Za-z0-9_]+)(\\**) ([a-z0-9_]+)$")
+        set(type ${CMAKE_MATCH_2})
+        set(stars "${CMAKE_MATCH_3}")
+        set(field_name ${CMAKE_MATCH_4})
+        if(NOT stars STREQUAL "")
+          set(decl "type(c_ptr) :: ${field_name} = c_null_ptr")
+        elseif(type IN_LIST known)
+          set(decl "type(${type}) :: ${field_name}")
+        else()
+          _tensorbuf_scalar(${name} ${type} "${enums}" kind import)
+          set(value 0)
+          foreach(default IN LISTS _TENSORBUF_FORTRAN_DEFAULTS)
+            if(default MATCHES "^${name}%${field_name} = (.*)$")
+              set(value ${CMAKE_MATCH_1})
+            endif()
+          endforeach()
+          set(decl "${kind} :: ${field_name} = ${value}")
+        endif()
+      else()
+        message(FATAL_ERROR "c_api.h: ${name}: cannot read the field '${field}'")
+      endif()
+      string(APPEND body "    ${decl}\n")
+    endforeach()
+    string(APPEND body "  end type\n")
+    list(APPEND known ${name})
+  endforeach()
+  set(${body_out} "${body}" PARENT_SCOPE)
+endfunction()
+
+# tensorbuf_fortran_interfaces(<c_api.h> <output> [<types output>]): every TENSORBUF_API
+# function of the header, in its order; and its constants and structs.
 function(tensorbuf_fortran_interfaces header output)
   file(READ ${header} text)
   # Comments out (a /* ... */ is one bracketed run once its delimiters are single characters),
@@ -294,10 +351,14 @@ function(tensorbuf_fortran_interfaces header output)
 ! Generated from include/tensorbuf/c_api.h by fortran/c_functions.cmake: do not edit.\n\
   interface\n${body}  end interface\n${public}" @ONLY)
   if(ARGC GREATER 2)
-    _tensorbuf_constants("${text}" ${ARGV2})
+    _tensorbuf_constants("${text}" constants)
+    _tensorbuf_types("${text}" "${enums}" types)
+    file(CONFIGURE OUTPUT ${ARGV2} CONTENT "\
+! Generated from include/tensorbuf/c_api.h by fortran/c_functions.cmake: do not edit.\n\
+${constants}${types}" @ONLY)
   endif()
 endfunction()
 
 if(CMAKE_SCRIPT_MODE_FILE AND DEFINED HEADER AND DEFINED OUTPUT)
-  tensorbuf_fortran_interfaces(${HEADER} ${OUTPUT} ${CONSTANTS})
+  tensorbuf_fortran_interfaces(${HEADER} ${OUTPUT} ${TYPES})
 endif()

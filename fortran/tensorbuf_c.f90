@@ -1,113 +1,22 @@
 ! tensorbuf_c: the bind(c) interfaces of the tensorbuf C API (<tensorbuf/c_api.h>,
 ! spec/interop.md I4): c_tb_<name> is the C function tb_<name>, with its constants and option
 ! structs. Use the module tensorbuf_f, which re-exports all of this with the array wrappers.
-! The constants and the interfaces are written from the header itself by CMake
-! (c_functions.cmake); the structs by hand, their sizes and the constants checked against C
-! (ctest fortran.constants).
+! The constants, structs and interfaces are written from the header itself by CMake
+! (c_functions.cmake); ctest fortran.constants checks the constants and the structs' layouts
+! against C.
 module tensorbuf_c
   use, intrinsic :: iso_c_binding
   implicit none
   private
 
-  ! The constants: each #define TB_<X> <n> and each enum of the header (c_functions.cmake).
-  include 'tensorbuf_c_constants.inc'
-
-  type, bind(c), public :: tb_device
-    integer(c_int) :: kind = 0, index = 0
-  end type
-  ! Option structs: `device` is c_loc of a type(tb_device), target (c_null_ptr: where the
-  ! first input lives).
-  type, bind(c), public :: tb_scatter_options
-    integer(c_size_t) :: struct_size = 0
-    integer(c_int) :: oob = 0
-    integer(c_int) :: deterministic = 0
-    type(c_ptr) :: stream = c_null_ptr
-    type(c_ptr) :: device = c_null_ptr
-  end type
-  type, bind(c), public :: tb_mask_update_options
-    integer(c_size_t) :: struct_size = 0
-    integer(c_int) :: axis = 0
-    integer(c_int) :: broadcast = 1
-    type(c_ptr) :: stream = c_null_ptr
-    type(c_ptr) :: device = c_null_ptr
-  end type
-  ! release: a bind(c) subroutine release(ctx, last_use_stream) with two type(c_ptr), value
-  ! arguments (c_funloc of it), or c_null_funptr.
-  type, bind(c), public :: tb_borrow_desc
-    integer(c_size_t) :: struct_size = 0
-    type(c_ptr) :: data = c_null_ptr
-    integer(c_int) :: dtype = 0
-    integer(c_int) :: ndim = 0
-    type(c_ptr) :: shape = c_null_ptr
-    type(tb_device) :: device
-    integer(c_int) :: read_only = 0
-    type(c_ptr) :: ready_stream = c_null_ptr
-    type(c_funptr) :: release = c_null_funptr
-    type(c_ptr) :: release_ctx = c_null_ptr
-    integer(c_int) :: cache_mirror = 0
-  end type
-  type, bind(c), public :: tb_substr_options
-    integer(c_size_t) :: struct_size = 0
-    integer(c_int) :: unit = 0
-    integer(c_int) :: oob = 0
-    type(c_ptr) :: stream = c_null_ptr
-    type(c_ptr) :: device = c_null_ptr
-  end type
-  ! gather_nd's (the gather family's: axis is for gather and gather_elements).
-  type, bind(c), public :: tb_gather_options
-    integer(c_size_t) :: struct_size = 0
-    integer(c_int) :: oob = 0
-    integer(c_int) :: axis = 0
-    integer(c_int) :: batch_dims = 0
-    type(c_ptr) :: stream = c_null_ptr
-    type(c_ptr) :: device = c_null_ptr
-  end type
-  type, bind(c), public :: tb_scatter_elements_options
-    integer(c_size_t) :: struct_size = 0
-    integer(c_int) :: oob = 0
-    integer(c_int) :: axis = 0
-    integer(c_int) :: reduction = 0
-    integer(c_int) :: deterministic = 0
-    type(c_ptr) :: stream = c_null_ptr
-    type(c_ptr) :: device = c_null_ptr
-  end type
-  ! The boolean_mask family's (docs/boolean_mask.md) and the processing ops'
-  ! (docs/processing.md) option structs.
-  type, bind(c), public :: tb_boolean_mask_options
-    integer(c_size_t) :: struct_size = 0
-    integer(c_int) :: axis = 0
-    type(c_ptr) :: stream = c_null_ptr
-    type(c_ptr) :: device = c_null_ptr
-  end type
-  type, bind(c), public :: tb_compress_options
-    integer(c_size_t) :: struct_size = 0
-    integer(c_int) :: has_axis = 0
-    integer(c_int) :: axis = 0
-    type(c_ptr) :: stream = c_null_ptr
-    type(c_ptr) :: device = c_null_ptr
-  end type
-  type, bind(c), public :: tb_process_options
-    integer(c_size_t) :: struct_size = 0
-    type(c_ptr) :: stream = c_null_ptr
-    type(c_ptr) :: device = c_null_ptr
-  end type
-  type, bind(c), public :: tb_quantize_linear_options
-    integer(c_size_t) :: struct_size = 0
-    integer(c_int) :: axis = 1
-    type(c_ptr) :: stream = c_null_ptr
-    type(c_ptr) :: device = c_null_ptr
-  end type
-  ! The Processor (docs/processing.md "From Fortran"): its step struct (its step kinds are
-  ! constants); a processor handle is a type(c_ptr), as a buffer's.
-  ! One step: means / stddevs are c_loc of `channels` real(c_float) values (copied at create).
-  type, bind(c), public :: tb_process_step
-    integer(c_size_t) :: struct_size = 0
-    integer(c_int) :: kind = 0
-    real(c_float) :: mean = 0, stddev = 0, zero_point = 0, scale = 0
-    type(c_ptr) :: means = c_null_ptr, stddevs = c_null_ptr
-    integer(c_int64_t) :: channels = 0
-    integer(c_int) :: dtype = 0
-  end type
+  ! The constants (each #define TB_<X> <n> and each enum of the header) and the structs as
+  ! bind(c) types, written from the header (c_functions.cmake). An option struct's `device` is
+  ! c_loc of a type(tb_device), target (c_null_ptr: where the first input lives);
+  ! tb_borrow_desc%release a bind(c) subroutine release(ctx, last_use_stream) with two
+  ! type(c_ptr), value arguments (c_funloc of it), or c_null_funptr; tb_process_step%means /
+  ! stddevs c_loc of `channels` real(c_float) values (copied at create). A processor handle is
+  ! a type(c_ptr), as a buffer's.
+  include 'tensorbuf_c_types.inc'
 
   interface
     pure function c_strlen(s) bind(c, name="strlen")

@@ -1,7 +1,7 @@
 ! The module's constants and option structs against <tensorbuf/c_api.h> (each value and layout
 ! from C, c_constants.cpp), and its scatter combines and wrappers against the op table (ctest
-! fortran.constants). The constants are read from the header by CMake (c_functions.cmake) and
-! the structs written by hand: this checks that reading and those layouts against the compiler.
+! fortran.constants). The constants and structs are read from the header by CMake
+! (c_functions.cmake): this checks that reading against the C compiler's.
 program test_constants
   use, intrinsic :: iso_c_binding
   use tensorbuf_f
