@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "tensorbuf/export.h"
+#include "tensorbuf/op_table.hpp"
 #include "tensorbuf/ops.hpp"  // Reduction
 #include "tensorbuf/types.hpp"
 
@@ -93,6 +94,16 @@ requires std::is_enum_v<Enum>
 constexpr std::string_view spelling(Enum value) {
   for (const Spelling<Enum>& s : Spellings<Enum>::kWords) {
     if (s.value == value) return s.word;
+  }
+  return "unknown";
+}
+
+/// An op family's public name, read from the op table (kOpFamilies): the scatter family's is
+/// its combines' prefix, "tensor_scatter_nd"; a family of several ops is named by its first
+/// row's.
+constexpr std::string_view spelling(OpFamily family) {
+  for (const OpFamilyInfo& row : kOpFamilies) {
+    if (row.family == family) return row.name;
   }
   return "unknown";
 }

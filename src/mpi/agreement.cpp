@@ -15,18 +15,19 @@ std::string spelled(std::int64_t value) {
 std::string flag_text(std::int64_t flag) { return flag != 0 ? "true" : "false"; }
 std::string number_text(std::int64_t value) { return std::to_string(value); }
 
+// The op's name, from the op table.
 std::string_view op_name(OpId op) {
   switch (op) {
     case OpId::kMaskUpdateShardedMask:
     case OpId::kMaskUpdateReplicatedMask:
-      return "boolean_mask_update";
+      return spelling(OpFamily::kBooleanMaskUpdate);
     case OpId::kSubstr:
-      return "substr";
+      return spelling(OpFamily::kSubstr);
     case OpId::kGatherNd:
-      return "gather_nd";
+      return spelling(OpFamily::kGatherNd);
     case OpId::kMaskShardedMask:
     case OpId::kMaskReplicatedMask:
-      return "boolean_mask";
+      return spelling(OpFamily::kBooleanMask);
     case OpId::kProcess:
       return "Processor";
     default:
@@ -34,19 +35,19 @@ std::string_view op_name(OpId op) {
   }
 }
 
-// The op as the disagreement message says it: the mask update's overloads are told apart.
+// The op as the disagreement message says it: the mask ops' overloads are told apart.
 std::string op_text(std::int64_t op) {
-  switch (static_cast<OpId>(op)) {
+  const auto id = static_cast<OpId>(op);
+  const std::string name(op_name(id));
+  switch (id) {
     case OpId::kMaskUpdateShardedMask:
-      return "boolean_mask_update with a sharded mask";
-    case OpId::kMaskUpdateReplicatedMask:
-      return "boolean_mask_update with a replicated mask";
     case OpId::kMaskShardedMask:
-      return "boolean_mask with a sharded mask";
+      return name + " with a sharded mask";
+    case OpId::kMaskUpdateReplicatedMask:
     case OpId::kMaskReplicatedMask:
-      return "boolean_mask with a replicated mask";
+      return name + " with a replicated mask";
     default:
-      return std::string(op_name(static_cast<OpId>(op)));
+      return name;
   }
 }
 

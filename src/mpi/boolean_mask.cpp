@@ -17,11 +17,12 @@
 #include "mpi/collective.hpp"
 #include "mpi/mask_agreement.hpp"
 #include "mpi/validate.hpp"
+#include "tensorbuf/spellings.hpp"
 
 namespace tensorbuf::dist {
 namespace {
 
-constexpr std::string_view kName = "boolean_mask";
+constexpr std::string_view kName = spelling(OpFamily::kBooleanMask);
 
 // The agreement step (mask_agreement.hpp) and the single-process checks of either overload
 // (`sharded`: the mask of the axis-0 overload; null: `mask` is replicated). Returns the agreed

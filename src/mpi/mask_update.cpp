@@ -15,11 +15,12 @@
 #include "mpi/mask_agreement.hpp"
 #include "mpi/row_part.hpp"
 #include "mpi/validate.hpp"
+#include "tensorbuf/spellings.hpp"
 
 namespace tensorbuf::dist {
 namespace {
 
-constexpr std::string_view kName = "boolean_mask_update";
+constexpr std::string_view kName = spelling(OpFamily::kBooleanMaskUpdate);
 
 // The agreement step (mask_agreement.hpp) of either overload: `sharded` is the mask of the
 // axis-0 overload (null: `mask` is replicated).

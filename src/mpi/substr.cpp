@@ -14,11 +14,12 @@
 #include "mpi/collective.hpp"
 #include "mpi/row_part.hpp"
 #include "mpi/validate.hpp"
+#include "tensorbuf/spellings.hpp"
 
 namespace tensorbuf::dist {
 namespace {
 
-constexpr std::string_view kName = "substr";
+constexpr std::string_view kName = spelling(OpFamily::kSubstr);
 
 // A StringTensor's shape and residence, in the descriptors' form (dtype: its chars').
 detail::BufferDesc describe_strings(const StringTensor& s) {

@@ -8,6 +8,7 @@
 #include "core/plan_scatter_nd.hpp"
 #include "core/shape_product.hpp"
 #include "mpi/collective.hpp"
+#include "tensorbuf/spellings.hpp"
 
 namespace tensorbuf::dist::detail {
 
@@ -197,7 +198,7 @@ core::ScatterNdPlan check_scatter(core::ScatterOp op, const Shape& global_shape,
 core::GatherNdPlan check_gather_nd(const Shape& global_shape, DataType dtype, int batch_dims,
                                    const std::vector<BufferDesc>& indices,
                                    std::vector<std::int64_t>& row_starts) {
-  constexpr std::string_view name = "gather_nd";
+  constexpr std::string_view name = spelling(OpFamily::kGatherNd);
   const std::size_t ranks = indices.size();
   // A rank's own dtype first (the single-process text, with its rank), then the concatenation.
   for (std::size_t q = 0; q < ranks; ++q) {

@@ -124,6 +124,19 @@ TEST(Spellings, ScatterCombinesAreTheOpTablesNames) {
             0u);
 }
 
+// An op family is named by its table row (the first, for a family of several ops); the names
+// the distributed layer's messages use are written out here.
+TEST(Spellings, OpFamiliesAreNamedByTheirFirstRow) {
+  static_assert(spelling(OpFamily::kBooleanMaskUpdate) == "boolean_mask_update");
+  EXPECT_EQ(spelling(OpFamily::kScatterNd), "tensor_scatter_nd");
+  EXPECT_EQ(spelling(OpFamily::kBooleanMaskUpdate), "boolean_mask_update");
+  EXPECT_EQ(spelling(OpFamily::kSubstr), "substr");
+  EXPECT_EQ(spelling(OpFamily::kBooleanMask), "boolean_mask");
+  EXPECT_EQ(spelling(OpFamily::kGatherNd), "gather_nd");
+  EXPECT_EQ(spelling(OpFamily::kScatterElements), "scatter_elements");
+  EXPECT_EQ(spelling(static_cast<OpFamily>(-1)), "unknown");
+}
+
 TEST(Spellings, ABadWordIsNamedWithTheAcceptedWords) {
   EXPECT_EQ(parse_error<OutOfBoundsPolicy>("wrap", "--out-of-bounds"),
             "--out-of-bounds must be default, error or drop, not 'wrap'");
