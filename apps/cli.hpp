@@ -146,6 +146,8 @@ struct RunOp {
   // flags): set in a build with MPI for the ops whose table row says `distributed`, beside
   // `run` in the op's file (TENSORBUF_CLI_DISTRIBUTED); empty otherwise.
   std::function<int(const Args&)> distributed = {};
+
+  const std::string& listed_name() const { return listed_as.empty() ? name : listed_as; }
 };
 #if TENSORBUF_CLI_WITH_MPI
 #define TENSORBUF_CLI_DISTRIBUTED(runner) (runner)
@@ -166,6 +168,8 @@ std::vector<RunOp> processing_run_ops();  // apps/cli_run_processing.cpp
 // unknown name).
 const std::vector<RunOp>& run_ops();
 const RunOp* find_run_op(std::string_view name);
+// The ops `run --help` lists, in its order: the first of each listed_name().
+std::vector<const RunOp*> listed_run_ops();
 // The flags a synopsis names: `--name VALUE` takes a value, `--name` alone is a switch.
 std::vector<FlagSpec> flags_of(std::string_view synopsis);
 

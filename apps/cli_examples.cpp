@@ -37,19 +37,37 @@ std::string run_one(const Example& example, Device device) {
   }
 }
 
+// The examples by group: their ids' prefix, what they run (an op: the op table's name) and
+// where they are.
+struct Group {
+  std::string_view prefix;
+  std::string_view what;
+  std::vector<Example> (*examples)();
+};
+constexpr Group kGroups[] = {
+    {"TB", "TensorBuffer", &tensor_buffer_examples},
+    {"T", spelling(OpFamily::kScatterNd), &scatter_examples},
+    {"B", spelling(OpFamily::kBooleanMaskUpdate), &mask_examples},
+    {"S", spelling(OpFamily::kSubstr), &substr_examples},
+    {"P", "processing pipelines", &processing_examples},
+};
+
 }  // namespace
 
 int examples_command(const std::vector<std::string>& args) {
   const Args flags(args, {{"device", true}, {"only", true}}, "tensorbuf examples");
   if (flags.help()) {
     std::cout << "usage: tensorbuf examples [--device cpu|cuda|all] [--only ID]\n\n"
-                 "Runs every example of the spec documents (TB* TensorBuffer, T* scatter_nd,\n"
-                 "B* boolean_mask_update, S* substr, P* processing pipelines) through the public\n"
-                 "API and prints each as\n"
-                 "`input -> output`, on the CPU and, when CUDA is usable, on CUDA (default: all).\n"
-                 "Vectors documented for one device's default out-of-bounds policy run on the\n"
-                 "other device with that policy asked for explicitly. --only runs the examples\n"
-                 "whose id starts with ID. Exits 1 when any output differs from the documented one.\n";
+                 "Runs every example of the spec documents through the public API and prints\n"
+                 "each as `input -> output`, on the CPU and, when CUDA is usable, on CUDA\n"
+                 "(default: all). Vectors documented for one device's default out-of-bounds\n"
+                 "policy run on the other device with that policy asked for explicitly. --only\n"
+                 "runs the examples whose id starts with ID. Exits 1 when any output differs\n"
+                 "from the documented one. The examples' ids:\n";
+    for (const Group& group : kGroups) {
+      std::cout << "  " << group.prefix << "*" << std::string(4 - group.prefix.size(), ' ')
+                << group.what << "\n";
+    }
     return kExitOk;
   }
   const std::string which = flags.optional("device").value_or("all");
@@ -63,9 +81,8 @@ int examples_command(const std::vector<std::string>& args) {
   const std::string only = flags.optional("only").value_or("");
 
   std::vector<Example> all;
-  for (auto* group : {&tensor_buffer_examples, &scatter_examples, &mask_examples,
-                      &substr_examples, &processing_examples}) {
-    for (Example& e : group()) {
+  for (const Group& group : kGroups) {
+    for (Example& e : group.examples()) {
       if (e.id.rfind(only, 0) == 0) all.push_back(std::move(e));
     }
   }

@@ -89,6 +89,15 @@ const RunOp* find_run_op(std::string_view name) {
   return nullptr;
 }
 
+std::vector<const RunOp*> listed_run_ops() {
+  std::vector<const RunOp*> listed;
+  for (const RunOp& op : run_ops()) {
+    const auto same = [&](const RunOp* o) { return o->listed_name() == op.listed_name(); };
+    if (std::none_of(listed.begin(), listed.end(), same)) listed.push_back(&op);
+  }
+  return listed;
+}
+
 namespace {
 
 constexpr const char* kRunUsageEnd = R"(
@@ -127,12 +136,9 @@ std::string indented(const std::string& synopsis, const std::string& indent) {
 
 void print_run_usage() {
   std::cout << "usage: tensorbuf run <op> [flags]\n\nops:\n";
-  std::vector<std::string_view> listed;
-  for (const RunOp& op : run_ops()) {
-    const std::string_view name = op.listed_as.empty() ? op.name : op.listed_as;
-    if (std::find(listed.begin(), listed.end(), name) != listed.end()) continue;
-    listed.push_back(name);
-    std::cout << "  " << name << "\n      " << indented(op.synopsis, "      ") << '\n';
+  for (const RunOp* op : listed_run_ops()) {
+    std::cout << "  " << op->listed_name() << "\n      " << indented(op->synopsis, "      ")
+              << '\n';
   }
   std::cout << kRunUsageEnd;
 }
