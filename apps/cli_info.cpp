@@ -19,9 +19,10 @@ namespace {
 std::string cpu_paths() {
   const CpuCodePaths paths = cpu_code_paths();
   const std::pair<bool, const char*> ops[] = {
-      {paths.substr_avx512, "substr UTF-8 scans"},
-      {paths.mask_update_avx512, "boolean_mask_update"},
-      {paths.scatter_avx512, "tensor_scatter_nd float rows and index check"}};
+#define TENSORBUF_CLI_CPU_PATH(field, what, needs) {paths.field, what},
+      TENSORBUF_CPU_CODE_PATHS(TENSORBUF_CLI_CPU_PATH)
+#undef TENSORBUF_CLI_CPU_PATH
+  };
   std::string simd;
   std::string portable;
   for (const auto& [fast, name] : ops) {

@@ -10,15 +10,27 @@ namespace tensorbuf {
 /// concurrency. Never throws.
 TENSORBUF_API int cpu_thread_count();
 
-/// Which CPU code the ops run in this process. The AVX-512 paths need the CPU's support and an
-/// x86 build without TENSORBUF_PORTABLE; elsewhere their portable twins run, with the same
-/// results (docs/substr.md, docs/boolean_mask_update.md).
+/// The CPU code paths with an AVX-512 twin, declared once: X(field of CpuCodePaths, what
+/// `tensorbuf info` calls it, what the CPU needs, in the names of src/cpu/cpu_features.hpp).
+/// The ops take each path by the same test that reports it.
+/// - substr_avx512: substr's UTF-8 scans (AVX-512BW + BMI2)
+/// - mask_update_avx512: boolean_mask_update's expand-load path (AVX-512BW)
+/// - scatter_avx512: tensor_scatter_nd_*: the rows of float and double tensors, and kError's
+///   check of depth-1 indices before an in-place write (AVX-512F; taken on the CPUs that have
+///   AVX-512BW)
+#define TENSORBUF_CPU_CODE_PATHS(X)                                                         \
+  X(substr_avx512, "substr UTF-8 scans", avx512bw && bmi2)                                  \
+  X(mask_update_avx512, "boolean_mask_update", avx512bw)                                    \
+  X(scatter_avx512, "tensor_scatter_nd float rows and index check", avx512bw)
+
+/// Which CPU code the ops run in this process, a field per TENSORBUF_CPU_CODE_PATHS entry. The
+/// AVX-512 paths need the CPU's support and an x86 build without TENSORBUF_PORTABLE; elsewhere
+/// their portable twins run, with the same results (docs/substr.md,
+/// docs/boolean_mask_update.md).
 struct CpuCodePaths {
-  bool substr_avx512 = false;       ///< substr's UTF-8 scans (AVX-512BW + BMI2)
-  bool mask_update_avx512 = false;  ///< boolean_mask_update's expand-load path (AVX-512BW)
-  /// tensor_scatter_nd_*: the rows of float and double tensors, and kError's check of depth-1
-  /// indices before an in-place write (AVX-512F; taken on the CPUs that have AVX-512BW)
-  bool scatter_avx512 = false;
+#define TENSORBUF_CPU_CODE_PATH_FIELD(field, what, needs) bool field = false;
+  TENSORBUF_CPU_CODE_PATHS(TENSORBUF_CPU_CODE_PATH_FIELD)
+#undef TENSORBUF_CPU_CODE_PATH_FIELD
 };
 /// Detected once; never throws.
 TENSORBUF_API CpuCodePaths cpu_code_paths();

@@ -134,7 +134,7 @@ std::int64_t select_rows(std::uint64_t bits, std::int64_t rows, const std::byte*
   return j;
 }
 
-bool use_avx512() { return cpu_features().avx512bw; }
+bool use_avx512() { return cpu_features().code_paths().mask_update_avx512; }
 
 // In place, mixed block: row k gets update row j (then j advances) for every set bit k, in
 // order; unmasked rows are not touched.

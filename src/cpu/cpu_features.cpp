@@ -43,15 +43,17 @@ CpuFeatures cpu_features() {
 
 void set_simd_enabled(bool enabled) { g_simd_enabled.store(enabled, std::memory_order_relaxed); }
 
-}  // namespace cpu
-
-CpuCodePaths cpu_code_paths() {
-  const cpu::CpuFeatures& f = cpu::detected_cpu_features();
+// Each entry's requirement is an expression of these members.
+CpuCodePaths CpuFeatures::code_paths() const {
   CpuCodePaths paths;
-  paths.substr_avx512 = f.avx512bw && f.bmi2;
-  paths.mask_update_avx512 = f.avx512bw;
-  paths.scatter_avx512 = f.avx512bw;
+#define TENSORBUF_CPU_CODE_PATH_TAKEN(field, what, needs) paths.field = (needs);
+  TENSORBUF_CPU_CODE_PATHS(TENSORBUF_CPU_CODE_PATH_TAKEN)
+#undef TENSORBUF_CPU_CODE_PATH_TAKEN
   return paths;
 }
+
+}  // namespace cpu
+
+CpuCodePaths cpu_code_paths() { return cpu::detected_cpu_features().code_paths(); }
 
 }  // namespace tensorbuf

@@ -2,16 +2,21 @@
 // switch tests use to run the portable twins on a CPU that has those features.
 #pragma once
 
+#include "tensorbuf/runtime.hpp"
+
 namespace tensorbuf::cpu {
 
+// What the CPU offers. What the code paths that cpu_code_paths() reports need is written in
+// these names (TENSORBUF_CPU_CODE_PATHS, tensorbuf/runtime.hpp); other fast paths test them.
 struct CpuFeatures {
-  bool avx512bw = false;  // AVX-512F + AVX-512BW + POPCNT: boolean_mask_update's expand-load
-                          // path, load_array's float -> bfloat16, scatter's float / double
-                          // rows and its kError index check (cpu/scatter_nd_check.hpp)
-  bool bmi2 = false;      // BMI2 as well: substr's short UTF-8 scans need both
+  bool avx512bw = false;  // AVX-512F + AVX-512BW + POPCNT (also load_array's float -> bfloat16)
+  bool bmi2 = false;      // BMI2
   bool f16c = false;      // AVX + F16C: load_array's float -> float16 conversion
   // AVX-512 VBMI as well (byte permutes): the Processor's byte tables
   bool avx512vbmi = false;
+
+  // The code paths these features open: what the ops take and what cpu_code_paths() reports.
+  CpuCodePaths code_paths() const;
 };
 
 // What the CPU has, detected once. All false in a TENSORBUF_PORTABLE or non-x86 build.

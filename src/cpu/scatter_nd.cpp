@@ -319,7 +319,7 @@ ScatterNdResult run(const ScatterNdPlan& plan, const ScatterNdBuffers& buffers,
   // at the first bad row instead (one pass fewer): the op then discards the output.
   WalkMode mode;
   mode.stop_at_bad = plan.policy == OutOfBoundsPolicy::kError && copy;
-  mode.avx512 = cpu_features().avx512bw;
+  mode.avx512 = cpu_features().code_paths().scatter_avx512;
   const std::int64_t l2_elements = kPrefetchTableBytes / static_cast<std::int64_t>(sizeof(T));
   mode.prefetch = tuning.prefetch >= 0 ? tuning.prefetch == 1 : plan.num_elements > l2_elements;
   if (plan.policy == OutOfBoundsPolicy::kError && !copy) {

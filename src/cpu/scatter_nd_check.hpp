@@ -72,7 +72,7 @@ std::int64_t first_bad_row(const core::ScatterNdPlan& plan,
 template <class Index>
 std::int64_t check_rows(const core::ScatterNdPlan& plan, const kernels::ScatterGeometry& geometry,
                         const Index* indices) {
-  const bool simd = cpu_features().avx512bw;
+  const bool simd = cpu_features().code_paths().scatter_avx512;
   const std::int64_t n = plan.num_rows;
   // Most calls: below two threads' worth of work, without the chunking arithmetic.
   const double check_ns = kCheckNsPerComponent * static_cast<double>(plan.depth * n);

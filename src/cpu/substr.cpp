@@ -335,8 +335,7 @@ core::SubstrResult run(const core::SubstrPlan& plan, const core::SubstrBuffers& 
   const int chunks = core::chunk_count(n, min_chunk);
   std::vector<ChunkState> state(static_cast<std::size_t>(chunks));
   const PassArgs<Records> a{args.in_offsets, args.in_chars, args.pos, args.len, records};
-  const CpuFeatures features = cpu_features();
-  const bool simd = kUtf8 && features.avx512bw && features.bmi2;
+  const bool simd = kUtf8 && cpu_features().code_paths().substr_avx512;
 
   core::parallel_for_chunks(n, min_chunk, [&](int c, std::int64_t b, std::int64_t e) {
     ChunkState st;
