@@ -21,7 +21,9 @@ Example mask(std::string id, std::string input, std::string expected, Maker tens
 
 Maker I(std::vector<double> v, Shape shape) { return [=] { return i32(v, shape); }; }
 Maker zeros(Shape shape) {
-  return [=] { return i32(std::vector<double>(static_cast<std::size_t>(shape.num_elements()), 0.0), shape); };
+  return [=] {
+    return i32(std::vector<double>(static_cast<std::size_t>(shape.num_elements()), 0.0), shape);
+  };
 }
 Maker M(std::vector<int> v, Shape shape) { return [=] { return boolean(v, shape); }; }
 
@@ -40,7 +42,8 @@ std::vector<Example> mask_examples() {
   const Maker b2 = I({0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, {1, 1, 10});
   const Maker b2_mask = M({1, 1, 0, 0, 1, 1, 1, 0, 0, 0}, {10});
   const std::string b2_out = "[[[-1,-1,2,3,-1,-1,-1,7,8,9]]]";
-  v.push_back(mask("B2/1", "shape [1,1,10] = 0..9, mask [T,T,F,F,T,T,T,F,F,F], updates [-1]*5, axis 2",
+  v.push_back(mask("B2/1",
+                   "shape [1,1,10] = 0..9, mask [T,T,F,F,T,T,T,F,F,F], updates [-1]*5, axis 2",
                    b2_out, b2, b2_mask, I({-1, -1, -1, -1, -1}, {5}), 2));
   v.push_back(mask("B2/2", "shape [1,1,10] = 0..9, mask [T,T,F,F,T,T,T,F,F,F], updates -1, axis 2",
                    b2_out, b2, b2_mask, I({-1}, {}), 2));
@@ -53,8 +56,8 @@ std::vector<Example> mask_examples() {
   v.push_back(mask("B6", "shape [2,3], mask shape [3], updates 0, axis 2", "InvalidArgument",
                    zeros({2, 3}), M({1, 0, 1}, {3}), I({0}, {}), 2));
   const Maker b7 = I({1, 2, 3, 4, 5, 6}, {2, 3});
-  v.push_back(mask("B7/1", "[[1,2,3],[4,5,6]], mask [T,F,T], updates 0, axis 1", "[[0,2,0],[0,5,0]]",
-                   b7, M({1, 0, 1}, {3}), I({0}, {}), 1));
+  v.push_back(mask("B7/1", "[[1,2,3],[4,5,6]], mask [T,F,T], updates 0, axis 1",
+                   "[[0,2,0],[0,5,0]]", b7, M({1, 0, 1}, {3}), I({0}, {}), 1));
   v.push_back(mask("B7/2", "[[1,2,3],[4,5,6]], mask [T,F,T], updates 0, axis -1",
                    "[[0,2,0],[0,5,0]]", b7, M({1, 0, 1}, {3}), I({0}, {}), -1));
   v.push_back(mask("B8", "[[1,2,3],[4,5,6]], mask [T,F,T], updates [[7,8],[9,10]], axis 1",
@@ -71,7 +74,8 @@ std::vector<Example> mask_examples() {
   v.push_back(mask("B12/2", "zeros([2,2,3]), mask [[T,F],[F,T]], updates [1,2,3], broadcast true",
                    "[[[1,2,3],[0,0,0]],[[0,0,0],[1,2,3]]]", zeros({2, 2, 3}),
                    M({1, 0, 0, 1}, {2, 2}), I({1, 2, 3}, {3})));
-  v.push_back(mask("B13", "zeros([2,2,3]), mask [[T,F],[F,T]], updates [[1,2,3],[4,5,6]], broadcast false",
+  v.push_back(mask("B13",
+                   "zeros([2,2,3]), mask [[T,F],[F,T]], updates [[1,2,3],[4,5,6]], broadcast false",
                    "[[[1,2,3],[0,0,0]],[[0,0,0],[4,5,6]]]", zeros({2, 2, 3}),
                    M({1, 0, 0, 1}, {2, 2}), I({1, 2, 3, 4, 5, 6}, {2, 3}), 0, false));
   v.push_back(mask("B14", "shape [2,3], mask shape [2], updates 0, axis -3", "InvalidArgument",
@@ -79,9 +83,9 @@ std::vector<Example> mask_examples() {
   v.push_back(mask("B15", "zeros([2,3,2]), mask [F,T,T], updates [[1,2],[3,4]], axis 1",
                    "[[[0,0],[1,2],[3,4]],[[0,0],[1,2],[3,4]]]", zeros({2, 3, 2}),
                    M({0, 1, 1}, {3}), I({1, 2, 3, 4}, {2, 2}), 1));
-  v.push_back(mask("B16", "zeros([2,3,2]), mask [F,T,T], updates [[1,2],[3,4]], axis 1, broadcast false",
-                   "InvalidArgument", zeros({2, 3, 2}), M({0, 1, 1}, {3}),
-                   I({1, 2, 3, 4}, {2, 2}), 1, false));
+  v.push_back(mask(
+      "B16", "zeros([2,3,2]), mask [F,T,T], updates [[1,2],[3,4]], axis 1, broadcast false",
+      "InvalidArgument", zeros({2, 3, 2}), M({0, 1, 1}, {3}), I({1, 2, 3, 4}, {2, 2}), 1, false));
   return v;
 }
 

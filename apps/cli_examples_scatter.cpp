@@ -23,8 +23,10 @@ Example scatter(std::string id, std::string input, std::string expected, Scatter
   return {std::move(id), std::move(input), std::move(expected), [=](Device d) {
             ScatterOptions options;
             options.device = d;
-            if (mode == Mode::kCpuError && d.is_cuda()) options.out_of_bounds = OutOfBoundsPolicy::kError;
-            if (mode == Mode::kDrop && !d.is_cuda()) options.out_of_bounds = OutOfBoundsPolicy::kDrop;
+            if (mode == Mode::kCpuError && d.is_cuda())
+              options.out_of_bounds = OutOfBoundsPolicy::kError;
+            if (mode == Mode::kDrop && !d.is_cuda())
+              options.out_of_bounds = OutOfBoundsPolicy::kDrop;
             if (mode == Mode::kDeterministic) options.deterministic = true;
             TensorBuffer out = fn(tensor(), indices(), updates(), options);
             settle(out, d);
@@ -33,13 +35,19 @@ Example scatter(std::string id, std::string input, std::string expected, Scatter
 }
 
 Maker ones_i32(Shape shape) {
-  return [=] { return i32(std::vector<double>(static_cast<std::size_t>(shape.num_elements()), 1.0), shape); };
+  return [=] {
+    return i32(std::vector<double>(static_cast<std::size_t>(shape.num_elements()), 1.0), shape);
+  };
 }
 Maker zeros_f32(Shape shape) {
-  return [=] { return f32(std::vector<double>(static_cast<std::size_t>(shape.num_elements()), 0.0), shape); };
+  return [=] {
+    return f32(std::vector<double>(static_cast<std::size_t>(shape.num_elements()), 0.0), shape);
+  };
 }
 Maker zeros_i32(Shape shape) {
-  return [=] { return i32(std::vector<double>(static_cast<std::size_t>(shape.num_elements()), 0.0), shape); };
+  return [=] {
+    return i32(std::vector<double>(static_cast<std::size_t>(shape.num_elements()), 0.0), shape);
+  };
 }
 Maker I(std::vector<double> v, Shape shape) { return [=] { return i32(v, shape); }; }
 Maker F(std::vector<double> v, Shape shape) { return [=] { return f32(v, shape); }; }
@@ -75,8 +83,9 @@ std::vector<Example> scatter_examples() {
       expected += "]";
     }
     expected += "]";
-    v.push_back(scatter("T2", "sub(ones([4,4,4], int32), [[0],[2]], two copies of [[5]*4,[6]*4,[7]*4,[8]*4])",
-                        expected, sub, ones_i32({4, 4, 4}), I({0, 2}, {2, 1}), I(upd, {2, 4, 4})));
+    v.push_back(scatter(
+        "T2", "sub(ones([4,4,4], int32), [[0],[2]], two copies of [[5]*4,[6]*4,[7]*4,[8]*4])",
+        expected, sub, ones_i32({4, 4, 4}), I({0, 2}, {2, 1}), I(upd, {2, 4, 4})));
   }
   v.push_back(scatter("T3", "sub([10,20,30], [[1],[1],[0]], [1,2,3])", "[7,17,30]", sub,
                       I({10, 20, 30}, {3}), I({1, 1, 0}, {3, 1}), I({1, 2, 3}, {3})));
@@ -86,8 +95,8 @@ std::vector<Example> scatter_examples() {
                       I({1, 1, 1, 2, 2, 2}, {2, 3}), I({1}, {1, 1}), I({1, 2, 3}, {1, 3})));
   v.push_back(scatter("T6", "sub(zeros([5,3], float32), [[0],[99],[4]], 3x3)",
                       "InvalidArgument: indices[1] = [99] does not index into shape [5,3]", sub,
-                      zeros_f32({5, 3}), I({0, 99, 4}, {3, 1}), F(std::vector<double>(9, 1), {3, 3}),
-                      Mode::kCpuError));
+                      zeros_f32({5, 3}), I({0, 99, 4}, {3, 1}),
+                      F(std::vector<double>(9, 1), {3, 3}), Mode::kCpuError));
   v.push_back(scatter("T7", "sub(zeros([5], float32), [[-1]], [1])",
                       "InvalidArgument: indices[0] = [-1] does not index into shape [5]", sub,
                       zeros_f32({5}), I({-1}, {1, 1}), F({1}, {1}), Mode::kCpuError));

@@ -14,8 +14,10 @@ Example sub(std::string id, std::string input, std::string expected,
             SubstrOptions options;
             options.device = d;
             options.unit = unit;
-            if (mode == Mode::kCpuError && d.is_cuda()) options.out_of_bounds = OutOfBoundsPolicy::kError;
-            if (mode == Mode::kDrop && !d.is_cuda()) options.out_of_bounds = OutOfBoundsPolicy::kDrop;
+            if (mode == Mode::kCpuError && d.is_cuda())
+              options.out_of_bounds = OutOfBoundsPolicy::kError;
+            if (mode == Mode::kDrop && !d.is_cuda())
+              options.out_of_bounds = OutOfBoundsPolicy::kDrop;
             const StringTensor out =
                 substr(strings(in, in_shape), i32(pos, pos_shape), i32(len, pos_shape), options);
             if (d.is_cuda()) {
@@ -37,14 +39,16 @@ std::vector<Example> substr_examples() {
                   {2}, {1}, {3}, {}));
   const std::vector<std::string> nine = {"ten",     "eleven",  "twelve",    "thirteen", "fourteen",
                                          "fifteen", "sixteen", "seventeen", "eighteen"};
-  v.push_back(sub("S2", "3x3 [[ten,eleven,twelve],...], pos [[1,2,3]]*3, len [[2,3,4],[4,3,2],[5,5,5]]",
+  v.push_back(sub("S2",
+                  "3x3 [[ten,eleven,twelve],...], pos [[1,2,3]]*3, len [[2,3,4],[4,3,2],[5,5,5]]",
                   "[[b'en',b'eve',b'lve'],[b'hirt',b'urt',b'te'],[b'ixtee',b'vente',b'hteen']]",
                   nine, {3, 3}, {1, 2, 3, 1, 2, 3, 1, 2, 3}, {2, 3, 4, 4, 3, 2, 5, 5, 5}, {3, 3}));
   std::vector<std::string> twelve = nine;
   twelve.insert(twelve.end(), {"nineteen", "twenty", "twentyone"});
-  v.push_back(sub("S3", "4x3 [...,[nineteen,twenty,twentyone]], pos [1,2,3], len [1,2,3]",
-                  "[[b'e',b'ev',b'lve'],[b'h',b'ur',b'tee'],[b'i',b've',b'hte'],[b'i',b'en',b'nty']]",
-                  twelve, {4, 3}, {1, 2, 3}, {1, 2, 3}, {3}));
+  v.push_back(
+      sub("S3", "4x3 [...,[nineteen,twenty,twentyone]], pos [1,2,3], len [1,2,3]",
+          "[[b'e',b'ev',b'lve'],[b'h',b'ur',b'tee'],[b'i',b've',b'hte'],[b'i',b'en',b'nty']]",
+          twelve, {4, 3}, {1, 2, 3}, {1, 2, 3}, {3}));
   v.push_back(sub("S4", "b'thirteen', pos [1,5,7], len [3,2,1]", "[b'hir',b'ee',b'n']",
                   {"thirteen"}, {}, {1, 5, 7}, {3, 2, 1}, {3}));
   v.push_back(sub("S5", "b'Hello', pos 5, len 3", "b''", {"Hello"}, {}, {5}, {3}, {}));

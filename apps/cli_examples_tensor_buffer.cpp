@@ -48,16 +48,16 @@ std::vector<Example> tensor_buffer_examples() {
                  TensorBuffer b = TensorBuffer::create_fixed_size({2, 3}, DataType::kFloat32);
                  return describe(b, d);
                }});
-  v.push_back({"TB2", "fixed {} uint8; {0} uint8; {1,0,2} float32", "flat 1; flat 0; flat 0",
-               [](Device) {
-                 return "flat " +
-                        std::to_string(TensorBuffer::create_fixed_size({}, DataType::kUInt8).flat_size()) +
-                        "; flat " +
-                        std::to_string(TensorBuffer::create_fixed_size({0}, DataType::kUInt8).flat_size()) +
-                        "; flat " +
-                        std::to_string(
-                            TensorBuffer::create_fixed_size({1, 0, 2}, DataType::kFloat32).flat_size());
-               }});
+  v.push_back(
+      {"TB2", "fixed {} uint8; {0} uint8; {1,0,2} float32", "flat 1; flat 0; flat 0", [](Device) {
+         return "flat " +
+                std::to_string(TensorBuffer::create_fixed_size({}, DataType::kUInt8).flat_size()) +
+                "; flat " +
+                std::to_string(TensorBuffer::create_fixed_size({0}, DataType::kUInt8).flat_size()) +
+                "; flat " +
+                std::to_string(
+                    TensorBuffer::create_fixed_size({1, 0, 2}, DataType::kFloat32).flat_size());
+       }});
   v.push_back({"TB3", "create_fixed_size({1,-1,2}, float32)", "InvalidArgument", [](Device d) {
                  TensorBuffer b = TensorBuffer::create_fixed_size({1, -1, 2}, DataType::kFloat32);
                  return describe(b, d);
@@ -66,7 +66,8 @@ std::vector<Example> tensor_buffer_examples() {
                "dynamic uint8, load_array(float {400.32,-23.04,254.9,0.5,NaN,+inf,-inf,128}, {8})",
                "[255,0,254,0,0,255,0,128]", [](Device d) {
                  TensorBuffer b = TensorBuffer::create_dynamic(DataType::kUInt8);
-                 const std::vector<float> in = {400.32f, -23.04f, 254.9f, 0.5f, kNaN, kInf, -kInf, 128};
+                 const std::vector<float> in = {400.32f, -23.04f, 254.9f, 0.5f,
+                                                kNaN,    kInf,    -kInf,  128};
                  b.load_array(in, {8});
                  return format_ints(ints(b, d));
                }});
@@ -109,18 +110,19 @@ std::vector<Example> tensor_buffer_examples() {
                  const std::vector<float> in(2, 1.0f);
                  return outcome([&] { b.load_array(in); });
                }});
-  v.push_back({"TB10",
-               "dynamic: load {1,2,3} with {3}; 5 values with {5}; 5 without shape; 3 without shape",
-               "ok; ok; ok; InvalidArgument", [](Device d) {
-                 TensorBuffer b = TensorBuffer::create_dynamic(DataType::kFloat32);
-                 const std::vector<float> three = {1, 2, 3}, five = {1, 2, 3, 4, 5};
-                 std::string r = outcome([&] { b.load_array(three, {3}); });
-                 r += "; " + outcome([&] { b.load_array(five, {5}); });
-                 settle(b, d);
-                 r += "; " + outcome([&] { b.load_array(five); });
-                 r += "; " + outcome([&] { b.load_array(three); });
-                 return r;
-               }});
+  v.push_back(
+      {"TB10",
+       "dynamic: load {1,2,3} with {3}; 5 values with {5}; 5 without shape; 3 without shape",
+       "ok; ok; ok; InvalidArgument", [](Device d) {
+         TensorBuffer b = TensorBuffer::create_dynamic(DataType::kFloat32);
+         const std::vector<float> three = {1, 2, 3}, five = {1, 2, 3, 4, 5};
+         std::string r = outcome([&] { b.load_array(three, {3}); });
+         r += "; " + outcome([&] { b.load_array(five, {5}); });
+         settle(b, d);
+         r += "; " + outcome([&] { b.load_array(five); });
+         r += "; " + outcome([&] { b.load_array(three); });
+         return r;
+       }});
   v.push_back({"TB11", "dynamic float32, load_buffer(2 bytes, {1})",
                "InvalidArgument: Expected: 4 Actual: 2", [](Device) {
                  TensorBuffer b = TensorBuffer::create_dynamic(DataType::kFloat32);
@@ -169,8 +171,8 @@ std::vector<Example> tensor_buffer_examples() {
                }});
   v.push_back({"TB16", "create_fixed_size({65536,65536,65536,65536}, float32)", "InvalidArgument",
                [](Device d) {
-                 TensorBuffer b =
-                     TensorBuffer::create_fixed_size({65536, 65536, 65536, 65536}, DataType::kFloat32);
+                 TensorBuffer b = TensorBuffer::create_fixed_size({65536, 65536, 65536, 65536},
+                                                                  DataType::kFloat32);
                  return describe(b, d);
                }});
   v.push_back({"TB17", "float16, load floats {1+2^-11, 1+3*2^-11, 65519, 65520, -65520}",

@@ -55,8 +55,9 @@ std::string format_tensor(const TensorBuffer& tensor) {
   }
   if (is_float) {
     const std::vector<float> v = tensor.get_float_array();
-    return nested(tensor.shape(),
-                  [&](std::int64_t i) { return float_text(v[static_cast<std::size_t>(i)], false); });
+    return nested(tensor.shape(), [&](std::int64_t i) {
+      return float_text(v[static_cast<std::size_t>(i)], false);
+    });
   }
   const std::vector<std::int32_t> v = tensor.get_int_array();
   return nested(tensor.shape(),

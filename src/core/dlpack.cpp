@@ -107,7 +107,8 @@ Managed* export_buffer(const TensorBuffer& buffer, const DLPackExportOptions& op
   holder->managed.deleter = &ExportHolder<Managed>::deleter;
   if constexpr (std::is_same_v<Managed, DLManagedTensorVersioned>) {
     holder->managed.version = DLPackVersion{kDLPackMajorVersion, kDLPackMinorVersion};
-    holder->managed.flags = pinned.read_only || options.read_only ? DLPACK_FLAG_BITMASK_READ_ONLY : 0;
+    holder->managed.flags =
+        pinned.read_only || options.read_only ? DLPACK_FLAG_BITMASK_READ_ONLY : 0;
   }
   return &holder.release()->managed;
 }

@@ -5,7 +5,8 @@
 
 #if !defined(TENSORBUF_PORTABLE) && defined(__x86_64__) && \
     (defined(__GNUC__) || defined(__clang__))
-#define TENSORBUF_ISA_X86_64 1  // GNU intrinsics, __builtin_cpu_supports, AVX-512 by target attribute
+// GNU intrinsics, __builtin_cpu_supports, AVX-512 by target attribute
+#define TENSORBUF_ISA_X86_64 1
 #endif
 
 #if !defined(TENSORBUF_PORTABLE) && defined(__SSE2__)
@@ -16,6 +17,7 @@
 #define TENSORBUF_ISA_X86_PAUSE 1  // the spin-wait hint
 #endif
 
-#if !defined(TENSORBUF_PORTABLE) && defined(__aarch64__) && (defined(__GNUC__) || defined(__clang__))
+#if !defined(TENSORBUF_PORTABLE) && defined(__aarch64__) && \
+    (defined(__GNUC__) || defined(__clang__))
 #define TENSORBUF_ISA_ARM64_YIELD 1  // the spin-wait hint (as Linux's cpu_relax on arm64)
 #endif

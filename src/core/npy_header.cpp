@@ -187,7 +187,9 @@ Dtype parse_descr(const std::string& descr, const NpyReadOptions& options) {
     d.item_size = static_cast<std::size_t>(n);
     return d;
   }
-  if (kind == 'O') fail("object arrays (dtype " + quoted + ") are not supported: they hold pickled Python objects");
+  if (kind == 'O')
+    fail("object arrays (dtype " + quoted +
+         ") are not supported: they hold pickled Python objects");
   if (kind == 'U') {
     fail("unicode arrays (dtype " + quoted +
          ") are not supported; store bytes (dtype S), e.g. np.char.encode(a, 'utf-8')");
@@ -195,8 +197,11 @@ Dtype parse_descr(const std::string& descr, const NpyReadOptions& options) {
   if (kind == 'V') fail("void/structured dtype " + quoted + " is not supported");
   if (kind == 'c') fail("complex dtype " + quoted + " is not supported");
   if (kind == 'M' || kind == 'm') fail("datetime dtype " + quoted + " is not supported");
-  if (kind == 'u') fail("unsigned dtype " + quoted + " is not supported: tensorbuf's only unsigned integer type is uint8");
-  if (kind == 'f') fail("float dtype " + quoted + " is not supported (float16, float32 and float64 are)");
+  if (kind == 'u')
+    fail("unsigned dtype " + quoted +
+         " is not supported: tensorbuf's only unsigned integer type is uint8");
+  if (kind == 'f')
+    fail("float dtype " + quoted + " is not supported (float16, float32 and float64 are)");
   if (kind == 'i') fail("integer dtype " + quoted + " is not supported");
   fail("dtype " + quoted + " is not supported");
 }
@@ -204,7 +209,8 @@ Dtype parse_descr(const std::string& descr, const NpyReadOptions& options) {
 std::uint64_t read_le(std::span<const std::byte> bytes, std::size_t offset, std::size_t n) {
   std::uint64_t value = 0;
   for (std::size_t k = 0; k < n; ++k) {
-    value |= static_cast<std::uint64_t>(std::to_integer<unsigned char>(bytes[offset + k])) << (8 * k);
+    value |= static_cast<std::uint64_t>(std::to_integer<unsigned char>(bytes[offset + k]))
+             << (8 * k);
   }
   return value;
 }
@@ -295,7 +301,8 @@ Header parse_header(std::string_view text, const Preamble& preamble, std::uint64
   }
   reader.expect('}', "to close the header dict");
   reader.skip_space();
-  if (!reader.at_end()) fail(str_cat("header: unexpected text after the dict at offset ", reader.pos()));
+  if (!reader.at_end())
+    fail(str_cat("header: unexpected text after the dict at offset ", reader.pos()));
   if (!descr) fail("header: key 'descr' is missing");
   if (!fortran) fail("header: key 'fortran_order' is missing");
   if (!dims) fail("header: key 'shape' is missing");

@@ -122,7 +122,8 @@ StringTensor read_strings(Source& source, const Header& h) {
   auto* dst = static_cast<char*>(chars.overwrite_host_bytes());
   for (std::int64_t i = 0; i < h.count; ++i) {
     const std::size_t len = static_cast<std::size_t>(off[i + 1] - off[i]);
-    if (len != 0) std::memcpy(dst + off[i], raw.data() + static_cast<std::size_t>(i) * h.item_size, len);
+    if (len != 0)
+      std::memcpy(dst + off[i], raw.data() + static_cast<std::size_t>(i) * h.item_size, len);
   }
   return StringTensor::from_buffers(std::move(offsets), std::move(chars), Shape(h.dims));
 }

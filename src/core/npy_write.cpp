@@ -93,11 +93,13 @@ void write_strings(const StringTensor& strings, const NpyWriteOptions& options, 
   const std::size_t item = static_cast<std::size_t>(width);
   const std::size_t per_chunk = std::max<std::size_t>(1, kStagingBytes / item);
   for (std::int64_t begin = 0; begin < n;) {
-    const std::int64_t end = std::min<std::int64_t>(n, begin + static_cast<std::int64_t>(per_chunk));
+    const std::int64_t end =
+        std::min<std::int64_t>(n, begin + static_cast<std::int64_t>(per_chunk));
     staging.assign(static_cast<std::size_t>(end - begin) * item, '\0');
     for (std::int64_t i = begin; i < end; ++i) {
       const auto len = static_cast<std::size_t>(off[i + 1] - off[i]);
-      if (len != 0) std::memcpy(&staging[static_cast<std::size_t>(i - begin) * item], chars + off[i], len);
+      if (len != 0)
+        std::memcpy(&staging[static_cast<std::size_t>(i - begin) * item], chars + off[i], len);
     }
     sink(staging.data(), staging.size());
     begin = end;

@@ -75,7 +75,8 @@ TensorBuffer apply(const TensorBuffer& x, const core::Normalization& norm,
   const Device device = core::resolve_device(options.device, x);
   const Shape& shape = core::BufferAccess::shape(x);
   core::check_channels(static_cast<std::int64_t>(mean.size()), shape, "normalize");
-  if (device.is_cuda()) return core::process_new(normalize_plan(x, norm), x, device, options.stream);
+  if (device.is_cuda())
+    return core::process_new(normalize_plan(x, norm), x, device, options.stream);
   const std::int64_t n = shape.num_elements();
   // Fixed-size uint8 and float32 (images, the common case): one pass from x. float32 of uint8
   // is exact, so this equals the conversion below.

@@ -150,7 +150,8 @@ TensorBuffer quantize_linear(const TensorBuffer& x, const TensorBuffer& scale,
                              const TensorBuffer& zero_point, const QuantizeLinearOptions& options) {
   const LinearPlan plan = core::plan_quantize_linear(x, scale, zero_point, options);
   const DataType zt = plan.y_type;
-  const DataType real = x.data_type() == DataType::kFloat64 ? DataType::kFloat64 : DataType::kFloat32;
+  const DataType real =
+      x.data_type() == DataType::kFloat64 ? DataType::kFloat64 : DataType::kFloat32;
   const Device device = core::resolve_device(options.device, x);
   if (device.is_cuda()) {
     return run_on_cuda(x, plan, false, device, options.stream,

@@ -48,7 +48,8 @@ template <class Plan, class Buffers, class Result>
 Result run_backend(BackendRun& backend, const Plan& plan, const Buffers& buffers,
                    Result (*cpu)(const Plan&, const Buffers&),
                    Result (*cuda)(const Plan&, const Buffers&, const CudaContext&)) {
-  const Result result = backend.on_cuda() ? cuda(plan, buffers, backend.cuda()) : cpu(plan, buffers);
+  const Result result =
+      backend.on_cuda() ? cuda(plan, buffers, backend.cuda()) : cpu(plan, buffers);
   backend.finish();
   return result;
 }

@@ -236,9 +236,10 @@ void Processor::run_into(const TensorBuffer& x, TensorBuffer& out,
                                   core::BufferAccess::shape(out).to_string(), "; x has shape ",
                                   core::BufferAccess::shape(x).to_string()));
   // out sharing memory with x: the result goes to a new buffer, then into out.
-  core::run_in_place(
-      out, core::shares_memory(out, x), device, options.stream,
-      [&](TensorBuffer& target) { core::execute_process(plan, x, target, device, options.stream); });
+  core::run_in_place(out, core::shares_memory(out, x), device, options.stream,
+                     [&](TensorBuffer& target) {
+                       core::execute_process(plan, x, target, device, options.stream);
+                     });
 }
 
 }  // namespace tensorbuf

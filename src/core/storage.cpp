@@ -182,7 +182,8 @@ void* Storage::host_write(bool keep_contents) {
 }
 
 void Storage::wait_for_streams_locked(StreamHandle stream) const {
-  if (last_use_ != nullptr && stream != last_stream_) device_memory_->stream_wait(stream, last_use_);
+  if (last_use_ != nullptr && stream != last_stream_)
+    device_memory_->stream_wait(stream, last_use_);
 }
 
 void Storage::ensure_device_valid_locked(int device, StreamHandle stream, bool copy) const {

@@ -12,7 +12,9 @@
 namespace tensorbuf {
 namespace {
 
-core::Side side_of(Device device) { return device.is_cuda() ? core::Side::kDevice : core::Side::kHost; }
+core::Side side_of(Device device) {
+  return device.is_cuda() ? core::Side::kDevice : core::Side::kHost;
+}
 
 }  // namespace
 

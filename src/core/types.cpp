@@ -48,8 +48,9 @@ Shape::Shape(std::vector<std::int64_t> dims) : dims_(std::move(dims)) {
     }
     if (__builtin_mul_overflow(count, d, &count)) overflow = true;
   }
-  TENSORBUF_EXPECTS(!overflow, InvalidArgumentError,
-                    core::str_cat("shape ", to_string(), " has more elements than int64 can count"));
+  TENSORBUF_EXPECTS(
+      !overflow, InvalidArgumentError,
+      core::str_cat("shape ", to_string(), " has more elements than int64 can count"));
   num_elements_ = count;
 }
 

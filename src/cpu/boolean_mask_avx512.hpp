@@ -1,6 +1,6 @@
 // boolean_mask on the CPU, AVX-512 path (x86 builds without TENSORBUF_PORTABLE, CPUs that have
-// it: cpu/cpu_features.hpp): rows of 4, 8, 16 or 32 bytes, 64 mask entries at a time. The count pass
-// makes each 64 mask bytes a word of bits (one compare); each vector of rows is packed by a
+// it: cpu/cpu_features.hpp): rows of 4, 8, 16 or 32 bytes, 64 mask entries at a time. The count
+// pass makes each 64 mask bytes a word of bits (one compare); each vector of rows is packed by a
 // register compress (the memory form of vpcompress is microcoded and slow on AMD) and stored at
 // the output row. Included by src/cpu/boolean_mask.cpp only.
 #pragma once

@@ -36,7 +36,8 @@ class HostElementsGeometry {
   void for_each_row(std::int64_t begin, std::int64_t end, Row&& row) const {
     const int last = geometry_.rank - 1;
     const bool inline_dims = geometry_.rank <= kernels::kInlineElementsRank;
-    const std::int64_t width = inline_dims ? geometry_.dims[last] : table_[static_cast<std::size_t>(last)];
+    const std::int64_t width =
+        inline_dims ? geometry_.dims[last] : table_[static_cast<std::size_t>(last)];
     const std::int64_t stride =
         inline_dims ? geometry_.strides[last] : table_[static_cast<std::size_t>(2 * last + 1)];
     for (std::int64_t first = begin; first < end;) {

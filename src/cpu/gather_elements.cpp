@@ -32,17 +32,19 @@ core::AxisIndexResult gather_typed(const core::GatherElementsPlan& plan,
   const std::int64_t axis_stride = plan.layout.axis_stride;
   const auto* params = static_cast<const Word*>(buffers.params);
   auto* out = static_cast<Word*>(buffers.out);
-  core::parallel_for(n, core::min_chunk_for(kPositionNs), [&](std::int64_t begin, std::int64_t end) {
-    geometry.for_each_row(begin, end, [&](std::int64_t first, std::int64_t count,
-                                          std::int64_t base, std::int64_t stride) {
-      for (std::int64_t k = 0; k < count; ++k) {
-        std::int64_t index = 0;
-        out[first + k] = kernels::wrap_axis_index(indices[first + k], axis_size, &index)
-                             ? params[base + k * stride + index * axis_stride]
-                             : Word{};
-      }
-    });
-  });
+  core::parallel_for(
+      n, core::min_chunk_for(kPositionNs), [&](std::int64_t begin, std::int64_t end) {
+        geometry.for_each_row(
+            begin, end,
+            [&](std::int64_t first, std::int64_t count, std::int64_t base, std::int64_t stride) {
+              for (std::int64_t k = 0; k < count; ++k) {
+                std::int64_t index = 0;
+                out[first + k] = kernels::wrap_axis_index(indices[first + k], axis_size, &index)
+                                     ? params[base + k * stride + index * axis_stride]
+                                     : Word{};
+              }
+            });
+      });
   return {};
 }
 

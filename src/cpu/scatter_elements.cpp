@@ -1,11 +1,11 @@
 // The CPU backend of scatter_elements: kError checks the indices before anything is written. A
 // tensor beyond the caches takes the bucketed path (scatter_elements_buckets.hpp, which checks
 // as it buckets); otherwise axis_index_check.hpp checks, out = tensor (unless in place) and the
-// positions are applied directly. Positions that share a target differ only along the axis (q = p with q[axis]
-// replaced), so the lanes across the axis, (o, i) with p = (o * A + a) * In + i, run in
-// contiguous chunks on the pool, each chunk walking a = 0..A-1 in order for a block of lanes at a
-// time: lanes have disjoint targets, so every target sees its updates in row-major order
-// (kNone: the last wins), whatever the thread count.
+// positions are applied directly. Positions that share a target differ only along the axis (q = p
+// with q[axis] replaced), so the lanes across the axis, (o, i) with p = (o * A + a) * In + i, run
+// in contiguous chunks on the pool, each chunk walking a = 0..A-1 in order for a block of lanes at
+// a time: lanes have disjoint targets, so every target sees its updates in row-major order (kNone:
+// the last wins), whatever the thread count.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>

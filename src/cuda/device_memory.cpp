@@ -26,7 +26,8 @@ class PinnedCache {
       std::lock_guard lock(mutex_);
       auto& list = free_[rounded];
       for (auto it = list.begin(); it != list.end(); ++it) {
-        if (it->pending == nullptr || cudaEventQuery(static_cast<cudaEvent_t>(it->pending)) == cudaSuccess) {
+        if (it->pending == nullptr ||
+            cudaEventQuery(static_cast<cudaEvent_t>(it->pending)) == cudaSuccess) {
           void* ptr = it->ptr;
           if (it->pending != nullptr) cudaEventDestroy(static_cast<cudaEvent_t>(it->pending));
           list.erase(it);
@@ -48,7 +49,8 @@ class PinnedCache {
     auto it = sizes_.find(ptr);
     if (it == sizes_.end()) return;
     cudaEvent_t copy = nullptr;
-    if (pending != nullptr && cudaEventCreateWithFlags(&copy, cudaEventDisableTiming) == cudaSuccess) {
+    if (pending != nullptr &&
+        cudaEventCreateWithFlags(&copy, cudaEventDisableTiming) == cudaSuccess) {
       // Our own event that completes after `pending` (the storage destroys that one right
       // after this call), chained through a private stream so nothing blocks.
       if (release_stream_ == nullptr) {
@@ -94,7 +96,8 @@ class CudaDeviceMemory final : public core::DeviceMemory {
       cudaMemPool_t pool = nullptr;
       TENSORBUF_CUDA_TRY(cudaDeviceGetDefaultMemPool(&pool, device));
       std::uint64_t keep_everything = UINT64_MAX;  // freed memory stays cached in the pool
-      TENSORBUF_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_everything));
+      TENSORBUF_CUDA_TRY(
+          cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_everything));
       pools_.at(static_cast<std::size_t>(device)) = pool;
     }
     return stream;
@@ -125,7 +128,8 @@ class CudaDeviceMemory final : public core::DeviceMemory {
     return ptr;
   }
 
-  void free_device(void* ptr, std::size_t, int device, core::StreamHandle stream) noexcept override {
+  void free_device(void* ptr, std::size_t, int device,
+                   core::StreamHandle stream) noexcept override {
     if (ptr == nullptr) return;
     int previous = 0;
     cudaGetDevice(&previous);

@@ -43,7 +43,8 @@ struct RowGeometry {
   // params.shape[1:b] product: how many batches one params row of dim 0 holds.
   std::int64_t batches_per_row = 1;
 
-  explicit RowGeometry(const core::GatherNdPlan& p, std::int64_t first) : plan(p), first_row(first) {
+  explicit RowGeometry(const core::GatherNdPlan& p, std::int64_t first)
+      : plan(p), first_row(first) {
     for (int i = 1; i < plan.batch_dims; ++i) batches_per_row *= plan.params_dims[i];
   }
   // The flat batch of local row r (batch_dims >= 1).
