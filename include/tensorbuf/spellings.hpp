@@ -98,9 +98,9 @@ constexpr std::string_view spelling(Enum value) {
   return "unknown";
 }
 
-/// An op family's public name, read from the op table (kOpFamilies): the scatter family's is
-/// its combines' prefix, "tensor_scatter_nd"; a family of several ops is named by its first
-/// row's.
+/// An op family's public name, read from the op table (kOpFamilies), for the messages and
+/// usage texts that name a family: the scatter family's is the prefix of its combines' names;
+/// a family of several ops is named by its first row's.
 constexpr std::string_view spelling(OpFamily family) {
   for (const OpFamilyInfo& row : kOpFamilies) {
     if (row.family == family) return row.name;
