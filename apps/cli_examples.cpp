@@ -38,7 +38,7 @@ std::string run_one(const Example& example, Device device) {
 }
 
 // The examples by group: their ids' prefix, what they run (an op: the op table's name) and
-// where they are.
+// the function that makes them.
 struct Group {
   std::string_view prefix;
   std::string_view what;
