@@ -70,24 +70,14 @@ ARGUMENT_OVERRIDES = {
     "StringTensor.__arrow_c_array__.requested_schema": "_PyCapsule",
 }
 
-# Returns pybind11 leaves as `object` (or types it writes too loosely), by function name. An
-# out-of-place op, i.e. a function with an `_in_place` twin, returns _OpResult (like in, like
-# out: python/src/result_type.hpp), so new ops of the table need no line here.
+# Returns pybind11 leaves as `object` (or types it writes too loosely), by function name. The ops
+# of the op table whose result is like their first input (like in, like out:
+# python/src/result_type.hpp) return _OpResult: the module lists them (_op_results, written by
+# python/src/bind_ops.cpp's walk of the table), so an op of the table needs no line here.
 RETURN_TYPES = {
     "asarray": "TensorBuffer",
     "from_dlpack": "TensorBuffer",
     "substr": "StringTensor",
-    "boolean_mask": "_OpResult",
-    "compress": "_OpResult",
-    "normalize": "_OpResult",
-    "quantize": "_OpResult",
-    "dequantize": "_OpResult",
-    "cast": "_OpResult",
-    "quantize_linear": "_OpResult",
-    "dequantize_linear": "_OpResult",
-    "gather_nd": "_OpResult",
-    "gather": "_OpResult",
-    "gather_elements": "_OpResult",
     "Processor.run": "_OpResult",
     "stats": "dict[str, int]",
     "TensorBuffer.shape": "tuple[int, ...]",
@@ -238,17 +228,13 @@ def argument_type(qualname, arg, default):
     return written
 
 
-def is_out_of_place_op(qualname, module):
-    return "." not in qualname and hasattr(module, qualname + "_in_place")
-
-
 def return_type(qualname, returns, module):
     written = canonical(ast.unparse(returns)) if returns else "None"
     if qualname in RETURN_TYPES:
         return RETURN_TYPES[qualname]
+    if qualname in module._op_results:
+        return "_OpResult"
     if written in UNTYPED:
-        if is_out_of_place_op(qualname, module):
-            return "_OpResult"
         raise StubError(f"{qualname} returns `{written}` to pybind11: give it a type in "
                         f"write_stubs.py (RETURN_TYPES)")
     return written

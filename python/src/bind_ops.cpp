@@ -1,5 +1,9 @@
-// The operations: each converts its arguments (borrowing where it can), locks the caller's
-// tb.TensorBuffers, and runs the C++ op without the GIL.
+// The ops of the op table (include/tensorbuf/op_table.hpp): one row each, bound by walking
+// the table (op_binder.hpp does every op's steps). A row names its inputs' kinds, its keywords in
+// their Python order, the C++ calls and the docstring; the positional names and whether an
+// `_in_place` form exists are the table's. substr and normalize keep their own binders (below,
+// bind_processing.cpp): a tb.StringTensor in and out, pos and len taking each other's dtype;
+// numbers or sequences picking one of two C++ overloads.
 #include <optional>
 #include <string>
 
@@ -7,132 +11,121 @@
 
 #include "arguments.hpp"
 #include "bindings.hpp"
+#include "op_binder.hpp"
 #include "py_objects.hpp"
 #include "result_type.hpp"
 #include "to_strings.hpp"
 #include "to_tensor.hpp"
-#include "torch_autograd.hpp"
 #include "tensorbuf/op_table.hpp"
 #include "tensorbuf/ops.hpp"
+#include "tensorbuf/processing.hpp"
+#include "tensorbuf/quantize_linear.hpp"
 
 namespace tensorbuf::python {
 
 namespace py = pybind11;
 using namespace pybind11::literals;
+using namespace binder;
 
 namespace {
 
-using ScatterOut = TensorBuffer (*)(const TensorBuffer&, const TensorBuffer&, const TensorBuffer&,
-                                    const ScatterOptions&);
-using ScatterInPlace = void (*)(TensorBuffer&, const TensorBuffer&, const TensorBuffer&,
-                                const ScatterOptions&);
+using UpdateInputs = Inputs<in::Target, in::Read, in::Updates>;
+using ReadInputs = Inputs<in::Target, in::Read>;
 
-struct ScatterArgs {
-  ScatterOptions options;
-  std::optional<TensorArg> tensor, indices, updates;
-};
+#define TENSORBUF_SCATTER_ROW(name, op_, what)                                                \
+  constexpr auto kScatter_##name =                                                          \
+      op<ScatterOptions>(UpdateInputs{},                                                    \
+                         Keywords<kw::Device, kw::OutOfBounds, kw::Deterministic, kw::Stream>{}, \
+                         &tensor_scatter_nd_##name, "out = tensor; " what,                  \
+                         &tensor_scatter_nd_##name##_in_place);
+TENSORBUF_SCATTER_COMBINES(TENSORBUF_SCATTER_ROW)
+#undef TENSORBUF_SCATTER_ROW
 
-// Converts the three tensors; updates given as Python values take the tensor's dtype.
-ScatterArgs scatter_args(py::handle tensor, py::handle indices, py::handle updates,
-                         py::handle device, py::handle out_of_bounds, bool deterministic,
-                         py::handle stream, Access tensor_access) {
-  ScatterArgs args;
-  args.options.device = parse_device(device);
-  args.options.out_of_bounds = parse_out_of_bounds(out_of_bounds);
-  args.options.deterministic = deterministic;
-  args.options.stream = parse_stream(stream);
-  args.tensor.emplace(to_tensor(tensor, {"tensor", tensor_access, std::nullopt, args.options.stream}));
-  args.indices.emplace(to_tensor(indices, {"indices", Access::kRead, std::nullopt, args.options.stream}));
-  args.updates.emplace(to_tensor(updates, {"updates", Access::kRead,
-                                           args.tensor->get().data_type(), args.options.stream}));
-  return args;
-}
+constexpr auto kBooleanMaskUpdate = op<BooleanMaskUpdateOptions>(
+    UpdateInputs{}, Keywords<kw::Axis<0>, kw::Broadcast, kw::Device, kw::Stream>{},
+    &boolean_mask_update, "NumPy's out[(slice(None),) * axis + (mask,)] = updates on a copy of tensor",
+    &boolean_mask_update_in_place, "Same, writing into `tensor` itself; on error nothing is written.");
 
-void bind_scatter(py::module_& m, const char* name, ScatterOut out, ScatterInPlace in_place,
-                  const char* doc) {
-  m.def(name, [out](py::handle tensor, py::handle indices, py::handle updates, py::handle device,
-                    py::handle out_of_bounds, bool deterministic, py::handle stream,
-                    py::handle out_type) {
-    ScatterArgs a = scatter_args(tensor, indices, updates, device, out_of_bounds, deterministic,
-                                 stream, Access::kRead);
-    BufferLocks locks({a.tensor->object(), a.indices->object(), a.updates->object()});
-    std::optional<TensorBuffer> result;
-    {
-      py::gil_scoped_release no_gil;
-      result.emplace(out(a.tensor->get(), a.indices->get(), a.updates->get(), a.options));
-    }
-    return wrap_result(std::move(*result), tensor, out_type);
-  }, "tensor"_a, "indices"_a, "updates"_a, py::kw_only(), "device"_a = py::none(),
-     "out_of_bounds"_a = "default", "deterministic"_a = false, "stream"_a = py::none(),
-     "out_type"_a = "same", doc);
-  m.def((std::string(name) + "_in_place").c_str(),
-        [in_place](py::handle tensor, py::handle indices, py::handle updates, py::handle device,
-                   py::handle out_of_bounds, bool deterministic, py::handle stream) {
-    ScatterArgs a = scatter_args(tensor, indices, updates, device, out_of_bounds, deterministic,
-                                 stream, Access::kWrite);
-    BufferLocks locks({a.tensor->object(), a.indices->object(), a.updates->object()});
-    {
-      py::gil_scoped_release no_gil;
-      in_place(a.tensor->get(), a.indices->get(), a.updates->get(), a.options);
-    }
-    if (is_torch_tensor(tensor)) note_torch_write(tensor);
-  }, "tensor"_a, "indices"_a, "updates"_a, py::kw_only(), "device"_a = py::none(),
-     "out_of_bounds"_a = "default", "deterministic"_a = false, "stream"_a = py::none(),
-     "Same, writing into `tensor` itself (a torch tensor, writable NumPy array or "
-     "tb.TensorBuffer); on error nothing is written.");
-}
+constexpr auto kBooleanMask = op<BooleanMaskOptions>(
+    ReadInputs{}, Keywords<kw::Axis<0>, kw::Device, kw::Stream>{}, &boolean_mask,
+    "NumPy's tensor[(slice(None),) * axis + (mask,)], tf.boolean_mask: the slices where the "
+    "bool mask is true, in the mask's row-major order");
 
-struct MaskArgs {
-  BooleanMaskUpdateOptions options;
-  std::optional<TensorArg> tensor, mask, updates;
-};
+constexpr auto kBooleanMaskInto = op<BooleanMaskOptions>(
+    Inputs<in::Target, in::Read, in::Written, in::Written>{},
+    Keywords<kw::Axis<0>, kw::Device, kw::Stream>{}, &boolean_mask_into,
+    "boolean_mask written into the caller's `out` (capacity C along axis) and the true count "
+    "n into `count` (int64, one element), with no host wait: the first min(n, C) slices are "
+    "written, the rest of out is left as it was; compare count with C.");
 
-MaskArgs mask_args(py::handle tensor, py::handle mask, py::handle updates, int axis,
-                   bool broadcast, py::handle device, py::handle stream, Access tensor_access) {
-  MaskArgs args;
-  args.options.device = parse_device(device);
-  args.options.axis = axis;
-  args.options.broadcast = broadcast;
-  args.options.stream = parse_stream(stream);
-  args.tensor.emplace(to_tensor(tensor, {"tensor", tensor_access, std::nullopt, args.options.stream}));
-  args.mask.emplace(to_tensor(mask, {"mask", Access::kRead, std::nullopt, args.options.stream}));
-  args.updates.emplace(to_tensor(updates, {"updates", Access::kRead,
-                                           args.tensor->get().data_type(), args.options.stream}));
-  return args;
-}
+constexpr auto kCompress = op<CompressOptions>(
+    ReadInputs{}, Keywords<kw::OptionalAxis, kw::Device, kw::Stream>{}, &compress,
+    "ONNX Compress / numpy.compress: the slices of input along axis whose entry of the 1-D "
+    "bool condition is true (axis None: the flattened input)");
 
-void bind_boolean_mask_update(py::module_& m) {
-  m.def("boolean_mask_update", [](py::handle tensor, py::handle mask, py::handle updates, int axis,
-                                  bool broadcast, py::handle device, py::handle stream,
-                                  py::handle out_type) {
-    MaskArgs a = mask_args(tensor, mask, updates, axis, broadcast, device, stream, Access::kRead);
-    BufferLocks locks({a.tensor->object(), a.mask->object(), a.updates->object()});
-    std::optional<TensorBuffer> result;
-    {
-      py::gil_scoped_release no_gil;
-      result.emplace(boolean_mask_update(a.tensor->get(), a.mask->get(), a.updates->get(), a.options));
-    }
-    return wrap_result(std::move(*result), tensor, out_type);
-  }, "tensor"_a, "mask"_a, "updates"_a, py::kw_only(), "axis"_a = 0, "broadcast"_a = true,
-     "device"_a = py::none(), "stream"_a = py::none(), "out_type"_a = "same",
-     "NumPy's out[(slice(None),) * axis + (mask,)] = updates on a copy of tensor"
-     TENSORBUF_RESULT_DOC("tensor"));
-  m.def("boolean_mask_update_in_place", [](py::handle tensor, py::handle mask, py::handle updates,
-                                           int axis, bool broadcast, py::handle device,
-                                           py::handle stream) {
-    MaskArgs a = mask_args(tensor, mask, updates, axis, broadcast, device, stream, Access::kWrite);
-    BufferLocks locks({a.tensor->object(), a.mask->object(), a.updates->object()});
-    {
-      py::gil_scoped_release no_gil;
-      boolean_mask_update_in_place(a.tensor->get(), a.mask->get(), a.updates->get(), a.options);
-    }
-    if (is_torch_tensor(tensor)) note_torch_write(tensor);
-  }, "tensor"_a, "mask"_a, "updates"_a, py::kw_only(), "axis"_a = 0, "broadcast"_a = true,
-     "device"_a = py::none(), "stream"_a = py::none(),
-     "Same, writing into `tensor` itself; on error nothing is written.");
-}
+using ProcessKeywords = Keywords<kw::Device, kw::Stream>;
 
-void bind_substr(py::module_& m) {
+constexpr auto kQuantize = op<ProcessOptions>(
+    Inputs<in::Target, in::Number, in::Number>{}, ProcessKeywords{}, &quantize,
+    "TFLite Support's QuantizeOp: normalize(x, -zero_point * scale, scale)");
+
+constexpr auto kDequantize = op<ProcessOptions>(
+    Inputs<in::Target, in::Number, in::Number>{}, ProcessKeywords{}, &dequantize,
+    "TFLite Support's DequantizeOp: normalize(x, zero_point, 1 / scale)");
+
+constexpr auto kCast = op<ProcessOptions>(
+    Inputs<in::Target, in::DTypeName>{}, ProcessKeywords{}, &tensorbuf::cast,
+    "TFLite Support's CastOp for every pair of dtypes (saturating, NaN to 0); x itself when "
+    "dtype is x's");
+
+constexpr auto kQuantizeLinear = op<QuantizeLinearOptions>(
+    Inputs<in::Target, in::Float32, in::ZeroPoint<false>>{},
+    Keywords<kw::Axis<1>, kw::Device, kw::Stream>{}, &quantize_linear,
+    "ONNX QuantizeLinear (opset 13): saturate(round_half_even(x / scale) + zero_point) in the "
+    "zero point's dtype (a Python number: uint8); per tensor or per axis");
+
+constexpr auto kDequantizeLinear = op<QuantizeLinearOptions>(
+    Inputs<in::Target, in::Float32, in::ZeroPoint<true>>{},
+    Keywords<kw::Axis<1>, kw::Device, kw::Stream>{}, &dequantize_linear,
+    "ONNX DequantizeLinear (opset 13): (float32(x) - zero_point) * scale in float32");
+
+constexpr auto kGatherNd = op<GatherOptions>(
+    ReadInputs{}, Keywords<kw::BatchDims, kw::OutOfBounds, kw::Device, kw::Stream>{}, &gather_nd,
+    "tf.gather_nd / ONNX GatherND: with b = batch_dims and D = indices.shape[-1], "
+    "out[i...] = params[i[:b]..., *indices[i...]], shape indices.shape[:-1] + "
+    "params.shape[b+D:]; indices int32/int64, negative components out of range (error, or "
+    "zeros with out_of_bounds=\"drop\")");
+
+constexpr auto kGather = op<GatherOptions>(
+    ReadInputs{}, Keywords<kw::Axis<0>, kw::BatchDims, kw::OutOfBounds, kw::Device, kw::Stream>{},
+    &gather,
+    "ONNX Gather / np.take(params, indices, axis) / tf.gather: shape params.shape[:axis] + "
+    "indices.shape[batch_dims:] + params.shape[axis+1:] (batch_dims: leading dims shared by "
+    "params and indices, tf.gather's); indices int32/int64, -s <= i < 0 means i + s, "
+    "anything else outside [0, s) is out of range (error, or zeros with "
+    "out_of_bounds=\"drop\")");
+
+constexpr auto kGatherElements = op<GatherOptions>(
+    ReadInputs{}, Keywords<kw::Axis<0>, kw::OutOfBounds, kw::Device, kw::Stream>{},
+    &gather_elements,
+    "ONNX GatherElements / torch.gather / np.take_along_axis: out[p] = params[p with "
+    "p[axis] = indices[p]], shape indices.shape (params' rank, indices.shape[d] <= "
+    "params.shape[d] off the axis); negative indices and out_of_bounds as gather's");
+
+constexpr auto kScatterElements = op<ScatterElementsOptions>(
+    UpdateInputs{},
+    Keywords<kw::Axis<0>, kw::ReductionWord, kw::OutOfBounds, kw::Deterministic, kw::Device,
+             kw::Stream>{},
+    &scatter_elements,
+    "ONNX ScatterElements / torch scatter_reduce_(include_self=True): out = tensor; for each "
+    "position p of indices in row-major order, out[p with p[axis] = indices[p]] = "
+    "combine(that, updates[p]), reduction \"none\" (assign; duplicates: the last wins on "
+    "the CPU) | \"add\" | \"mul\" | \"min\" | \"max\"; indices int32/int64 and updates "
+    "(tensor's dtype) of one shape, tensor's rank; negative indices and out_of_bounds as "
+    "gather's (drop: skipped)",
+    &scatter_elements_in_place);
+
+void bind_substr(py::module_& m, const OpFamilyInfo&, std::string_view) {
   m.def("substr", [](py::handle strings, py::handle pos, py::handle len, py::handle unit,
                      py::handle out_of_bounds, py::handle device, py::handle stream) {
     SubstrOptions options;
@@ -163,17 +156,70 @@ void bind_substr(py::module_& m) {
      "'utf8_char'); a tb.StringTensor.");
 }
 
+
+// Every op of the table that claims Python, once; checked against the table below.
+constexpr auto kBindings = std::to_array<Binding>({
+#define TENSORBUF_SCATTER_BINDING(name, op_, what) \
+  binding<kScatter_##name>("tensor_scatter_nd_" #name),
+    TENSORBUF_SCATTER_COMBINES(TENSORBUF_SCATTER_BINDING)
+#undef TENSORBUF_SCATTER_BINDING
+    binding<kBooleanMaskUpdate>("boolean_mask_update"),
+    {"substr", false, false, &bind_substr},
+    binding<kBooleanMask>("boolean_mask"),
+    binding<kBooleanMaskInto>("boolean_mask_into"),
+    binding<kCompress>("compress"),
+    {"normalize", false, true, &bind_normalize},
+    binding<kQuantize>("quantize"),
+    binding<kDequantize>("dequantize"),
+    binding<kCast>("cast"),
+    binding<kQuantizeLinear>("quantize_linear"),
+    binding<kDequantizeLinear>("dequantize_linear"),
+    binding<kGatherNd>("gather_nd"),
+    binding<kGather>("gather"),
+    binding<kGatherElements>("gather_elements"),
+    binding<kScatterElements>("scatter_elements"),
+});
+
+constexpr const Binding* find_binding(std::string_view name) {
+  for (const Binding& b : kBindings) {
+    if (b.name == name) return &b;
+  }
+  return nullptr;
+}
+
+// Each op of a row that claims Python has a binding, with an in-place form exactly where the
+// row has one, and each binding is such an op.
+consteval bool bindings_are_the_tables() {
+  std::size_t ops = 0;
+  bool agree = true;
+  for (const OpFamilyInfo& family : kOpFamilies) {
+    if ((family.surfaces & surface::kPython) == 0) continue;
+    for_each_op_name(family, [&](std::string_view name) {
+      const Binding* b = find_binding(name);
+      agree = agree && b != nullptr && b->in_place == family.in_place;
+      ++ops;
+    });
+  }
+  return agree && ops == kBindings.size();
+}
+static_assert(bindings_are_the_tables(),
+              "an op of the table that claims surface::kPython lacks its row in kBindings, or "
+              "its in-place form differs from the table's");
+
 }  // namespace
 
 void bind_ops(py::module_& m) {
-#define TENSORBUF_BIND_SCATTER(name, op, what)                                         \
-  bind_scatter(m, "tensor_scatter_nd_" #name, &tensor_scatter_nd_##name,               \
-               &tensor_scatter_nd_##name##_in_place,                                   \
-               "out = tensor; " what TENSORBUF_RESULT_DOC("tensor"));
-  TENSORBUF_SCATTER_COMBINES(TENSORBUF_BIND_SCATTER)
-#undef TENSORBUF_BIND_SCATTER
-  bind_boolean_mask_update(m);
-  bind_substr(m);
+  py::list results;
+  for (const OpFamilyInfo& family : kOpFamilies) {
+    if ((family.surfaces & surface::kPython) == 0) continue;
+    for_each_op_name(family, [&](std::string_view name) {
+      const Binding& b = *find_binding(name);
+      b.bind(m, family, name);
+      if (b.result) results.append(py::str(name));
+    });
+  }
+  // The ops whose result is like their first input: write_stubs.py types them _OpResult.
+  m.attr("_op_results") = results;
   // The op table itself, private: tests/python/test_op_table.py checks that every family that
   // claims the Python surface is bound here, test_signatures.py its inputs and options.
   py::list families;

@@ -59,10 +59,7 @@ PYBIND11_MODULE(_tensorbuf, m) {
   bind_tensor_buffer(m);
   bind_string_tensor(m);
   bind_ops(m);
-  bind_mask_ops(m);
   bind_processing(m);
-  bind_gather_nd(m);
-  bind_elements(m);
   bind_torch_fast(m);
   m.def("asarray", &asarray, "obj"_a, py::kw_only(), "device"_a = py::none(),
         "stream"_a = py::none(), "copy"_a = py::none(),

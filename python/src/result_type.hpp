@@ -8,16 +8,26 @@
 //   }, "tensor"_a, ..., py::kw_only(), ..., "out_type"_a = "same", "...");
 #pragma once
 
+#include <string>
+#include <string_view>
+
 #include <pybind11/pybind11.h>
 
 #include "tensorbuf/tensor_buffer.hpp"
 
 // The rule, for the docstring of an op whose first tensor argument is `arg` (a literal).
-#define TENSORBUF_RESULT_DOC(arg)                                                           \
-  ". The result is the type of `" arg "` (torch tensor, tb.TensorBuffer, else a NumPy "      \
-  "array), without a copy; out_type=\"tensorbuf\" | \"numpy\" | \"torch\" picks another."
+#define TENSORBUF_RESULT_DOC(arg) TENSORBUF_RESULT_DOC_BEFORE arg TENSORBUF_RESULT_DOC_AFTER
+#define TENSORBUF_RESULT_DOC_BEFORE ". The result is the type of `"
+#define TENSORBUF_RESULT_DOC_AFTER                                                          \
+  "` (torch tensor, tb.TensorBuffer, else a NumPy array), without a copy; "                 \
+  "out_type=\"tensorbuf\" | \"numpy\" | \"torch\" picks another."
 
 namespace tensorbuf::python {
+
+// TENSORBUF_RESULT_DOC for an argument named at run time (op_binder.hpp: the op table's).
+inline std::string result_doc(std::string_view arg) {
+  return TENSORBUF_RESULT_DOC_BEFORE + std::string(arg) + TENSORBUF_RESULT_DOC_AFTER;
+}
 
 // The words of out_type ("same", "tensorbuf", "numpy", "torch"), for m._spellings.
 pybind11::tuple out_type_words();

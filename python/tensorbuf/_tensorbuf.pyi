@@ -479,76 +479,6 @@ def compress(
     | "numpy" | "torch" picks another.
     """
 
-class ProcessStep:
-    """One step of a Processor, made by normalize_op, quantize_op, dequantize_op or cast_op
-    (validated as the single op validates it).
-    """
-    @property
-    def name(self) -> str:
-        """'normalize', 'quantize', 'dequantize' or 'cast': the function that made the step."""
-    @property
-    def means(self) -> list[float]:
-        """A normalization's means as applied (empty for a cast)."""
-    @property
-    def stddevs(self) -> list[float]:
-        """A normalization's stddevs as applied (empty for a cast)."""
-    @property
-    def dtype(self) -> str:
-        """The step's output dtype (float32 for a normalization)."""
-    @property
-    def is_identity(self) -> bool:
-        """Every mean 0 and every stddev 1: the input itself."""
-    def __repr__(self) -> str: ...
-
-def normalize_op(mean: float | Sequence[float], stddev: float | Sequence[float]) -> ProcessStep:
-    """normalize(x, mean, stddev) as a Processor step: numbers, or sequences of one per channel."""
-
-def quantize_op(zero_point: float, scale: float) -> ProcessStep:
-    """quantize(x, zero_point, scale) as a Processor step."""
-
-def dequantize_op(zero_point: float, scale: float) -> ProcessStep:
-    """dequantize(x, zero_point, scale) as a Processor step."""
-
-def cast_op(dtype: _DTypeLike) -> ProcessStep:
-    """cast(x, dtype) as a Processor step."""
-
-class Processor:
-    """TFLite Support's TensorProcessor: an ordered chain of steps, built once, run in one pass
-    over memory, bit-equal to the single ops one by one.
-    """
-    def __init__(self, steps: list[ProcessStep]) -> None:
-        """Keeps the steps in order; ValueError for two per-channel steps of different channel
-        counts.
-        """
-    @property
-    def steps(self) -> list[ProcessStep]:
-        """The steps, in order."""
-    def output_type(self, dtype: _DTypeLike) -> str:
-        """The dtype run gives for an input of dtype `dtype`."""
-    def run(
-        self,
-        x: _ArrayLike,
-        *,
-        device: str | None = None,
-        stream: _Stream | None = None,
-        out_type: Literal["same", "tensorbuf", "numpy", "torch"] = "same",
-    ) -> _OpResult:
-        """The chain applied to x: a new buffer of x's shape, or x itself when every step is an
-        identity for it. The result is the type of `x` (torch tensor, tb.TensorBuffer, else a
-        NumPy array), without a copy; out_type="tensorbuf" | "numpy" | "torch" picks another.
-        """
-    def run_into(
-        self,
-        x: _ArrayLike,
-        out: _ArrayLike,
-        *,
-        device: str | None = None,
-        stream: _Stream | None = None,
-    ) -> None:
-        """The chain applied to x, written into out (x's shape, the chain's output dtype; a
-        writable array, torch tensor or TensorBuffer); out may be x.
-        """
-
 def normalize(
     x: _ArrayLike,
     mean: float | Sequence[float],
@@ -726,6 +656,76 @@ def scatter_elements_in_place(
     """Same, writing into `tensor` itself (a torch tensor, writable NumPy array or
     tb.TensorBuffer); on error nothing is written.
     """
+
+class ProcessStep:
+    """One step of a Processor, made by normalize_op, quantize_op, dequantize_op or cast_op
+    (validated as the single op validates it).
+    """
+    @property
+    def name(self) -> str:
+        """'normalize', 'quantize', 'dequantize' or 'cast': the function that made the step."""
+    @property
+    def means(self) -> list[float]:
+        """A normalization's means as applied (empty for a cast)."""
+    @property
+    def stddevs(self) -> list[float]:
+        """A normalization's stddevs as applied (empty for a cast)."""
+    @property
+    def dtype(self) -> str:
+        """The step's output dtype (float32 for a normalization)."""
+    @property
+    def is_identity(self) -> bool:
+        """Every mean 0 and every stddev 1: the input itself."""
+    def __repr__(self) -> str: ...
+
+def normalize_op(mean: float | Sequence[float], stddev: float | Sequence[float]) -> ProcessStep:
+    """normalize(x, mean, stddev) as a Processor step: numbers, or sequences of one per channel."""
+
+def quantize_op(zero_point: float, scale: float) -> ProcessStep:
+    """quantize(x, zero_point, scale) as a Processor step."""
+
+def dequantize_op(zero_point: float, scale: float) -> ProcessStep:
+    """dequantize(x, zero_point, scale) as a Processor step."""
+
+def cast_op(dtype: _DTypeLike) -> ProcessStep:
+    """cast(x, dtype) as a Processor step."""
+
+class Processor:
+    """TFLite Support's TensorProcessor: an ordered chain of steps, built once, run in one pass
+    over memory, bit-equal to the single ops one by one.
+    """
+    def __init__(self, steps: list[ProcessStep]) -> None:
+        """Keeps the steps in order; ValueError for two per-channel steps of different channel
+        counts.
+        """
+    @property
+    def steps(self) -> list[ProcessStep]:
+        """The steps, in order."""
+    def output_type(self, dtype: _DTypeLike) -> str:
+        """The dtype run gives for an input of dtype `dtype`."""
+    def run(
+        self,
+        x: _ArrayLike,
+        *,
+        device: str | None = None,
+        stream: _Stream | None = None,
+        out_type: Literal["same", "tensorbuf", "numpy", "torch"] = "same",
+    ) -> _OpResult:
+        """The chain applied to x: a new buffer of x's shape, or x itself when every step is an
+        identity for it. The result is the type of `x` (torch tensor, tb.TensorBuffer, else a
+        NumPy array), without a copy; out_type="tensorbuf" | "numpy" | "torch" picks another.
+        """
+    def run_into(
+        self,
+        x: _ArrayLike,
+        out: _ArrayLike,
+        *,
+        device: str | None = None,
+        stream: _Stream | None = None,
+    ) -> None:
+        """The chain applied to x, written into out (x's shape, the chain's output dtype; a
+        writable array, torch tensor or TensorBuffer); out may be x.
+        """
 
 def asarray(
     obj: _ArrayLike,

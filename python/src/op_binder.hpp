@@ -1,0 +1,351 @@
+// The ops' binder (DESIGN.md, "The op table"): an op is one row (its inputs' kinds, its keywords,
+// the C++ call and the in-place call, its docstring), and bind_op registers `name` and, where
+// the op table's row has an in-place form, `name_in_place`, with the steps every op takes: the
+// keywords into the options, the inputs converted (borrowed where they can be), the caller's
+// tb.TensorBuffers locked, the C++ op run without the GIL, the result like the first input
+// (result_type.hpp), and the torch tensors written noted (torch_autograd.hpp). The positional
+// names are the op table's `inputs`.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>  // std::optional<int> axis
+
+#include "arguments.hpp"
+#include "py_objects.hpp"
+#include "result_type.hpp"
+#include "to_tensor.hpp"
+#include "torch_autograd.hpp"
+#include "tensorbuf/op_table.hpp"
+#include "tensorbuf/spellings.hpp"
+
+namespace tensorbuf::python::binder {
+
+namespace py = pybind11;
+
+// Keywords: one meaning per name, each with the type pybind11 converts it to, its default and
+// the option it sets. `kPass` orders the parsing (device first, out_of_bounds next, stream
+// last), so that a call with two bad keywords raises the error it always raised.
+namespace kw {
+struct Device {
+  using type = py::handle;
+  static constexpr int kPass = 0;
+  static py::arg_v arg() { return py::arg("device") = py::none(); }
+  static void set(auto& options, py::handle value) { options.device = parse_device(value); }
+};
+struct OutOfBounds {
+  using type = py::handle;
+  static constexpr int kPass = 1;
+  static py::arg_v arg() { return py::arg("out_of_bounds") = "default"; }
+  static void set(auto& options, py::handle value) {
+    options.out_of_bounds = parse_out_of_bounds(value);
+  }
+};
+struct Deterministic {
+  using type = bool;
+  static constexpr int kPass = 2;
+  static py::arg_v arg() { return py::arg("deterministic") = false; }
+  static void set(auto& options, bool value) { options.deterministic = value; }
+};
+template <int kDefault>
+struct Axis {
+  using type = int;
+  static constexpr int kPass = 2;
+  static py::arg_v arg() { return py::arg("axis") = kDefault; }
+  static void set(auto& options, int value) { options.axis = value; }
+};
+struct OptionalAxis {  // compress: None, the flattened input
+  using type = std::optional<int>;
+  static constexpr int kPass = 2;
+  static py::arg_v arg() { return py::arg("axis") = py::none(); }
+  static void set(auto& options, std::optional<int> value) { options.axis = value; }
+};
+struct BatchDims {
+  using type = int;
+  static constexpr int kPass = 2;
+  static py::arg_v arg() { return py::arg("batch_dims") = 0; }
+  static void set(auto& options, int value) { options.batch_dims = value; }
+};
+struct Broadcast {
+  using type = bool;
+  static constexpr int kPass = 2;
+  static py::arg_v arg() { return py::arg("broadcast") = true; }
+  static void set(auto& options, bool value) { options.broadcast = value; }
+};
+struct ReductionWord {
+  using type = py::handle;
+  static constexpr int kPass = 2;
+  static py::arg_v arg() { return py::arg("reduction") = "none"; }
+  static void set(auto& options, py::handle value) {
+    options.reduction = parse_spelling<Reduction>(text_of(value), "reduction");
+  }
+};
+struct Stream {
+  using type = py::handle;
+  static constexpr int kPass = 3;
+  static py::arg_v arg() { return py::arg("stream") = py::none(); }
+  static void set(auto& options, py::handle value) { options.stream = parse_stream(value); }
+};
+}  // namespace kw
+
+// What one call has converted so far, shared by its inputs.
+struct CallState {
+  Access target_access = Access::kRead;  // the first input's: kWrite in the in-place form
+  tensorbuf::Stream stream;
+  std::optional<DataType> target_type;  // the first input's dtype, once converted
+  std::vector<PyTensorBuffer*> locks;
+  std::vector<py::handle> written;  // torch tensors among them have their version bumped
+};
+
+// Inputs, positional. A tensor kind (kTensor) is converted by to_tensor with its access and the
+// dtype Python values take; a plain kind (a number, a dtype) is parsed first, right after the
+// keywords, and the tensors then in order.
+namespace in {
+struct Tensor {
+  using type = py::handle;
+  using value = TensorArg;
+  static constexpr bool kTensor = true;
+};
+struct Target : Tensor {  // the first tensor: the result is like it; the in-place form writes it
+  static Access access(const CallState& call) { return call.target_access; }
+  static std::optional<DataType> values_as(py::handle, const CallState&) { return std::nullopt; }
+};
+struct Read : Tensor {
+  static Access access(const CallState&) { return Access::kRead; }
+  static std::optional<DataType> values_as(py::handle, const CallState&) { return std::nullopt; }
+};
+struct Updates : Tensor {  // values (Python's or another dtype's array) take the target's dtype
+  static Access access(const CallState&) { return Access::kRead; }
+  static std::optional<DataType> values_as(py::handle, const CallState& call) {
+    return call.target_type;
+  }
+};
+struct Written : Tensor {  // an output the caller gives (boolean_mask_into's out and count)
+  static Access access(const CallState&) { return Access::kWrite; }
+  static std::optional<DataType> values_as(py::handle, const CallState&) { return std::nullopt; }
+};
+struct Float32 : Tensor {  // quantize_linear's scale: values are float32
+  static Access access(const CallState&) { return Access::kRead; }
+  static std::optional<DataType> values_as(py::handle, const CallState&) {
+    return DataType::kFloat32;
+  }
+};
+// A zero point: Python numbers take the target's dtype (dequantize_linear's type constraint) or
+// uint8 (quantize_linear: ONNX's default output type); arrays keep theirs.
+template <bool kLikeTarget>
+struct ZeroPoint : Tensor {
+  static Access access(const CallState&) { return Access::kRead; }
+  static std::optional<DataType> values_as(py::handle object, const CallState& call) {
+    if (!is_python_values(object)) return std::nullopt;
+    return kLikeTarget ? call.target_type : std::optional(DataType::kUInt8);
+  }
+};
+struct Number {  // converted by pybind11 itself
+  using type = float;
+  using value = float;
+  static constexpr bool kTensor = false;
+  static float parse(float number) { return number; }
+};
+struct DTypeName {
+  using type = py::handle;
+  using value = DataType;
+  static constexpr bool kTensor = false;
+  static DataType parse(py::handle dtype) { return parse_dtype(dtype); }
+};
+}  // namespace in
+
+template <class... Kinds>
+struct Inputs {};
+template <class... Keys>
+struct Keywords {};
+
+inline constexpr const char* kInPlaceDoc =
+    "Same, writing into `tensor` itself (a torch tensor, writable NumPy array or "
+    "tb.TensorBuffer); on error nothing is written.";
+
+// One op's row. `run` takes the inputs (TensorBuffer& for tensors) and the options, and returns
+// the result (or nothing, for an op that writes the outputs it was given); `run_in_place` the
+// same, nullptr without an in-place form.
+template <class Options, class InputList, class KeywordList, class Run, class RunInPlace>
+struct Op {
+  Run run;
+  RunInPlace run_in_place;
+  const char* doc;
+  const char* in_place_doc;
+};
+
+template <class Options, class... Kinds, class... Keys, class Run,
+          class RunInPlace = std::nullptr_t>
+constexpr auto op(Inputs<Kinds...>, Keywords<Keys...>, Run run, const char* doc,
+                  RunInPlace run_in_place = nullptr, const char* in_place_doc = kInPlaceDoc) {
+  return Op<Options, Inputs<Kinds...>, Keywords<Keys...>, Run, RunInPlace>{run, run_in_place, doc,
+                                                                            in_place_doc};
+}
+
+template <class Kind>
+using Slot = std::optional<typename Kind::value>;
+
+inline TensorBuffer& value_of(std::optional<TensorArg>& arg) { return arg->get(); }
+template <class T>
+T& value_of(std::optional<T>& value) {
+  return *value;
+}
+
+template <class Kind>
+void convert(Slot<Kind>& slot, typename Kind::type object, const char* name, CallState& call,
+             bool tensors) {
+  if constexpr (Kind::kTensor) {
+    if (!tensors) return;
+    const Access access = Kind::access(call);
+    slot.emplace(to_tensor(object, {name, access, Kind::values_as(object, call), call.stream}));
+    if (!call.target_type) call.target_type = slot->get().data_type();
+    call.locks.push_back(slot->object());
+    if (access == Access::kWrite) call.written.push_back(object);
+  } else {
+    if (!tensors) slot.emplace(Kind::parse(object));
+  }
+}
+
+// The names in the op table's `inputs` ("tensor, indices, updates").
+inline std::vector<std::string> input_names(std::string_view inputs) {
+  std::vector<std::string> names;
+  for (std::size_t start = 0; start <= inputs.size();) {
+    const std::size_t end = std::min(inputs.find(", ", start), inputs.size());
+    names.emplace_back(inputs.substr(start, end - start));
+    start = end + 2;
+  }
+  return names;
+}
+
+template <class Options, class InputList, class KeywordList>
+struct Form;
+
+// The two forms of an op (the result, the in-place call) over its inputs and keywords.
+template <class Options, class... Kinds, class... Keys>
+struct Form<Options, Inputs<Kinds...>, Keywords<Keys...>> {
+  using Names = std::array<std::string, sizeof...(Kinds)>;
+
+  template <class Run>
+  static constexpr bool returns_result =
+      !std::is_void_v<std::invoke_result_t<const Run&, decltype(value_of(std::declval<Slot<Kinds>&>()))...,
+                                           const Options&>>;
+
+  static Options options_from(typename Keys::type... values) {
+    Options options;
+    for (int pass = 0; pass < 4; ++pass) {
+      ((Keys::kPass == pass ? Keys::set(options, values) : void()), ...);
+    }
+    return options;
+  }
+
+  // One call: the result as `out_type` asks (py::none() for a form without one).
+  template <class Run, std::size_t... I>
+  static py::object call(const Run& run, Access target_access, const Names& names,
+                         py::handle out_type, std::index_sequence<I...>,
+                         typename Kinds::type... objects, typename Keys::type... keywords) {
+    const Options options = options_from(keywords...);
+    CallState state{target_access, options.stream};
+    std::tuple<Slot<Kinds>...> values;
+    const std::tuple<typename Kinds::type...> in(objects...);
+    (convert<Kinds>(std::get<I>(values), std::get<I>(in), names[I].c_str(), state, false), ...);
+    (convert<Kinds>(std::get<I>(values), std::get<I>(in), names[I].c_str(), state, true), ...);
+    BufferLocks locks(state.locks);
+    const auto invoke = [&] { return run(value_of(std::get<I>(values))..., options); };
+    if constexpr (returns_result<Run>) {
+      std::optional<TensorBuffer> result;
+      {
+        py::gil_scoped_release no_gil;
+        result.emplace(invoke());
+      }
+      return wrap_result(std::move(*result), std::get<0>(in), out_type);
+    } else {
+      {
+        py::gil_scoped_release no_gil;
+        invoke();
+      }
+      for (py::handle object : state.written) {
+        if (is_torch_tensor(object)) note_torch_write(object);
+      }
+      return py::none();
+    }
+  }
+
+  // Registers one form: the inputs by name, then the keywords, keyword-only.
+  template <class Run, std::size_t... I>
+  static void def(py::module_& m, const std::string& name, const Names& names,
+                  Access target_access, Run run, const std::string& doc,
+                  std::index_sequence<I...> index) {
+    if constexpr (returns_result<Run>) {
+      m.def(name.c_str(),
+            [=](typename Kinds::type... objects, typename Keys::type... keywords,
+                py::handle out_type) {
+              return call(run, target_access, names, out_type, index, objects..., keywords...);
+            },
+            py::arg(names[I].c_str())..., py::kw_only(), Keys::arg()...,
+            py::arg("out_type") = "same", (doc + result_doc(names[0])).c_str());
+    } else {
+      m.def(name.c_str(),
+            [=](typename Kinds::type... objects, typename Keys::type... keywords) {
+              call(run, target_access, names, py::none(), index, objects..., keywords...);
+            },
+            py::arg(names[I].c_str())..., py::kw_only(), Keys::arg()..., doc.c_str());
+    }
+  }
+};
+
+// Registers the op `name` of the table row `family` and its in-place form.
+template <class Options, class InputList, class KeywordList, class Run, class RunInPlace>
+void bind_op(py::module_& m, const OpFamilyInfo& family, std::string_view name,
+             const Op<Options, InputList, KeywordList, Run, RunInPlace>& op) {
+  using F = Form<Options, InputList, KeywordList>;
+  const std::vector<std::string> listed = input_names(family.inputs);
+  typename F::Names names;
+  if (listed.size() != names.size()) {
+    throw std::logic_error(std::string(name) + ": the op table's inputs are not its binding's");
+  }
+  std::copy(listed.begin(), listed.end(), names.begin());
+  const auto index = std::make_index_sequence<std::tuple_size_v<typename F::Names>>{};
+  F::def(m, std::string(name), names, Access::kRead, op.run, op.doc, index);
+  if constexpr (!std::is_null_pointer_v<RunInPlace>) {
+    F::def(m, std::string(name) + "_in_place", names, Access::kWrite, op.run_in_place,
+           op.in_place_doc, index);
+  }
+}
+
+// A row's entry in the list bind_ops walks with the table: its in-place and result forms (held
+// against the table at compile time) and its registration.
+struct Binding {
+  std::string_view name;
+  bool in_place;  // binds `name_in_place`
+  bool result;    // returns a result like its first input (m._op_results, write_stubs.py)
+  void (*bind)(py::module_& m, const OpFamilyInfo& family, std::string_view name);
+};
+
+template <const auto& kOp>
+void bind_row(py::module_& m, const OpFamilyInfo& family, std::string_view name) {
+  bind_op(m, family, name, kOp);
+}
+
+template <class Options, class InputList, class KeywordList, class Run, class RunInPlace>
+constexpr bool has_result(const Op<Options, InputList, KeywordList, Run, RunInPlace>&) {
+  return Form<Options, InputList, KeywordList>::template returns_result<Run>;
+}
+
+template <const auto& kOp>
+constexpr Binding binding(std::string_view name) {
+  return {name, !std::is_null_pointer_v<decltype(kOp.run_in_place)>, has_result(kOp),
+          &bind_row<kOp>};
+}
+
+}  // namespace tensorbuf::python::binder
