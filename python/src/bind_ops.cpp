@@ -14,12 +14,12 @@
 #include "op_binder.hpp"
 #include "py_objects.hpp"
 #include "result_type.hpp"
-#include "to_strings.hpp"
-#include "to_tensor.hpp"
 #include "tensorbuf/op_table.hpp"
 #include "tensorbuf/ops.hpp"
 #include "tensorbuf/processing.hpp"
 #include "tensorbuf/quantize_linear.hpp"
+#include "to_strings.hpp"
+#include "to_tensor.hpp"
 
 namespace tensorbuf::python {
 
@@ -33,18 +33,18 @@ using UpdateInputs = Inputs<in::Target, in::Read, in::Updates>;
 using ReadInputs = Inputs<in::Target, in::Read>;
 
 #define TENSORBUF_SCATTER_ROW(name, op_, what)                                                \
-  constexpr auto kScatter_##name =                                                          \
-      op<ScatterOptions>(UpdateInputs{},                                                    \
-                         Keywords<kw::Device, kw::OutOfBounds, kw::Deterministic, kw::Stream>{}, \
-                         &tensor_scatter_nd_##name, "out = tensor; " what,                  \
-                         &tensor_scatter_nd_##name##_in_place);
+  constexpr auto kScatter_##name = op<ScatterOptions>(                                        \
+      UpdateInputs{}, Keywords<kw::Device, kw::OutOfBounds, kw::Deterministic, kw::Stream>{}, \
+      &tensor_scatter_nd_##name, "out = tensor; " what, &tensor_scatter_nd_##name##_in_place);
 TENSORBUF_SCATTER_COMBINES(TENSORBUF_SCATTER_ROW)
 #undef TENSORBUF_SCATTER_ROW
 
 constexpr auto kBooleanMaskUpdate = op<BooleanMaskUpdateOptions>(
     UpdateInputs{}, Keywords<kw::Axis<0>, kw::Broadcast, kw::Device, kw::Stream>{},
-    &boolean_mask_update, "NumPy's out[(slice(None),) * axis + (mask,)] = updates on a copy of tensor",
-    &boolean_mask_update_in_place, "Same, writing into `tensor` itself; on error nothing is written.");
+    &boolean_mask_update,
+    "NumPy's out[(slice(None),) * axis + (mask,)] = updates on a copy of tensor",
+    &boolean_mask_update_in_place,
+    "Same, writing into `tensor` itself; on error nothing is written.");
 
 constexpr auto kBooleanMask = op<BooleanMaskOptions>(
     ReadInputs{}, Keywords<kw::Axis<0>, kw::Device, kw::Stream>{}, &boolean_mask,
@@ -65,13 +65,13 @@ constexpr auto kCompress = op<CompressOptions>(
 
 using ProcessKeywords = Keywords<kw::Device, kw::Stream>;
 
-constexpr auto kQuantize = op<ProcessOptions>(
-    Inputs<in::Target, in::Number, in::Number>{}, ProcessKeywords{}, &quantize,
-    "TFLite Support's QuantizeOp: normalize(x, -zero_point * scale, scale)");
+constexpr auto kQuantize =
+    op<ProcessOptions>(Inputs<in::Target, in::Number, in::Number>{}, ProcessKeywords{}, &quantize,
+                       "TFLite Support's QuantizeOp: normalize(x, -zero_point * scale, scale)");
 
-constexpr auto kDequantize = op<ProcessOptions>(
-    Inputs<in::Target, in::Number, in::Number>{}, ProcessKeywords{}, &dequantize,
-    "TFLite Support's DequantizeOp: normalize(x, zero_point, 1 / scale)");
+constexpr auto kDequantize =
+    op<ProcessOptions>(Inputs<in::Target, in::Number, in::Number>{}, ProcessKeywords{}, &dequantize,
+                       "TFLite Support's DequantizeOp: normalize(x, zero_point, 1 / scale)");
 
 constexpr auto kCast = op<ProcessOptions>(
     Inputs<in::Target, in::DTypeName>{}, ProcessKeywords{}, &tensorbuf::cast,
@@ -156,8 +156,8 @@ void bind_substr(py::module_& m, const OpFamilyInfo&, std::string_view) {
      "'utf8_char'); a tb.StringTensor.");
 }
 
-
 // Every op of the table that claims Python, once; checked against the table below.
+// clang-format off
 constexpr auto kBindings = std::to_array<Binding>({
 #define TENSORBUF_SCATTER_BINDING(name, op_, what) \
   binding<kScatter_##name>("tensor_scatter_nd_" #name),
@@ -179,6 +179,7 @@ constexpr auto kBindings = std::to_array<Binding>({
     binding<kGatherElements>("gather_elements"),
     binding<kScatterElements>("scatter_elements"),
 });
+// clang-format on
 
 constexpr const Binding* find_binding(std::string_view name) {
   for (const Binding& b : kBindings) {
@@ -228,8 +229,7 @@ void bind_ops(py::module_& m) {
     for_each_op_name(family, [&](std::string_view name) { ops.append(py::str(name)); });
     families.append(py::dict("name"_a = py::str(family.name), "ops"_a = ops,
                              "inputs"_a = py::str(family.inputs),
-                             "options"_a = py::str(family.options),
-                             "in_place"_a = family.in_place,
+                             "options"_a = py::str(family.options), "in_place"_a = family.in_place,
                              "python"_a = (family.surfaces & surface::kPython) != 0));
   }
   m.attr("_op_families") = families;

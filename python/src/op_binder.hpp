@@ -8,7 +8,6 @@
 #pragma once
 
 #include <algorithm>
-#include <array>
 #include <cstddef>
 #include <optional>
 #include <stdexcept>
@@ -25,79 +24,43 @@
 #include "arguments.hpp"
 #include "py_objects.hpp"
 #include "result_type.hpp"
-#include "to_tensor.hpp"
-#include "torch_autograd.hpp"
 #include "tensorbuf/op_table.hpp"
 #include "tensorbuf/spellings.hpp"
+#include "to_tensor.hpp"
+#include "torch_autograd.hpp"
 
 namespace tensorbuf::python::binder {
 
 namespace py = pybind11;
 
-// Keywords: one meaning per name, each with the type pybind11 converts it to, its default and
-// the option it sets. `kPass` orders the parsing (device first, out_of_bounds next, stream
-// last), so that a call with two bad keywords raises the error it always raised.
+// Keywords: one meaning per name (the option it sets), each with the type pybind11 converts it
+// to, its default and its conversion. `kPass` orders the parsing (device first, out_of_bounds
+// next, stream last), so that a call with two bad keywords raises the error it always raised.
+#define TENSORBUF_KEYWORD(Name, field, Type, pass, default_value, ...)                 \
+  struct Name {                                                                        \
+    using type = Type;                                                                 \
+    static constexpr int kPass = pass;                                                 \
+    static py::arg_v arg() { return py::arg(#field) = default_value; }                 \
+    static void set(auto& options, Type value) { options.field = __VA_ARGS__(value); } \
+  };
 namespace kw {
-struct Device {
-  using type = py::handle;
-  static constexpr int kPass = 0;
-  static py::arg_v arg() { return py::arg("device") = py::none(); }
-  static void set(auto& options, py::handle value) { options.device = parse_device(value); }
-};
-struct OutOfBounds {
-  using type = py::handle;
-  static constexpr int kPass = 1;
-  static py::arg_v arg() { return py::arg("out_of_bounds") = "default"; }
-  static void set(auto& options, py::handle value) {
-    options.out_of_bounds = parse_out_of_bounds(value);
-  }
-};
-struct Deterministic {
-  using type = bool;
-  static constexpr int kPass = 2;
-  static py::arg_v arg() { return py::arg("deterministic") = false; }
-  static void set(auto& options, bool value) { options.deterministic = value; }
-};
+inline Reduction parse_reduction(py::handle word) {
+  return parse_spelling<Reduction>(text_of(word), "reduction");
+}
+// clang-format off
+TENSORBUF_KEYWORD(Device, device, py::handle, 0, py::none(), parse_device)
+TENSORBUF_KEYWORD(OutOfBounds, out_of_bounds, py::handle, 1, "default", parse_out_of_bounds)
+TENSORBUF_KEYWORD(Deterministic, deterministic, bool, 2, false, )
 template <int kDefault>
-struct Axis {
-  using type = int;
-  static constexpr int kPass = 2;
-  static py::arg_v arg() { return py::arg("axis") = kDefault; }
-  static void set(auto& options, int value) { options.axis = value; }
-};
-struct OptionalAxis {  // compress: None, the flattened input
-  using type = std::optional<int>;
-  static constexpr int kPass = 2;
-  static py::arg_v arg() { return py::arg("axis") = py::none(); }
-  static void set(auto& options, std::optional<int> value) { options.axis = value; }
-};
-struct BatchDims {
-  using type = int;
-  static constexpr int kPass = 2;
-  static py::arg_v arg() { return py::arg("batch_dims") = 0; }
-  static void set(auto& options, int value) { options.batch_dims = value; }
-};
-struct Broadcast {
-  using type = bool;
-  static constexpr int kPass = 2;
-  static py::arg_v arg() { return py::arg("broadcast") = true; }
-  static void set(auto& options, bool value) { options.broadcast = value; }
-};
-struct ReductionWord {
-  using type = py::handle;
-  static constexpr int kPass = 2;
-  static py::arg_v arg() { return py::arg("reduction") = "none"; }
-  static void set(auto& options, py::handle value) {
-    options.reduction = parse_spelling<Reduction>(text_of(value), "reduction");
-  }
-};
-struct Stream {
-  using type = py::handle;
-  static constexpr int kPass = 3;
-  static py::arg_v arg() { return py::arg("stream") = py::none(); }
-  static void set(auto& options, py::handle value) { options.stream = parse_stream(value); }
-};
+TENSORBUF_KEYWORD(Axis, axis, int, 2, kDefault, )
+TENSORBUF_KEYWORD(OptionalAxis, axis, std::optional<int>, 2, py::none(), )  // None: flattened
+TENSORBUF_KEYWORD(BatchDims, batch_dims, int, 2, 0, )
+TENSORBUF_KEYWORD(Broadcast, broadcast, bool, 2, true, )
+TENSORBUF_KEYWORD(ReductionWord, reduction, py::handle, 2, "none", parse_reduction)
+TENSORBUF_KEYWORD(Stream, stream, py::handle, 3, py::none(), parse_stream)
+// clang-format on
 }  // namespace kw
+#undef TENSORBUF_KEYWORD
 
 // What one call has converted so far, shared by its inputs.
 struct CallState {
@@ -112,40 +75,34 @@ struct CallState {
 // dtype Python values take; a plain kind (a number, a dtype) is parsed first, right after the
 // keywords, and the tensors then in order.
 namespace in {
-struct Tensor {
+struct Tensor {  // read, Python values as they come
   using type = py::handle;
   using value = TensorArg;
   static constexpr bool kTensor = true;
+  static Access access(const CallState&) { return Access::kRead; }
+  static std::optional<DataType> values_as(py::handle, const CallState&) { return std::nullopt; }
 };
 struct Target : Tensor {  // the first tensor: the result is like it; the in-place form writes it
   static Access access(const CallState& call) { return call.target_access; }
-  static std::optional<DataType> values_as(py::handle, const CallState&) { return std::nullopt; }
 };
-struct Read : Tensor {
-  static Access access(const CallState&) { return Access::kRead; }
-  static std::optional<DataType> values_as(py::handle, const CallState&) { return std::nullopt; }
-};
-struct Updates : Tensor {  // values (Python's or another dtype's array) take the target's dtype
-  static Access access(const CallState&) { return Access::kRead; }
+using Read = Tensor;
+struct Updates : Tensor {  // values (Python's, or an array of another dtype) take the target's
   static std::optional<DataType> values_as(py::handle, const CallState& call) {
     return call.target_type;
   }
 };
-struct Written : Tensor {  // an output the caller gives (boolean_mask_into's out and count)
+struct Written : Tensor {  // an output the caller gives
   static Access access(const CallState&) { return Access::kWrite; }
-  static std::optional<DataType> values_as(py::handle, const CallState&) { return std::nullopt; }
 };
-struct Float32 : Tensor {  // quantize_linear's scale: values are float32
-  static Access access(const CallState&) { return Access::kRead; }
+struct Float32 : Tensor {  // values are float32 (a scale)
   static std::optional<DataType> values_as(py::handle, const CallState&) {
     return DataType::kFloat32;
   }
 };
-// A zero point: Python numbers take the target's dtype (dequantize_linear's type constraint) or
-// uint8 (quantize_linear: ONNX's default output type); arrays keep theirs.
+// A zero point: Python numbers take the target's dtype (the dequantizing op's type constraint) or
+// uint8 (the quantizing op's: ONNX's default output type); arrays keep theirs.
 template <bool kLikeTarget>
 struct ZeroPoint : Tensor {
-  static Access access(const CallState&) { return Access::kRead; }
   static std::optional<DataType> values_as(py::handle object, const CallState& call) {
     if (!is_python_values(object)) return std::nullopt;
     return kLikeTarget ? call.target_type : std::optional(DataType::kUInt8);
@@ -190,7 +147,7 @@ template <class Options, class... Kinds, class... Keys, class Run,
 constexpr auto op(Inputs<Kinds...>, Keywords<Keys...>, Run run, const char* doc,
                   RunInPlace run_in_place = nullptr, const char* in_place_doc = kInPlaceDoc) {
   return Op<Options, Inputs<Kinds...>, Keywords<Keys...>, Run, RunInPlace>{run, run_in_place, doc,
-                                                                            in_place_doc};
+                                                                           in_place_doc};
 }
 
 template <class Kind>
@@ -234,12 +191,12 @@ struct Form;
 // The two forms of an op (the result, the in-place call) over its inputs and keywords.
 template <class Options, class... Kinds, class... Keys>
 struct Form<Options, Inputs<Kinds...>, Keywords<Keys...>> {
-  using Names = std::array<std::string, sizeof...(Kinds)>;
+  using Names = std::vector<std::string>;
+  using Index = std::index_sequence_for<Kinds...>;
 
   template <class Run>
-  static constexpr bool returns_result =
-      !std::is_void_v<std::invoke_result_t<const Run&, decltype(value_of(std::declval<Slot<Kinds>&>()))...,
-                                           const Options&>>;
+  static constexpr bool returns_result = !std::is_void_v<std::invoke_result_t<
+      const Run&, decltype(value_of(std::declval<Slot<Kinds>&>()))..., const Options&>>;
 
   static Options options_from(typename Keys::type... values) {
     Options options;
@@ -283,23 +240,24 @@ struct Form<Options, Inputs<Kinds...>, Keywords<Keys...>> {
 
   // Registers one form: the inputs by name, then the keywords, keyword-only.
   template <class Run, std::size_t... I>
-  static void def(py::module_& m, const std::string& name, const Names& names,
-                  Access target_access, Run run, const std::string& doc,
-                  std::index_sequence<I...> index) {
+  static void def(py::module_& m, const std::string& name, const Names& names, Access target_access,
+                  Run run, const std::string& doc, std::index_sequence<I...> index) {
     if constexpr (returns_result<Run>) {
-      m.def(name.c_str(),
-            [=](typename Kinds::type... objects, typename Keys::type... keywords,
-                py::handle out_type) {
-              return call(run, target_access, names, out_type, index, objects..., keywords...);
-            },
-            py::arg(names[I].c_str())..., py::kw_only(), Keys::arg()...,
-            py::arg("out_type") = "same", (doc + result_doc(names[0])).c_str());
+      m.def(
+          name.c_str(),
+          [=](typename Kinds::type... objects, typename Keys::type... keywords,
+              py::handle out_type) {
+            return call(run, target_access, names, out_type, index, objects..., keywords...);
+          },
+          py::arg(names[I].c_str())..., py::kw_only(), Keys::arg()..., py::arg("out_type") = "same",
+          (doc + result_doc(names[0])).c_str());
     } else {
-      m.def(name.c_str(),
-            [=](typename Kinds::type... objects, typename Keys::type... keywords) {
-              call(run, target_access, names, py::none(), index, objects..., keywords...);
-            },
-            py::arg(names[I].c_str())..., py::kw_only(), Keys::arg()..., doc.c_str());
+      m.def(
+          name.c_str(),
+          [=](typename Kinds::type... objects, typename Keys::type... keywords) {
+            call(run, target_access, names, py::none(), index, objects..., keywords...);
+          },
+          py::arg(names[I].c_str())..., py::kw_only(), Keys::arg()..., doc.c_str());
     }
   }
 };
@@ -309,17 +267,14 @@ template <class Options, class InputList, class KeywordList, class Run, class Ru
 void bind_op(py::module_& m, const OpFamilyInfo& family, std::string_view name,
              const Op<Options, InputList, KeywordList, Run, RunInPlace>& op) {
   using F = Form<Options, InputList, KeywordList>;
-  const std::vector<std::string> listed = input_names(family.inputs);
-  typename F::Names names;
-  if (listed.size() != names.size()) {
+  const std::vector<std::string> names = input_names(family.inputs);
+  if (names.size() != F::Index::size()) {
     throw std::logic_error(std::string(name) + ": the op table's inputs are not its binding's");
   }
-  std::copy(listed.begin(), listed.end(), names.begin());
-  const auto index = std::make_index_sequence<std::tuple_size_v<typename F::Names>>{};
-  F::def(m, std::string(name), names, Access::kRead, op.run, op.doc, index);
+  F::def(m, std::string(name), names, Access::kRead, op.run, op.doc, typename F::Index{});
   if constexpr (!std::is_null_pointer_v<RunInPlace>) {
     F::def(m, std::string(name) + "_in_place", names, Access::kWrite, op.run_in_place,
-           op.in_place_doc, index);
+           op.in_place_doc, typename F::Index{});
   }
 }
 

@@ -1,11 +1,6 @@
 // Like in, like out (spec/interop.md I3, amended 2026-12-04): the Python type of an out-of-place
-// op's result. Every binding that returns a TensorBuffer result calls wrap_result, so that a new
-// op gets the rule by one call:
-//
-//   m.def("my_op", [](py::handle tensor, ..., py::handle out_type) {
-//     ...
-//     return wrap_result(std::move(*result), tensor, out_type);
-//   }, "tensor"_a, ..., py::kw_only(), ..., "out_type"_a = "same", "...");
+// op's result. Every binding that returns a TensorBuffer result calls wrap_result (the op table's
+// through op_binder.hpp), so that a new op gets the rule by one call.
 #pragma once
 
 #include <string>
