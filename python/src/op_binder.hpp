@@ -68,7 +68,6 @@ struct CallState {
   tensorbuf::Stream stream;
   std::optional<DataType> target_type;  // the first input's dtype, once converted
   std::vector<PyTensorBuffer*> locks;
-  std::vector<py::handle> written;  // torch tensors among them have their version bumped
 };
 
 // Inputs, positional. A tensor kind (kTensor) is converted by to_tensor with its access and the
@@ -168,9 +167,16 @@ void convert(Slot<Kind>& slot, typename Kind::type object, const char* name, Cal
     slot.emplace(to_tensor(object, {name, access, Kind::values_as(object, call), call.stream}));
     if (!call.target_type) call.target_type = slot->get().data_type();
     call.locks.push_back(slot->object());
-    if (access == Access::kWrite) call.written.push_back(object);
   } else {
     if (!tensors) slot.emplace(Kind::parse(object));
+  }
+}
+
+// A torch tensor the call wrote has its version bumped, as torch's own in-place ops do.
+template <class Kind>
+void note_write(typename Kind::type object, const CallState& call) {
+  if constexpr (Kind::kTensor) {
+    if (Kind::access(call) == Access::kWrite && is_torch_tensor(object)) note_torch_write(object);
   }
 }
 
@@ -213,11 +219,12 @@ struct Form<Options, Inputs<Kinds...>, Keywords<Keys...>> {
                          typename Kinds::type... objects, typename Keys::type... keywords) {
     const Options options = options_from(keywords...);
     CallState state{target_access, options.stream};
+    state.locks.reserve(sizeof...(Kinds));
     std::tuple<Slot<Kinds>...> values;
     const std::tuple<typename Kinds::type...> in(objects...);
     (convert<Kinds>(std::get<I>(values), std::get<I>(in), names[I].c_str(), state, false), ...);
     (convert<Kinds>(std::get<I>(values), std::get<I>(in), names[I].c_str(), state, true), ...);
-    BufferLocks locks(state.locks);
+    BufferLocks locks(std::move(state.locks));
     const auto invoke = [&] { return run(value_of(std::get<I>(values))..., options); };
     if constexpr (returns_result<Run>) {
       std::optional<TensorBuffer> result;
@@ -231,9 +238,7 @@ struct Form<Options, Inputs<Kinds...>, Keywords<Keys...>> {
         py::gil_scoped_release no_gil;
         invoke();
       }
-      for (py::handle object : state.written) {
-        if (is_torch_tensor(object)) note_torch_write(object);
-      }
+      (note_write<Kinds>(std::get<I>(in), state), ...);
       return py::none();
     }
   }
