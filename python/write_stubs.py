@@ -29,23 +29,12 @@ MODULE = "tensorbuf._tensorbuf"
 
 # Arguments pybind11 leaves as `handle` / `object` / a protocol, by name. An argument whose
 # default is None also takes None (` | None` is added). The arguments that take one of a few
-# words (out_of_bounds, unit) are added by render() from the extension's _spellings.
+# words (out_of_bounds, unit) are added by render() from the extension's _spellings, and the ops'
+# tensor inputs (_ArrayLike) from its _tensor_inputs: the op table's names, so a new op of the
+# table needs no line here.
 ARGUMENT_TYPES = {
-    "tensor": "_ArrayLike",
-    "indices": "_ArrayLike",
-    "updates": "_ArrayLike",
-    "mask": "_ArrayLike",
-    "out": "_ArrayLike",  # written in place: a writable array, torch tensor or TensorBuffer
-    "count": "_ArrayLike",
-    "input": "_ArrayLike",
-    "condition": "_ArrayLike",
-    "x": "_ArrayLike",
     "mean": "float | Sequence[float]",  # normalize: one number, or one per channel
     "stddev": "float | Sequence[float]",
-    "scale": "_ArrayLike",  # quantize_linear's (quantize's is a float pybind11 types itself)
-    "zero_point": "_ArrayLike",
-    "pos": "_ArrayLike",
-    "len": "_ArrayLike",
     "obj": "_ArrayLike",
     "source": "_ArrayLike",
     "strings": "_Strings",
@@ -56,7 +45,6 @@ ARGUMENT_TYPES = {
     "dtype": "_DTypeLike",
     "shape": "_ShapeLike",
     "copy": "bool",
-    "params": "_ArrayLike",  # the gathers'
 }
 
 # The same, for one function's argument ("function.argument", "Class.method.argument").
@@ -363,6 +351,8 @@ def render(module):
     # The words are the library's (tensorbuf/spellings.hpp), never restated here.
     for argument, words in module._spellings.items():
         ARGUMENT_TYPES[argument] = "Literal[" + ", ".join(f'"{word}"' for word in words) + "]"
+    for argument in module._tensor_inputs:
+        ARGUMENT_TYPES.setdefault(argument, "_ArrayLike")
     blocks = [HEADER.rstrip("\n").split("\n")]
     for name, value in vars(module).items():
         if name.startswith("_") and name != "__version__":

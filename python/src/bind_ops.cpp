@@ -6,6 +6,7 @@
 // numbers or sequences picking one of two C++ overloads.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <pybind11/pybind11.h>
 
@@ -164,11 +165,11 @@ constexpr auto kBindings = std::to_array<Binding>({
     TENSORBUF_SCATTER_COMBINES(TENSORBUF_SCATTER_BINDING)
 #undef TENSORBUF_SCATTER_BINDING
     binding<kBooleanMaskUpdate>("boolean_mask_update"),
-    {"substr", false, false, &bind_substr},
+    {"substr", false, false, 0b110, &bind_substr},  // pos, len; strings are no tensor
     binding<kBooleanMask>("boolean_mask"),
     binding<kBooleanMaskInto>("boolean_mask_into"),
     binding<kCompress>("compress"),
-    {"normalize", false, true, &bind_normalize},
+    {"normalize", false, true, 0b001, &bind_normalize},  // x; mean, stddev numbers
     binding<kQuantize>("quantize"),
     binding<kDequantize>("dequantize"),
     binding<kCast>("cast"),
@@ -211,16 +212,23 @@ static_assert(bindings_are_the_tables(),
 
 void bind_ops(py::module_& m) {
   py::list results;
+  py::set tensor_inputs;
   for (const OpFamilyInfo& family : kOpFamilies) {
     if ((family.surfaces & surface::kPython) == 0) continue;
+    const std::vector<std::string> inputs = input_names(family.inputs);
     for_each_op_name(family, [&](std::string_view name) {
       const Binding& b = *find_binding(name);
       b.bind(m, family, name);
       if (b.result) results.append(py::str(name));
+      for (std::size_t i = 0; i < inputs.size(); ++i) {
+        if ((b.tensors >> i) & 1u) tensor_inputs.add(py::str(inputs[i]));
+      }
     });
   }
-  // The ops whose result is like their first input: write_stubs.py types them _OpResult.
+  // For write_stubs.py: the ops whose result is like their first input (typed _OpResult), and
+  // the names of the inputs converted as tensors (typed _ArrayLike).
   m.attr("_op_results") = results;
+  m.attr("_tensor_inputs") = tensor_inputs;
   // The op table itself, private: tests/python/test_op_table.py checks that every family that
   // claims the Python surface is bound here, test_signatures.py its inputs and options.
   py::list families;

@@ -287,8 +287,9 @@ void bind_op(py::module_& m, const OpFamilyInfo& family, std::string_view name,
 // against the table at compile time) and its registration.
 struct Binding {
   std::string_view name;
-  bool in_place;  // binds `name_in_place`
-  bool result;    // returns a result like its first input (m._op_results, write_stubs.py)
+  bool in_place;     // binds `name_in_place`
+  bool result;       // returns a result like its first input (m._op_results, write_stubs.py)
+  unsigned tensors;  // bit i: the table's input i is a tensor (m._tensor_inputs, write_stubs.py)
   void (*bind)(py::module_& m, const OpFamilyInfo& family, std::string_view name);
 };
 
@@ -302,10 +303,17 @@ constexpr bool has_result(const Op<Options, InputList, KeywordList, Run, RunInPl
   return Form<Options, InputList, KeywordList>::template returns_result<Run>;
 }
 
+template <class Options, class... Kinds, class KeywordList, class Run, class RunInPlace>
+constexpr unsigned tensor_bits(const Op<Options, Inputs<Kinds...>, KeywordList, Run, RunInPlace>&) {
+  unsigned bits = 0, bit = 1;
+  ((bits |= Kinds::kTensor ? bit : 0u, bit <<= 1), ...);
+  return bits;
+}
+
 template <const auto& kOp>
 constexpr Binding binding(std::string_view name) {
   return {name, !std::is_null_pointer_v<decltype(kOp.run_in_place)>, has_result(kOp),
-          &bind_row<kOp>};
+          tensor_bits(kOp), &bind_row<kOp>};
 }
 
 }  // namespace tensorbuf::python::binder
