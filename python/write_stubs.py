@@ -33,7 +33,7 @@ MODULE = "tensorbuf._tensorbuf"
 # tensor inputs (_ArrayLike) from its _tensor_inputs: the op table's names, so a new op of the
 # table needs no line here.
 ARGUMENT_TYPES = {
-    "mean": "float | Sequence[float]",  # normalize: one number, or one per channel
+    "mean": "float | Sequence[float]",  # one number, or one per channel
     "stddev": "float | Sequence[float]",
     "obj": "_ArrayLike",
     "source": "_ArrayLike",

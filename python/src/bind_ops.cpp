@@ -211,12 +211,18 @@ static_assert(bindings_are_the_tables(),
 }  // namespace
 
 void bind_ops(py::module_& m) {
-  py::list results;
+  // For tests/python/test_op_table.py and test_signatures.py, the op table itself, private; for
+  // write_stubs.py, the ops whose result is like their first input (typed _OpResult) and the
+  // names of the inputs converted as tensors (typed _ArrayLike).
+  py::list families, results;
   py::set tensor_inputs;
   for (const OpFamilyInfo& family : kOpFamilies) {
-    if ((family.surfaces & surface::kPython) == 0) continue;
+    const bool python = (family.surfaces & surface::kPython) != 0;
     const std::vector<std::string> inputs = input_names(family.inputs);
+    py::list ops;
     for_each_op_name(family, [&](std::string_view name) {
+      ops.append(py::str(name));
+      if (!python) return;
       const Binding& b = *find_binding(name);
       b.bind(m, family, name);
       if (b.result) results.append(py::str(name));
@@ -224,23 +230,14 @@ void bind_ops(py::module_& m) {
         if ((b.tensors >> i) & 1u) tensor_inputs.add(py::str(inputs[i]));
       }
     });
-  }
-  // For write_stubs.py: the ops whose result is like their first input (typed _OpResult), and
-  // the names of the inputs converted as tensors (typed _ArrayLike).
-  m.attr("_op_results") = results;
-  m.attr("_tensor_inputs") = tensor_inputs;
-  // The op table itself, private: tests/python/test_op_table.py checks that every family that
-  // claims the Python surface is bound here, test_signatures.py its inputs and options.
-  py::list families;
-  for (const OpFamilyInfo& family : kOpFamilies) {
-    py::list ops;
-    for_each_op_name(family, [&](std::string_view name) { ops.append(py::str(name)); });
     families.append(py::dict("name"_a = py::str(family.name), "ops"_a = ops,
                              "inputs"_a = py::str(family.inputs),
                              "options"_a = py::str(family.options), "in_place"_a = family.in_place,
-                             "python"_a = (family.surfaces & surface::kPython) != 0));
+                             "python"_a = python));
   }
   m.attr("_op_families") = families;
+  m.attr("_op_results") = results;
+  m.attr("_tensor_inputs") = tensor_inputs;
 }
 
 }  // namespace tensorbuf::python

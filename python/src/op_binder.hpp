@@ -107,18 +107,16 @@ struct ZeroPoint : Tensor {
     return kLikeTarget ? call.target_type : std::optional(DataType::kUInt8);
   }
 };
-struct Number {  // converted by pybind11 itself
-  using type = float;
-  using value = float;
+template <class Type, auto kParse>
+struct Plain {
+  using type = Type;
+  using value = decltype(kParse(std::declval<Type>()));
   static constexpr bool kTensor = false;
-  static float parse(float number) { return number; }
+  static value parse(Type object) { return kParse(object); }
 };
-struct DTypeName {
-  using type = py::handle;
-  using value = DataType;
-  static constexpr bool kTensor = false;
-  static DataType parse(py::handle dtype) { return parse_dtype(dtype); }
-};
+inline float as_float(float number) { return number; }  // converted by pybind11 itself
+using Number = Plain<float, as_float>;
+using DTypeName = Plain<py::handle, parse_dtype>;
 }  // namespace in
 
 template <class... Kinds>
@@ -129,25 +127,6 @@ struct Keywords {};
 inline constexpr const char* kInPlaceDoc =
     "Same, writing into `tensor` itself (a torch tensor, writable NumPy array or "
     "tb.TensorBuffer); on error nothing is written.";
-
-// One op's row. `run` takes the inputs (TensorBuffer& for tensors) and the options, and returns
-// the result (or nothing, for an op that writes the outputs it was given); `run_in_place` the
-// same, nullptr without an in-place form.
-template <class Options, class InputList, class KeywordList, class Run, class RunInPlace>
-struct Op {
-  Run run;
-  RunInPlace run_in_place;
-  const char* doc;
-  const char* in_place_doc;
-};
-
-template <class Options, class... Kinds, class... Keys, class Run,
-          class RunInPlace = std::nullptr_t>
-constexpr auto op(Inputs<Kinds...>, Keywords<Keys...>, Run run, const char* doc,
-                  RunInPlace run_in_place = nullptr, const char* in_place_doc = kInPlaceDoc) {
-  return Op<Options, Inputs<Kinds...>, Keywords<Keys...>, Run, RunInPlace>{run, run_in_place, doc,
-                                                                           in_place_doc};
-}
 
 template <class Kind>
 using Slot = std::optional<typename Kind::value>;
@@ -185,7 +164,7 @@ inline std::vector<std::string> input_names(std::string_view inputs) {
   std::vector<std::string> names;
   for (std::size_t start = 0; start <= inputs.size();) {
     const std::size_t end = std::min(inputs.find(", ", start), inputs.size());
-    names.emplace_back(inputs.substr(start, end - start));
+    names.emplace_back(inputs.begin() + start, inputs.begin() + end);
     start = end + 2;
   }
   return names;
@@ -199,6 +178,11 @@ template <class Options, class... Kinds, class... Keys>
 struct Form<Options, Inputs<Kinds...>, Keywords<Keys...>> {
   using Names = std::vector<std::string>;
   using Index = std::index_sequence_for<Kinds...>;
+  static constexpr unsigned kTensors = [] {  // bit i: input i is a tensor
+    unsigned bits = 0, bit = 1;
+    ((bits |= Kinds::kTensor ? bit : 0u, bit <<= 1), ...);
+    return bits;
+  }();
 
   template <class Run>
   static constexpr bool returns_result = !std::is_void_v<std::invoke_result_t<
@@ -222,22 +206,18 @@ struct Form<Options, Inputs<Kinds...>, Keywords<Keys...>> {
     state.locks.reserve(sizeof...(Kinds));
     std::tuple<Slot<Kinds>...> values;
     const std::tuple<typename Kinds::type...> in(objects...);
+    // Plain values first, then the tensors in order.
     (convert<Kinds>(std::get<I>(values), std::get<I>(in), names[I].c_str(), state, false), ...);
     (convert<Kinds>(std::get<I>(values), std::get<I>(in), names[I].c_str(), state, true), ...);
     BufferLocks locks(std::move(state.locks));
-    const auto invoke = [&] { return run(value_of(std::get<I>(values))..., options); };
+    const auto invoke = [&] {
+      py::gil_scoped_release no_gil;
+      return run(value_of(std::get<I>(values))..., options);
+    };
     if constexpr (returns_result<Run>) {
-      std::optional<TensorBuffer> result;
-      {
-        py::gil_scoped_release no_gil;
-        result.emplace(invoke());
-      }
-      return wrap_result(std::move(*result), std::get<0>(in), out_type);
+      return wrap_result(invoke(), std::get<0>(in), out_type);
     } else {
-      {
-        py::gil_scoped_release no_gil;
-        invoke();
-      }
+      invoke();
       (note_write<Kinds>(std::get<I>(in), state), ...);
       return py::none();
     }
@@ -267,20 +247,37 @@ struct Form<Options, Inputs<Kinds...>, Keywords<Keys...>> {
   }
 };
 
-// Registers the op `name` of the table row `family` and its in-place form.
+// One op's row. `run` takes the inputs (TensorBuffer& for tensors) and the options, and returns
+// the result (or nothing, for an op that writes the outputs it was given); `run_in_place` the
+// same, nullptr without an in-place form.
 template <class Options, class InputList, class KeywordList, class Run, class RunInPlace>
-void bind_op(py::module_& m, const OpFamilyInfo& family, std::string_view name,
-             const Op<Options, InputList, KeywordList, Run, RunInPlace>& op) {
+struct Op {
   using F = Form<Options, InputList, KeywordList>;
-  const std::vector<std::string> names = input_names(family.inputs);
-  if (names.size() != F::Index::size()) {
-    throw std::logic_error(std::string(name) + ": the op table's inputs are not its binding's");
+  Run run;
+  RunInPlace run_in_place;
+  const char* doc;
+  const char* in_place_doc;
+
+  // Registers the op `name` of the table row `family` and its in-place form.
+  void bind(py::module_& m, const OpFamilyInfo& family, std::string_view name) const {
+    const std::vector<std::string> names = input_names(family.inputs);
+    if (names.size() != F::Index::size()) {
+      throw std::logic_error(std::string(name) + ": the op table's inputs are not its binding's");
+    }
+    F::def(m, std::string(name), names, Access::kRead, run, doc, typename F::Index{});
+    if constexpr (!std::is_null_pointer_v<RunInPlace>) {
+      F::def(m, std::string(name) + "_in_place", names, Access::kWrite, run_in_place, in_place_doc,
+             typename F::Index{});
+    }
   }
-  F::def(m, std::string(name), names, Access::kRead, op.run, op.doc, typename F::Index{});
-  if constexpr (!std::is_null_pointer_v<RunInPlace>) {
-    F::def(m, std::string(name) + "_in_place", names, Access::kWrite, op.run_in_place,
-           op.in_place_doc, typename F::Index{});
-  }
+};
+
+template <class Options, class... Kinds, class... Keys, class Run,
+          class RunInPlace = std::nullptr_t>
+constexpr auto op(Inputs<Kinds...>, Keywords<Keys...>, Run run, const char* doc,
+                  RunInPlace run_in_place = nullptr, const char* in_place_doc = kInPlaceDoc) {
+  return Op<Options, Inputs<Kinds...>, Keywords<Keys...>, Run, RunInPlace>{run, run_in_place, doc,
+                                                                           in_place_doc};
 }
 
 // A row's entry in the list bind_ops walks with the table: its in-place and result forms (held
@@ -294,26 +291,13 @@ struct Binding {
 };
 
 template <const auto& kOp>
-void bind_row(py::module_& m, const OpFamilyInfo& family, std::string_view name) {
-  bind_op(m, family, name, kOp);
-}
-
-template <class Options, class InputList, class KeywordList, class Run, class RunInPlace>
-constexpr bool has_result(const Op<Options, InputList, KeywordList, Run, RunInPlace>&) {
-  return Form<Options, InputList, KeywordList>::template returns_result<Run>;
-}
-
-template <class Options, class... Kinds, class KeywordList, class Run, class RunInPlace>
-constexpr unsigned tensor_bits(const Op<Options, Inputs<Kinds...>, KeywordList, Run, RunInPlace>&) {
-  unsigned bits = 0, bit = 1;
-  ((bits |= Kinds::kTensor ? bit : 0u, bit <<= 1), ...);
-  return bits;
-}
-
-template <const auto& kOp>
 constexpr Binding binding(std::string_view name) {
-  return {name, !std::is_null_pointer_v<decltype(kOp.run_in_place)>, has_result(kOp),
-          tensor_bits(kOp), &bind_row<kOp>};
+  using F = typename std::remove_cvref_t<decltype(kOp)>::F;
+  return {name, !std::is_null_pointer_v<decltype(kOp.run_in_place)>,
+          F::template returns_result<decltype(kOp.run)>, F::kTensors,
+          [](py::module_& m, const OpFamilyInfo& family, std::string_view op_name) {
+            kOp.bind(m, family, op_name);
+          }};
 }
 
 }  // namespace tensorbuf::python::binder
