@@ -1,9 +1,8 @@
 // The ops of the op table (include/tensorbuf/op_table.hpp): one row each, bound by walking
 // the table (op_binder.hpp does every op's steps). A row names its inputs' kinds, its keywords in
 // their Python order, the C++ calls and the docstring; the positional names and whether an
-// `_in_place` form exists are the table's. substr and normalize keep their own binders (below,
-// bind_processing.cpp): a tb.StringTensor in and out, pos and len taking each other's dtype;
-// numbers or sequences picking one of two C++ overloads.
+// `_in_place` form exists are the table's. substr keeps its own binder (below): a
+// tb.StringTensor in and out, and pos and len take each other's dtype, whichever is an array.
 #include <optional>
 #include <string>
 #include <vector>
@@ -65,6 +64,17 @@ constexpr auto kCompress = op<CompressOptions>(
     "bool condition is true (axis None: the flattened input)");
 
 using ProcessKeywords = Keywords<kw::Device, kw::Stream>;
+
+constexpr auto kNormalize = op<ProcessOptions>(
+    Inputs<in::Target, in::Numbers, in::Numbers>{}, ProcessKeywords{},
+    [](const TensorBuffer& x, const in::Numbers::value& mean, const in::Numbers::value& stddev,
+       const ProcessOptions& options) {
+      if (mean.index() == 0) return normalize(x, std::get<0>(mean), std::get<0>(stddev), options);
+      return normalize(x, std::get<1>(mean), std::get<1>(stddev), options);
+    },
+    "TFLite Support's NormalizeOp: (float32(x) - mean) / stddev in float32; numbers, or "
+    "sequences of one per channel (x's last axis). mean 0 with stddev 1 is the identity "
+    "(x's own memory, x's dtype)");
 
 constexpr auto kQuantize =
     op<ProcessOptions>(Inputs<in::Target, in::Number, in::Number>{}, ProcessKeywords{}, &quantize,
@@ -169,7 +179,7 @@ constexpr auto kBindings = std::to_array<Binding>({
     binding<kBooleanMask>("boolean_mask"),
     binding<kBooleanMaskInto>("boolean_mask_into"),
     binding<kCompress>("compress"),
-    {"normalize", false, true, 0b001, &bind_normalize},  // x; mean, stddev numbers
+    binding<kNormalize>("normalize"),
     binding<kQuantize>("quantize"),
     binding<kDequantize>("dequantize"),
     binding<kCast>("cast"),

@@ -1,6 +1,5 @@
-// The Processor (docs/processing.md) and normalize, whose mean and stddev are numbers or
-// sequences (two C++ overloads), checked before x is converted. The other processing ops are rows
-// of bind_ops.cpp.
+// The Processor (docs/processing.md): its steps and its runs. The processing ops themselves are
+// rows of bind_ops.cpp.
 #include <optional>
 #include <vector>
 
@@ -9,6 +8,7 @@
 
 #include "arguments.hpp"
 #include "bindings.hpp"
+#include "op_binder.hpp"
 #include "result_type.hpp"
 #include "to_tensor.hpp"
 #include "tensorbuf/processing.hpp"
@@ -41,29 +41,9 @@ py::object run_unary(py::handle x, py::handle out_type, const ProcessOptions& op
   return wrap_result(std::move(*result), x, out_type);
 }
 
-// A float or a sequence of floats: the scalar or the per-channel form (as TFLite Support's two
-// NormalizeOp constructors).
-bool is_sequence(py::handle value) {
-  return py::isinstance<py::sequence>(value) && !py::isinstance<py::str>(value);
-}
-
-py::object normalize_py(py::handle x, py::handle mean, py::handle stddev, py::handle device,
-                        py::handle stream, py::handle out_type) {
-  const ProcessOptions options = process_options(device, stream);
-  if (is_sequence(mean) != is_sequence(stddev)) {
-    throw py::type_error("normalize: mean and stddev must both be numbers or both be sequences");
-  }
-  if (!is_sequence(mean)) {
-    const float m = mean.cast<float>(), s = stddev.cast<float>();
-    return run_unary(x, out_type, options,
-                     [&](const TensorBuffer& in) { return normalize(in, m, s, options); });
-  }
-  const auto means = mean.cast<std::vector<float>>(), stddevs = stddev.cast<std::vector<float>>();
-  return run_unary(x, out_type, options,
-                   [&](const TensorBuffer& in) { return normalize(in, means, stddevs, options); });
-}
-
+// Numbers or sequences, as normalize's (op_binder.hpp).
 ProcessStep normalize_op_py(py::handle mean, py::handle stddev) {
+  const auto is_sequence = &binder::in::Numbers::is_sequence;
   if (is_sequence(mean) != is_sequence(stddev)) {
     throw py::type_error("normalize_op: mean and stddev must both be numbers or both be sequences");
   }
@@ -88,9 +68,11 @@ void processor_run_into_py(const Processor& self, py::handle x, py::handle out,
   self.run_into(in.get(), o.get(), options);
 }
 
+}  // namespace
+
 // The chain's steps (docs/processing.md, "Processor"): made by the *_op functions, kept by a
 // Processor; read-only.
-void bind_processor(py::module_& m) {
+void bind_processing(py::module_& m) {
   py::class_<ProcessStep>(m, "ProcessStep",
                           "One step of a Processor, made by normalize_op, quantize_op, "
                           "dequantize_op or cast_op (validated as the single op validates it).")
@@ -142,18 +124,6 @@ void bind_processor(py::module_& m) {
            "device"_a = py::none(), "stream"_a = py::none(),
            "The chain applied to x, written into out (x's shape, the chain's output dtype; a "
            "writable array, torch tensor or TensorBuffer); out may be x.");
-}
-
-}  // namespace
-
-void bind_processing(py::module_& m) { bind_processor(m); }
-
-void bind_normalize(py::module_& m, const OpFamilyInfo&, std::string_view) {
-  m.def("normalize", &normalize_py, "x"_a, "mean"_a, "stddev"_a, py::kw_only(),
-        "device"_a = py::none(), "stream"_a = py::none(), "out_type"_a = "same",
-        "TFLite Support's NormalizeOp: (float32(x) - mean) / stddev in float32; numbers, or "
-        "sequences of one per channel (x's last axis). mean 0 with stddev 1 is the identity "
-        "(x's own memory, x's dtype)" TENSORBUF_RESULT_DOC("x"));
 }
 
 }  // namespace tensorbuf::python

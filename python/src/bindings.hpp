@@ -1,12 +1,9 @@
 // The parts of the module, each bound by its own file.
 #pragma once
 
-#include <string_view>
-
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
-#include "tensorbuf/op_table.hpp"
 #include "tensorbuf/string_tensor.hpp"
 #include "tensorbuf/tensor_buffer.hpp"
 
@@ -16,8 +13,6 @@ void bind_tensor_buffer(pybind11::module_& m);  // bind_tensor_buffer.cpp
 void bind_string_tensor(pybind11::module_& m);  // bind_string_tensor.cpp
 void bind_ops(pybind11::module_& m);            // bind_ops.cpp: the op table
 void bind_processing(pybind11::module_& m);     // bind_processing.cpp: the Processor
-// normalize, bound by its own binder when bind_ops walks the op table (bind_processing.cpp).
-void bind_normalize(pybind11::module_& m, const OpFamilyInfo& family, std::string_view name);
 
 // New Python objects owning `buffer` / `strings`.
 pybind11::object wrap_buffer(TensorBuffer buffer);

@@ -16,6 +16,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include <pybind11/pybind11.h>
@@ -64,15 +65,18 @@ TENSORBUF_KEYWORD(Stream, stream, py::handle, 3, py::none(), parse_stream)
 
 // What one call has converted so far, shared by its inputs.
 struct CallState {
+  std::string_view function;             // its name, for messages
   Access target_access = Access::kRead;  // the first input's: kWrite in the in-place form
   tensorbuf::Stream stream;
   std::optional<DataType> target_type;  // the first input's dtype, once converted
   std::vector<PyTensorBuffer*> locks;
+  const char* numbers = nullptr;  // the first in::Numbers input, and whether it is a sequence
+  bool sequences = false;
 };
 
 // Inputs, positional. A tensor kind (kTensor) is converted by to_tensor with its access and the
-// dtype Python values take; a plain kind (a number, a dtype) is parsed first, right after the
-// keywords, and the tensors then in order.
+// dtype Python values take; a plain kind (numbers, a dtype) is checked and parsed first, right
+// after the keywords (every plain input checked before any is parsed), the tensors then in order.
 namespace in {
 struct Tensor {  // read, Python values as they come
   using type = py::handle;
@@ -112,11 +116,35 @@ struct Plain {
   using type = Type;
   using value = decltype(kParse(std::declval<Type>()));
   static constexpr bool kTensor = false;
+  static void check(Type, const char*, CallState&) {}
   static value parse(Type object) { return kParse(object); }
 };
 inline float as_float(float number) { return number; }  // converted by pybind11 itself
 using Number = Plain<float, as_float>;
 using DTypeName = Plain<py::handle, parse_dtype>;
+// A number, or a sequence of numbers (one per channel): a call's Numbers inputs are all one or
+// all the other (TypeError, before any is converted).
+struct Numbers {
+  using type = py::handle;
+  using value = std::variant<float, std::vector<float>>;
+  static constexpr bool kTensor = false;
+  static bool is_sequence(py::handle object) {
+    return py::isinstance<py::sequence>(object) && !py::isinstance<py::str>(object);
+  }
+  static void check(py::handle object, const char* name, CallState& call) {
+    if (call.numbers == nullptr) {
+      call.numbers = name;
+      call.sequences = is_sequence(object);
+    } else if (call.sequences != is_sequence(object)) {
+      throw py::type_error(std::string(call.function) + ": " + call.numbers + " and " + name +
+                           " must both be numbers or both be sequences");
+    }
+  }
+  static value parse(py::handle object) {
+    if (is_sequence(object)) return object.cast<std::vector<float>>();
+    return object.cast<float>();
+  }
+};
 }  // namespace in
 
 template <class... Kinds>
@@ -139,15 +167,17 @@ T& value_of(std::optional<T>& value) {
 
 template <class Kind>
 void convert(Slot<Kind>& slot, typename Kind::type object, const char* name, CallState& call,
-             bool tensors) {
+             int pass) {
   if constexpr (Kind::kTensor) {
-    if (!tensors) return;
+    if (pass != 2) return;
     const Access access = Kind::access(call);
     slot.emplace(to_tensor(object, {name, access, Kind::values_as(object, call), call.stream}));
     if (!call.target_type) call.target_type = slot->get().data_type();
     call.locks.push_back(slot->object());
-  } else {
-    if (!tensors) slot.emplace(Kind::parse(object));
+  } else if (pass == 0) {
+    Kind::check(object, name, call);
+  } else if (pass == 1) {
+    slot.emplace(Kind::parse(object));
   }
 }
 
@@ -198,17 +228,17 @@ struct Form<Options, Inputs<Kinds...>, Keywords<Keys...>> {
 
   // One call: the result as `out_type` asks (py::none() for a form without one).
   template <class Run, std::size_t... I>
-  static py::object call(const Run& run, Access target_access, const Names& names,
-                         py::handle out_type, std::index_sequence<I...>,
+  static py::object call(const Run& run, std::string_view function, Access target_access,
+                         const Names& names, py::handle out_type, std::index_sequence<I...>,
                          typename Kinds::type... objects, typename Keys::type... keywords) {
     const Options options = options_from(keywords...);
-    CallState state{target_access, options.stream};
+    CallState state{function, target_access, options.stream};
     state.locks.reserve(sizeof...(Kinds));
     std::tuple<Slot<Kinds>...> values;
     const std::tuple<typename Kinds::type...> in(objects...);
-    // Plain values first, then the tensors in order.
-    (convert<Kinds>(std::get<I>(values), std::get<I>(in), names[I].c_str(), state, false), ...);
-    (convert<Kinds>(std::get<I>(values), std::get<I>(in), names[I].c_str(), state, true), ...);
+    for (int pass = 0; pass < 3; ++pass) {  // plain values checked, then parsed; then tensors
+      (convert<Kinds>(std::get<I>(values), std::get<I>(in), names[I].c_str(), state, pass), ...);
+    }
     BufferLocks locks(std::move(state.locks));
     const auto invoke = [&] {
       py::gil_scoped_release no_gil;
@@ -232,7 +262,7 @@ struct Form<Options, Inputs<Kinds...>, Keywords<Keys...>> {
           name.c_str(),
           [=](typename Kinds::type... objects, typename Keys::type... keywords,
               py::handle out_type) {
-            return call(run, target_access, names, out_type, index, objects..., keywords...);
+            return call(run, name, target_access, names, out_type, index, objects..., keywords...);
           },
           py::arg(names[I].c_str())..., py::kw_only(), Keys::arg()..., py::arg("out_type") = "same",
           (doc + result_doc(names[0])).c_str());
@@ -240,7 +270,7 @@ struct Form<Options, Inputs<Kinds...>, Keywords<Keys...>> {
       m.def(
           name.c_str(),
           [=](typename Kinds::type... objects, typename Keys::type... keywords) {
-            call(run, target_access, names, py::none(), index, objects..., keywords...);
+            call(run, name, target_access, names, py::none(), index, objects..., keywords...);
           },
           py::arg(names[I].c_str())..., py::kw_only(), Keys::arg()..., doc.c_str());
     }
