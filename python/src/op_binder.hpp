@@ -165,18 +165,22 @@ T& value_of(std::optional<T>& value) {
   return *value;
 }
 
+// A call's inputs go through three passes: the plain values checked, then parsed, then the
+// tensors converted.
+enum Pass { kCheck, kParse, kConvert };
+
 template <class Kind>
 void convert(Slot<Kind>& slot, typename Kind::type object, const char* name, CallState& call,
-             int pass) {
+             Pass pass) {
   if constexpr (Kind::kTensor) {
-    if (pass != 2) return;
+    if (pass != kConvert) return;
     const Access access = Kind::access(call);
     slot.emplace(to_tensor(object, {name, access, Kind::values_as(object, call), call.stream}));
     if (!call.target_type) call.target_type = slot->get().data_type();
     call.locks.push_back(slot->object());
-  } else if (pass == 0) {
+  } else if (pass == kCheck) {
     Kind::check(object, name, call);
-  } else if (pass == 1) {
+  } else if (pass == kParse) {
     slot.emplace(Kind::parse(object));
   }
 }
@@ -236,7 +240,7 @@ struct Form<Options, Inputs<Kinds...>, Keywords<Keys...>> {
     state.locks.reserve(sizeof...(Kinds));
     std::tuple<Slot<Kinds>...> values;
     const std::tuple<typename Kinds::type...> in(objects...);
-    for (int pass = 0; pass < 3; ++pass) {  // plain values checked, then parsed; then tensors
+    for (const Pass pass : {kCheck, kParse, kConvert}) {
       (convert<Kinds>(std::get<I>(values), std::get<I>(in), names[I].c_str(), state, pass), ...);
     }
     BufferLocks locks(std::move(state.locks));
