@@ -16,12 +16,13 @@ ops() {
 }
 
 # A name as an identifier: not preceded by a letter or digit, not followed by more of an
-# identifier except the in-place / _ex forms (scatter: any combine suffix).
+# identifier except the in-place / _ex forms (scatter: any combine suffix), nor by "<"
+# (static_cast<T> and py::object::cast<T> are not the op).
 pattern() {
   if [[ $1 == tensor_scatter_nd ]]; then
-    echo '(?<![A-Za-z0-9])tensor_scatter_nd(_[a-z]+)?(_in_place)?(_ex)?(?![A-Za-z0-9_])'
+    echo '(?<![A-Za-z0-9])tensor_scatter_nd(_[a-z]+)?(_in_place)?(_ex)?(?![A-Za-z0-9_<])'
   else
-    echo "(?<![A-Za-z0-9])$1(_in_place)?(_ex)?(?![A-Za-z0-9_])"
+    echo "(?<![A-Za-z0-9])$1(_in_place)?(_ex)?(?![A-Za-z0-9_<])"
   fi
 }
 
