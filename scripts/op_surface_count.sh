@@ -43,8 +43,13 @@ naming_files() {
   re=$(pattern "$1")
   own=$(own_path "$1")
   [[ $own == *'(?!)' ]] && own=${own%'(?!)'}
-  git ls-files -z | xargs -0 grep -lP -- "$re" 2>/dev/null | grep -vP -- "$own" |
-    grep -vxF scripts/op_surface_count.sh || true
+  {
+    # In C and C++ a member call (s.substr(...), p->cast()) is a method of another type.
+    git ls-files -z -- '*.c' '*.h' '*.cpp' '*.hpp' '*.cu' '*.cuh' |
+      xargs -0 grep -lP -- "(?<!\.)(?<!->)$re" 2>/dev/null
+    git ls-files -z -- ':!*.c' ':!*.h' ':!*.cpp' ':!*.hpp' ':!*.cu' ':!*.cuh' |
+      xargs -0 grep -lP -- "$re" 2>/dev/null
+  } | sort | grep -vP -- "$own" | grep -vxF scripts/op_surface_count.sh || true
 }
 
 # Sources only: no tests (tests/, fortran/test_*) and no prose (*.md).
