@@ -23,6 +23,7 @@
 #include "core/elements_backends.hpp"
 #include "core/parallel.hpp"
 #include "cpu/buckets.hpp"
+#include "cpu/cache_size.hpp"
 #include "cpu/elements_geometry.hpp"
 #include "kernels/axis_index.hpp"
 #include "kernels/scatter_nd_combine.hpp"
@@ -39,12 +40,17 @@ inline constexpr std::int64_t kTilePositions = std::int64_t{1} << 17;
 // An entry's target is a 16-bit offset in its block.
 inline constexpr std::int64_t kMaxBlockElements = std::int64_t{1} << 16;
 
-// Bucketed when the tensor is beyond the caches and the positions are not so few that the
-// per-block counters and the pass over them would dominate.
+// Bucketed when the tensor is beyond the L2 caches, the positions are not so few that the
+// per-block counters and the pass over them would dominate, and the direct path (lanes across
+// the axis, targets prefetched) would not do better: the tensor is beyond the last-level cache,
+// or there are too few lanes to split between the threads (a 1-D scatter is one lane).
 inline bool applies(const core::ScatterElementsPlan& plan, std::size_t element_bytes) {
   const std::int64_t bytes = plan.num_elements * static_cast<std::int64_t>(element_bytes);
-  return bytes >= kMinTensorBytes &&
-         plan.layout.num_positions >= 16 * (bytes / buckets::kBlockBytes + 1);
+  const std::int64_t n = plan.layout.num_positions;
+  if (bytes < kMinTensorBytes || n < 16 * (bytes / buckets::kBlockBytes + 1)) return false;
+  const std::int64_t along = plan.layout.indices_dims[static_cast<std::size_t>(plan.layout.axis)];
+  const std::int64_t lanes = n / along;
+  return bytes > last_level_cache_bytes() || lanes < core::cpu_thread_count();
 }
 
 // Tiles of kTilePositions, or more where there are many blocks (each tile keeps a place per
