@@ -1,7 +1,8 @@
 // The CPU backend's bucketed path (src/cpu/scatter_elements_buckets.hpp) against the independent
 // reference: forced on random cases with blocks of a few elements (so targets spread over many
 // blocks and chunks), on 1 and 3 threads, in and out of place, bad indices dropped; and reached
-// through the public op on a tensor beyond the caches, duplicates included. With tiles of a few
+// through the public op on a 1-D tensor beyond the L2 caches (one lane, which the direct path
+// could not share between threads), duplicates included. With tiles of a few
 // positions (cpu::scatter_elements_tiled), the entries of one block come from many tiles, and
 // kError's check as the tiles are bucketed must report the first bad index and write nothing.
 #include <gtest/gtest.h>
@@ -123,21 +124,21 @@ TEST(ScatterElementsBuckets, ForcedOnSmallTilesMatchesTheReferenceUnderBothPolic
 }
 
 TEST(ScatterElementsBuckets, TheOpReportsTheFirstBadIndexOfABucketedTensor) {
-  // [2048, 512] f32 (4 MiB, bucketed) and [4096, 512] indices: bad indices in two tiles of the
-  // default size and a later one in the first of them; kError names the first in row-major
-  // order and leaves the target as it was.
+  // [2^20] f32 (4 MiB: one lane, bucketed on more than one thread) and [2^21] indices: bad
+  // indices in two tiles of the default size and a later one in the first of them; kError
+  // names the first in row-major order and leaves the target as it was.
   el::Case c;
-  c.tensor_shape = {2048, 512};
-  c.indices_shape = {4096, 512};
+  c.tensor_shape = {2048 * 512};
+  c.indices_shape = {4096 * 512};
   c.index_dtype = DataType::kInt64;
   std::mt19937_64 rng(78);
   c.tensor = sc::random_values(rng, DataType::kFloat32, 2048 * 512, false);
   c.indices.resize(4096 * 512);
-  for (auto& v : c.indices) v = static_cast<std::int64_t>(rng() % 2048);
+  for (auto& v : c.indices) v = static_cast<std::int64_t>(rng() % (2048 * 512));
   const std::int64_t tile = cpu::scatter_elements_buckets::kTilePositions;
-  c.indices[static_cast<std::size_t>(5 * tile + 7)] = -2049;
-  c.indices[static_cast<std::size_t>(2 * tile + 100)] = 2048;
-  c.indices[static_cast<std::size_t>(2 * tile + 101)] = 5000;
+  c.indices[static_cast<std::size_t>(5 * tile + 7)] = -2048 * 512 - 1;
+  c.indices[static_cast<std::size_t>(2 * tile + 100)] = 2048 * 512;
+  c.indices[static_cast<std::size_t>(2 * tile + 101)] = 5000 * 512;
   std::string text;
   ASSERT_EQ(el::first_bad(c, &text), 2 * tile + 100);
   const std::vector<std::uint8_t> updates =
@@ -157,16 +158,19 @@ TEST(ScatterElementsBuckets, TheOpReportsTheFirstBadIndexOfABucketedTensor) {
 }
 
 TEST(ScatterElementsBuckets, TheOpBucketsATensorBeyondTheCaches) {
-  // [2048, 512] f32 (4 MiB) and [4096, 512] indices along axis 0, two updates per target on
-  // average: kNone keeps the last in row-major order, kAdd sums exactly (small integers).
+  // [2^20] f32 (4 MiB: one lane, bucketed on more than one thread) and [2^21] indices, two
+  // updates per target on average: kNone keeps the last in row-major order, kAdd sums exactly
+  // (small integers).
   el::Case c;
-  c.tensor_shape = {2048, 512};
-  c.indices_shape = {4096, 512};
+  c.tensor_shape = {2048 * 512};
+  c.indices_shape = {4096 * 512};
   c.index_dtype = DataType::kInt64;
   std::mt19937_64 rng(77);
   c.tensor = sc::random_values(rng, DataType::kFloat32, 2048 * 512, false);
   c.indices.resize(4096 * 512);
-  for (auto& v : c.indices) v = static_cast<std::int64_t>(rng() % 4096) - 2048;  // wraps too
+  for (auto& v : c.indices) {
+    v = static_cast<std::int64_t>(rng() % (4096 * 512)) - 2048 * 512;  // wraps too
+  }
   const std::vector<std::uint8_t> updates =
       sc::random_values(rng, DataType::kFloat32, 4096 * 512, false);
   const TensorBuffer tensor = from_bytes(c.dtype, Shape(c.tensor_shape), c.tensor);
