@@ -77,8 +77,9 @@ core::AxisIndexResult scatter_typed(const core::ScatterElementsPlan& plan,
   }
   const std::int64_t bytes = plan.num_elements * static_cast<std::int64_t>(sizeof(T));
   const bool prefetch = tuning.prefetch >= 0 ? tuning.prefetch == 1 : bytes > kPrefetchTensorBytes;
-  // Narrow indices pay for their writes where the walk streams the indices past a large table.
-  if (check && n > 0 && (tuning.wrapped == 1 || (tuning.wrapped < 0 && prefetch))) {
+  // Narrow indices pay for their writes at every size: the walk then reads 2 or 4 bytes per
+  // position and wraps nothing.
+  if (check && n > 0 && tuning.wrapped != 0) {
     core::AxisIndexResult result;
     if (try_wrapped<Op, T, Index, std::uint16_t>(plan, buffers, prefetch, &result)) return result;
     if (sizeof(Index) > sizeof(std::uint32_t) &&

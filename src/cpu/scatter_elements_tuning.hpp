@@ -10,8 +10,8 @@ namespace tensorbuf::cpu {
 struct ScatterElementsTuning {
   int bucketed = -1;  // 1 / 0: bucketed or direct; -1: by size (scatter_elements_buckets::applies)
   int prefetch = -1;  // direct path: 1 / 0 prefetch targets and streams, or not; -1: by size
-  int wrapped = -1;   // direct path under kError: 1 / 0 check into narrow wrapped indices, or
-                      // not; -1: where the path prefetches and the axis fits 32 bits
+  int wrapped = -1;   // direct path under kError: 0 checks the indices only; else they are
+                      // checked into narrow wrapped ones where the axis fits 32 bits
 };
 
 core::AxisIndexResult scatter_elements_tuned(const core::ScatterElementsPlan& plan,

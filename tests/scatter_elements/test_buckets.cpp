@@ -1,8 +1,8 @@
 // The CPU backend's bucketed path (src/cpu/scatter_elements_buckets.hpp) against the independent
 // reference: forced on random cases with blocks of a few elements (so targets spread over many
 // blocks and chunks), on 1 and 3 threads, in and out of place, bad indices dropped; and reached
-// through the public op on a 1-D tensor beyond the L2 caches (one lane, which the direct path
-// could not share between threads), duplicates included. With tiles of a few
+// with its default blocks and tiles on a 4 MiB tensor (which the op itself, within the
+// last-level cache, walks directly: both must agree), duplicates included. With tiles of a few
 // positions (cpu::scatter_elements_tiled), the entries of one block come from many tiles, and
 // kError's check as the tiles are bucketed must report the first bad index and write nothing.
 #include <gtest/gtest.h>
@@ -124,9 +124,9 @@ TEST(ScatterElementsBuckets, ForcedOnSmallTilesMatchesTheReferenceUnderBothPolic
 }
 
 TEST(ScatterElementsBuckets, TheOpReportsTheFirstBadIndexOfABucketedTensor) {
-  // [2^20] f32 (4 MiB: one lane, bucketed on more than one thread) and [2^21] indices: bad
-  // indices in two tiles of the default size and a later one in the first of them; kError
-  // names the first in row-major order and leaves the target as it was.
+  // [2^20] f32 (4 MiB) and [2^21] indices: bad indices in two tiles of the default size and a
+  // later one in the first of them; kError names the first in row-major order and leaves the
+  // target as it was, bucketed (forced) and through the op.
   el::Case c;
   c.tensor_shape = {2048 * 512};
   c.indices_shape = {4096 * 512};
@@ -155,11 +155,20 @@ TEST(ScatterElementsBuckets, TheOpReportsTheFirstBadIndexOfABucketedTensor) {
                 [&] { scatter_elements_in_place(target, indices, update_buffer, options); }),
             text);
   EXPECT_EQ(bytes(target), c.tensor);
+  core::ScatterElementsPlan plan = core::plan_scatter_elements(tensor, indices, update_buffer, options);
+  plan.policy = OutOfBoundsPolicy::kError;
+  std::vector<std::uint8_t> in_place = c.tensor;
+  const core::AxisIndexResult result = cpu::scatter_elements_bucketed(
+      plan, {in_place.data(), indices.host_bytes(), updates.data(), in_place.data()}, 0,
+      cpu::buckets::kBlockBytes);
+  EXPECT_EQ(result.first_bad_index, 2 * tile + 100);
+  EXPECT_EQ(result.bad_value, 2048 * 512);
+  EXPECT_EQ(in_place, c.tensor);
 }
 
 TEST(ScatterElementsBuckets, TheOpBucketsATensorBeyondTheCaches) {
-  // [2^20] f32 (4 MiB: one lane, bucketed on more than one thread) and [2^21] indices, two
-  // updates per target on average: kNone keeps the last in row-major order, kAdd sums exactly
+  // [2^20] f32 (4 MiB) and [2^21] indices, bucketed (forced) and through the op, two updates
+  // per target on average: kNone keeps the last in row-major order, kAdd sums exactly
   // (small integers).
   el::Case c;
   c.tensor_shape = {2048 * 512};
@@ -185,6 +194,14 @@ TEST(ScatterElementsBuckets, TheOpBucketsATensorBeyondTheCaches) {
     TensorBuffer target = from_bytes(c.dtype, Shape(c.tensor_shape), c.tensor);
     scatter_elements_in_place(target, indices, update_buffer, options);
     ASSERT_EQ(bytes(target), expected);
+    core::ScatterElementsPlan plan = core::plan_scatter_elements(tensor, indices, update_buffer, options);
+    plan.policy = OutOfBoundsPolicy::kError;
+    std::vector<std::uint8_t> out(c.tensor.size(), 0xee);
+    ASSERT_TRUE(cpu::scatter_elements_bucketed(
+                    plan, {c.tensor.data(), indices.host_bytes(), updates.data(), out.data()}, 0,
+                    cpu::buckets::kBlockBytes)
+                    .applied());
+    ASSERT_EQ(out, expected);
   }
 }
 

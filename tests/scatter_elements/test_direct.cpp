@@ -17,7 +17,6 @@
 #include <vector>
 
 #include "boolean_mask_update/helpers.hpp"
-#include "core/parallel.hpp"
 #include "core/plan_elements.hpp"
 #include "cpu/cache_size.hpp"
 #include "cpu/scatter_elements_buckets.hpp"
@@ -265,7 +264,7 @@ TEST(ScatterElementsDirect, TheOpOnBothSidesOfThePrefetchSize) {
   expect_op(1040, 9417);  // just past 1 MiB: prefetched, narrow indices
 }
 
-TEST(ScatterElementsDirect, TheBucketingStaysBeyondTheLastLevelCacheAndForOneLane) {
+TEST(ScatterElementsDirect, TheBucketingStaysBeyondTheLastLevelCache) {
   const auto applies = [](const Shape& shape, const Shape& indices_shape) {
     const TensorBuffer tensor = TensorBuffer::create_uninitialized(shape, DataType::kFloat32);
     const TensorBuffer indices = TensorBuffer::create_uninitialized(indices_shape, DataType::kInt64);
@@ -280,9 +279,8 @@ TEST(ScatterElementsDirect, TheBucketingStaysBeyondTheLastLevelCacheAndForOneLan
   const std::int64_t within = cache / 256;
   EXPECT_FALSE(applies(Shape{within, 64}, Shape{4 * within, 64}));
   EXPECT_TRUE(applies(Shape{within + 1, 64}, Shape{4 * within + 4, 64}));
-  // One lane (1-D, 4 MiB): bucketed where there is more than one thread to share it.
-  EXPECT_EQ(applies(Shape{1 << 20}, Shape{1 << 22}),
-            core::cpu_thread_count() > 1 || (std::int64_t{4} << 20) > cache);
+  // One lane (1-D, 4 MiB): direct within the cache too.
+  EXPECT_EQ(applies(Shape{1 << 20}, Shape{1 << 22}), (std::int64_t{4} << 20) > cache);
   // Too small for bucketing whatever the lanes.
   EXPECT_FALSE(applies(Shape{1 << 18}, Shape{1 << 22}));
 }
