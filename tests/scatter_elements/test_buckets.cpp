@@ -155,7 +155,8 @@ TEST(ScatterElementsBuckets, TheOpReportsTheFirstBadIndexOfABucketedTensor) {
                 [&] { scatter_elements_in_place(target, indices, update_buffer, options); }),
             text);
   EXPECT_EQ(bytes(target), c.tensor);
-  core::ScatterElementsPlan plan = core::plan_scatter_elements(tensor, indices, update_buffer, options);
+  core::ScatterElementsPlan plan =
+      core::plan_scatter_elements(tensor, indices, update_buffer, options);
   plan.policy = OutOfBoundsPolicy::kError;
   std::vector<std::uint8_t> in_place = c.tensor;
   const core::AxisIndexResult result = cpu::scatter_elements_bucketed(
@@ -194,7 +195,8 @@ TEST(ScatterElementsBuckets, TheOpBucketsATensorBeyondTheCaches) {
     TensorBuffer target = from_bytes(c.dtype, Shape(c.tensor_shape), c.tensor);
     scatter_elements_in_place(target, indices, update_buffer, options);
     ASSERT_EQ(bytes(target), expected);
-    core::ScatterElementsPlan plan = core::plan_scatter_elements(tensor, indices, update_buffer, options);
+    core::ScatterElementsPlan plan =
+        core::plan_scatter_elements(tensor, indices, update_buffer, options);
     plan.policy = OutOfBoundsPolicy::kError;
     std::vector<std::uint8_t> out(c.tensor.size(), 0xee);
     ASSERT_TRUE(cpu::scatter_elements_bucketed(

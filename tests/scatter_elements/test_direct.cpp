@@ -185,8 +185,9 @@ TEST(ScatterElementsDirect, NarrowIndicesAtTheirLimits) {
       c.tensor = order_sensitive_floats(rng, static_cast<std::size_t>(s) * 2);
       for (int p = 0; p < 6000; ++p) {
         const std::int64_t edges[] = {0, s - 1, -1, -s, s / 2, -(s / 2)};
-        c.indices.push_back(p % 3 == 0 ? edges[rng() % 6]
-                                       : static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(2 * s)) - s);
+        c.indices.push_back(
+            p % 3 == 0 ? edges[rng() % 6]
+                       : static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(2 * s)) - s);
       }
       const std::vector<std::uint8_t> updates = order_sensitive_floats(rng, c.indices.size());
       const std::string what = "axis of " + std::to_string(s);
@@ -231,7 +232,8 @@ void expect_op(std::int64_t rows, std::uint64_t seed) {
   c.index_dtype = DataType::kInt64;
   c.tensor = order_sensitive_floats(rng, static_cast<std::size_t>(rows) * 256);
   for (std::int64_t p = 0; p < 2 * rows * 256; ++p) {
-    c.indices.push_back(static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(2 * rows)) - rows);
+    c.indices.push_back(static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(2 * rows)) -
+                        rows);
   }
   const std::vector<std::uint8_t> updates = order_sensitive_floats(rng, c.indices.size());
   const TensorBuffer tensor = from_bytes(c.dtype, Shape(c.tensor_shape), c.tensor);
@@ -267,10 +269,13 @@ TEST(ScatterElementsDirect, TheOpOnBothSidesOfThePrefetchSize) {
 TEST(ScatterElementsDirect, TheBucketingStaysBeyondTheLastLevelCache) {
   const auto applies = [](const Shape& shape, const Shape& indices_shape) {
     const TensorBuffer tensor = TensorBuffer::create_uninitialized(shape, DataType::kFloat32);
-    const TensorBuffer indices = TensorBuffer::create_uninitialized(indices_shape, DataType::kInt64);
-    const TensorBuffer updates = TensorBuffer::create_uninitialized(indices_shape, DataType::kFloat32);
+    const TensorBuffer indices =
+        TensorBuffer::create_uninitialized(indices_shape, DataType::kInt64);
+    const TensorBuffer updates =
+        TensorBuffer::create_uninitialized(indices_shape, DataType::kFloat32);
     const core::ScatterElementsPlan plan = core::plan_scatter_elements(
-        tensor, indices, updates, {Device::cpu(), OutOfBoundsPolicy::kError, false, 0, Reduction::kAdd, {}});
+        tensor, indices, updates,
+        {Device::cpu(), OutOfBoundsPolicy::kError, false, 0, Reduction::kAdd, {}});
     return cpu::scatter_elements_buckets::applies(plan, 4);
   };
   const std::int64_t cache =
