@@ -89,7 +89,9 @@ core::AxisIndexResult scatter_typed(const core::ScatterElementsPlan& plan,
   const std::int64_t bytes = plan.num_elements * static_cast<std::int64_t>(sizeof(T));
   const std::int64_t prefetch = prefetch_positions(bytes, tuning.prefetch);
   // Narrow indices pay for their writes at every size: the walk then reads 2 or 4 bytes per
-  // position and wraps nothing.
+  // position and wraps nothing (0.74-0.78x the time of the check and the walk over the int64
+  // indices on the 16 MiB add). Not under kDrop: a wrap pass that marks bad indices took
+  // 1.09-1.13x the walk that wraps and drops as it goes (1.4x at 256 KiB).
   if (check && n > 0 && tuning.wrapped != 0) {
     core::AxisIndexResult result;
     if (try_wrapped<Op, T, Index, std::uint16_t>(plan, buffers, prefetch, &result)) return result;
