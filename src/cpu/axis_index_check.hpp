@@ -13,18 +13,12 @@
 
 namespace tensorbuf::cpu {
 
-template <class Index>
-core::AxisIndexResult check_axis_indices(const Index* indices, std::int64_t n,
-                                         std::int64_t axis_size) {
-  constexpr double kIndexNs = 0.5;  // one load and compare per index, on one core
-  auto first_bad = [&](std::int64_t begin, std::int64_t end) -> std::int64_t {
-    for (std::int64_t p = begin; p < end; ++p) {
-      std::int64_t v = 0;
-      if (!kernels::wrap_axis_index(indices[p], axis_size, &v)) return p;
-    }
-    return -1;
-  };
-  const std::int64_t min_chunk = core::min_chunk_for(kIndexNs);
+// The smallest position p of [0, n) where first_bad(begin, end) (the first bad position of a
+// range, or -1) finds one, the ranges run as parallel chunks of about ns_per_index each.
+template <class Index, class FirstBad>
+core::AxisIndexResult first_bad_axis_index(const Index* indices, std::int64_t n,
+                                           double ns_per_index, FirstBad&& first_bad) {
+  const std::int64_t min_chunk = core::min_chunk_for(ns_per_index);
   const int chunks = core::chunk_count(n, min_chunk);
   std::int64_t bad = -1;
   if (chunks <= 1) {
@@ -47,6 +41,19 @@ core::AxisIndexResult check_axis_indices(const Index* indices, std::int64_t n,
     result.bad_value = static_cast<std::int64_t>(indices[bad]);
   }
   return result;
+}
+
+template <class Index>
+core::AxisIndexResult check_axis_indices(const Index* indices, std::int64_t n,
+                                         std::int64_t axis_size) {
+  constexpr double kIndexNs = 0.5;  // one load and compare per index, on one core
+  return first_bad_axis_index(indices, n, kIndexNs, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t p = begin; p < end; ++p) {
+      std::int64_t v = 0;
+      if (!kernels::wrap_axis_index(indices[p], axis_size, &v)) return p;
+    }
+    return std::int64_t{-1};
+  });
 }
 
 }  // namespace tensorbuf::cpu

@@ -6,10 +6,9 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
 #include "core/axis_index_result.hpp"
-#include "core/parallel.hpp"
+#include "cpu/axis_index_check.hpp"
 #include "cpu/prefetch.hpp"
 #include "kernels/axis_index.hpp"
 
@@ -26,7 +25,7 @@ core::AxisIndexResult check_and_wrap_axis_indices(const Index* indices, std::int
                                                   std::int64_t axis_size, Small* wrapped) {
   constexpr double kIndexNs = 0.6;  // a load, a compare and a narrow store per index, one core
   constexpr std::int64_t kPerLine = 64 / static_cast<std::int64_t>(sizeof(Index));
-  auto first_bad = [&](std::int64_t begin, std::int64_t end) -> std::int64_t {
+  return first_bad_axis_index(indices, n, kIndexNs, [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t p = begin; p < end; ++p) {
       if ((p & (kPerLine - 1)) == 0) {
         prefetch_stream_at(indices, (p + kWrapStreamAhead) * std::int64_t{sizeof(Index)});
@@ -35,31 +34,8 @@ core::AxisIndexResult check_and_wrap_axis_indices(const Index* indices, std::int
       if (!kernels::wrap_axis_index(indices[p], axis_size, &v)) return p;
       wrapped[p] = static_cast<Small>(v);
     }
-    return -1;
-  };
-  const std::int64_t min_chunk = core::min_chunk_for(kIndexNs);
-  const int chunks = core::chunk_count(n, min_chunk);
-  std::int64_t bad = -1;
-  if (chunks <= 1) {
-    bad = first_bad(0, n);
-  } else {
-    std::vector<std::int64_t> found(static_cast<std::size_t>(chunks), -1);
-    core::parallel_for_chunks(n, min_chunk, [&](int c, std::int64_t begin, std::int64_t end) {
-      found[static_cast<std::size_t>(c)] = first_bad(begin, end);
-    });
-    for (const std::int64_t p : found) {
-      if (p >= 0) {
-        bad = p;
-        break;
-      }
-    }
-  }
-  core::AxisIndexResult result;
-  if (bad >= 0) {
-    result.first_bad_index = bad;
-    result.bad_value = static_cast<std::int64_t>(indices[bad]);
-  }
-  return result;
+    return std::int64_t{-1};
+  });
 }
 
 }  // namespace tensorbuf::cpu
