@@ -9,6 +9,8 @@
 
 namespace tensorbuf::core {
 
+class ProcessMemos;  // core/process_memos.hpp
+
 // The elements a stage works on at a time: a block's intermediate values stay in the L1 cache
 // (1024 x 8 bytes at most), and each stage's loop over it vectorises.
 inline constexpr std::int64_t kProcessBlock = 1024;
@@ -40,6 +42,8 @@ struct ProcessPlan {
   std::int64_t elements = 0;
   DataType in_type = DataType::kFloat32;
   DataType out_type = DataType::kFloat32;
+  // The Processor's memos (what a backend derives from the parameters once), or null.
+  ProcessMemos* memos = nullptr;
 };
 
 struct ProcessBuffers {

@@ -39,10 +39,13 @@ Normalization dequantize_normalization(float zero_point, float scale) {
   return scalar_normalization(zero_point, stddev);
 }
 
+bool channels_fit(std::int64_t channels, const Shape& shape) {
+  return channels == 1 || (shape.rank() != 0 && shape[shape.rank() - 1] == channels);
+}
+
 void check_channels(std::int64_t channels, const Shape& shape, std::string_view op) {
   TENSORBUF_EXPECTS(
-      channels == 1 || (shape.rank() != 0 && shape[shape.rank() - 1] == channels),
-      InvalidArgumentError,
+      channels_fit(channels, shape), InvalidArgumentError,
       str_cat(op, ": ", channels, " means (stddevs) for a last axis of shape ", shape.to_string(),
               ": the number of channels must equal the size of the last axis"));
 }

@@ -29,6 +29,9 @@ Normalization quantize_normalization(float zero_point, float scale);
 // DequantizeOp: the scalar form of (zero_point, 1 / scale), the quotient rounded to float32.
 Normalization dequantize_normalization(float zero_point, float scale);
 
+// Spec 1 rule 4 (check_channels' condition, for callers that name the step only on failure).
+bool channels_fit(std::int64_t channels, const Shape& shape);
+
 // Spec 1 rule 4: one channel, or a last axis of `channels` elements; else InvalidArgumentError
 // "<op>: C means (stddevs) for a last axis of shape S: ...". `op` names the caller
 // ("normalize", or a Processor step).

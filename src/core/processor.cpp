@@ -14,6 +14,7 @@
 #include "core/error_macros.hpp"
 #include "core/in_place.hpp"
 #include "core/process_execute.hpp"
+#include "core/process_memos.hpp"
 #include "core/processing_plan.hpp"
 #include "core/processing_rules.hpp"
 #include "tensorbuf/processing.hpp"
@@ -54,6 +55,9 @@ struct ChainStep {
 
 struct ProcessChain {
   std::vector<ChainStep> steps;
+  // What the backends derive from the steps once, for every run (a Processor is immutable;
+  // the memos are built by its first runs, core/process_memos.hpp).
+  mutable ProcessMemos memos;
 };
 
 }  // namespace core
@@ -154,13 +158,15 @@ core::ProcessPlan plan_run(const core::ProcessChain& chain, const std::vector<Pr
                            const TensorBuffer& x) {
   const Shape& shape = core::BufferAccess::shape(x);
   for (const core::ChainStep& step : chain.steps) {
-    if (!step.normalize) continue;
+    // (the step's name is formatted only for the error: a run makes no string)
+    if (!step.normalize || core::channels_fit(step.channels, shape)) continue;
     core::check_channels(
         step.channels, shape,
         core::str_cat("Processor step ", step.index, " (", steps[step.index].name(), ")"));
   }
   core::ProcessPlan plan = plan_for(chain, x.data_type());
   plan.elements = shape.num_elements();
+  plan.memos = &chain.memos;
   return plan;
 }
 

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstddef>
 #include <numeric>
+#include <utility>
 
 #include "cpu/cpu_features.hpp"
 #include "cpu/processing_tuning.hpp"
@@ -132,33 +133,52 @@ bool normalize_reciprocal_exact([[maybe_unused]] float mean, [[maybe_unused]] fl
   return false;
 }
 
-std::vector<float> normalize_reciprocals(const core::ProcessStage& stage, std::int64_t elements,
-                                         bool avx512) {
-  const ProcessDivideUse use = g_divide_use.load(std::memory_order_relaxed);
-  std::vector<float> recip;
-  if (!avx512 || use == ProcessDivideUse::kNever || stage.from != DataType::kUInt8 ||
+NormalizeReciprocals check_normalize_reciprocals(const core::ProcessStage& stage, bool avx512) {
+  NormalizeReciprocals reciprocals;
+  if (!avx512 || stage.from != DataType::kUInt8 ||
       stage.kind != core::ProcessStageKind::kNormalize) {
-    return recip;
+    return reciprocals;
   }
-  // The check costs 256 divisions a channel: no more than the run's own.
-  if (use == ProcessDivideUse::kAuto && elements < 256 * stage.channels) return recip;
 #if defined(TENSORBUF_ISA_X86_64)
+  std::vector<float>& recip = reciprocals.values;
   recip.resize(static_cast<std::size_t>(stage.period));
-  // The period repeats the first `channels` values: one division each (a 224 x 224 frame's
-  // run is ~10 us; a period of divisions would be a tenth of it).
+  // The period repeats the first `channels` values: one division each.
   const auto channels = static_cast<std::size_t>(stage.channels);
   for (std::size_t k = 0; k < recip.size(); ++k) {
     recip[k] = k < channels ? 1.0f / stage.stddevs[k] : recip[k - channels];
   }
-  if (use == ProcessDivideUse::kAuto) {
-    for (std::int64_t c = 0; c < stage.channels; ++c) {
-      if (!reciprocal_exact(stage.means[c], stage.stddevs[c], recip[static_cast<std::size_t>(c)])) {
-        return {};
-      }
-    }
+  reciprocals.exact = true;
+  for (std::int64_t c = 0; c < stage.channels && reciprocals.exact; ++c) {
+    reciprocals.exact =
+        reciprocal_exact(stage.means[c], stage.stddevs[c], recip[static_cast<std::size_t>(c)]);
   }
 #endif
-  return recip;
+  return reciprocals;
+}
+
+const float* normalize_reciprocals_to_use(const NormalizeReciprocals& reciprocals) {
+  if (reciprocals.values.empty()) return nullptr;
+  switch (g_divide_use.load(std::memory_order_relaxed)) {
+    case ProcessDivideUse::kNever:
+      return nullptr;
+    case ProcessDivideUse::kUnchecked:
+      return reciprocals.values.data();
+    case ProcessDivideUse::kAuto:
+      break;
+  }
+  return reciprocals.exact ? reciprocals.values.data() : nullptr;
+}
+
+std::vector<float> normalize_reciprocals(const core::ProcessStage& stage, std::int64_t elements,
+                                         bool avx512) {
+  // The check costs 256 divisions a channel: no more than the run's own.
+  if (g_divide_use.load(std::memory_order_relaxed) == ProcessDivideUse::kAuto &&
+      elements < 256 * stage.channels) {
+    return {};
+  }
+  NormalizeReciprocals reciprocals = check_normalize_reciprocals(stage, avx512);
+  if (normalize_reciprocals_to_use(reciprocals) == nullptr) return {};
+  return std::move(reciprocals.values);
 }
 
 #if defined(TENSORBUF_ISA_X86_64)

@@ -11,9 +11,22 @@
 
 namespace tensorbuf::cpu {
 
-// 1 / stddev over the stage's period (as its means and stddevs), or empty where the division
-// stays: no AVX-512, a stage not from uint8, a check that failed, a run too short to pay for
-// the check (256 x channels), or the switch in processing_tuning.hpp.
+// A stage's form and its check, which depend on its parameters alone (a Processor keeps them,
+// core/process_memos.hpp): 1 / stddev over the stage's period (as its means and stddevs), empty
+// where the stage cannot take the form (no AVX-512, a stage not a normalize from uint8); exact
+// when the form gave the division's bits for every byte of every channel.
+struct NormalizeReciprocals {
+  std::vector<float> values;
+  bool exact = false;
+};
+NormalizeReciprocals check_normalize_reciprocals(const core::ProcessStage& stage, bool avx512);
+
+// The reciprocals a run takes, or null (the division): exact ones, unless the switch in
+// processing_tuning.hpp says never or unchecked.
+const float* normalize_reciprocals_to_use(const NormalizeReciprocals& reciprocals);
+
+// The same for a run without a Processor's memos, checked on the call: empty where the
+// division stays, also for a run too short to pay for the check (256 x channels).
 std::vector<float> normalize_reciprocals(const core::ProcessStage& stage, std::int64_t elements,
                                          bool avx512);
 

@@ -20,6 +20,7 @@
 #include "core/convert_backends.hpp"
 #include "core/isa.hpp"
 #include "core/parallel.hpp"
+#include "core/process_memos.hpp"
 #include "core/processing_backends.hpp"
 #include "cpu/cpu_features.hpp"
 #include "cpu/normalize_reciprocal.hpp"
@@ -210,8 +211,6 @@ void run_stage(const core::ProcessStage& stage, const void* src, void* dst, std:
   }
 }
 
-// Each stage's normalize_reciprocals (empty: the division).
-using StageReciprocals = std::vector<std::vector<float>>;
 
 // --- 8-bit inputs: the chain as a table ---
 //
@@ -245,10 +244,10 @@ std::int64_t chain_channels(const core::ProcessPlan& plan) {
 }
 
 // Every stage over the blocks [begin, end) of n elements (the direct path, and the table's
-// construction, which divides: recips null).
+// construction, which divides: recips null). recips: each stage's reciprocals or null.
 void run_blocks(const core::ProcessPlan& plan, const std::uint8_t* in, std::uint8_t* out,
                 std::int64_t n, std::int64_t begin, std::int64_t end, bool avx512, bool stream,
-                const StageReciprocals* recips = nullptr) {
+                const float* const* recips = nullptr) {
   const std::size_t in_size = type_size(plan.in_type);
   const std::size_t out_size = type_size(plan.out_type);
   const auto stages = static_cast<std::int64_t>(plan.stages.size());
@@ -270,10 +269,8 @@ void run_blocks(const core::ProcessPlan& plan, const std::uint8_t* in, std::uint
     for (std::int64_t s = 0; s < stages; ++s) {
       void* dst = (s == stages - 1 && !stream) ? static_cast<void*>(target)
                                                : static_cast<void*>(scratch[s % 2]);
-      const std::vector<float>* recip =
-          recips != nullptr ? &(*recips)[static_cast<std::size_t>(s)] : nullptr;
       run_stage(plan.stages[static_cast<std::size_t>(s)], src, dst, len, first, avx512,
-                recip != nullptr && !recip->empty() ? recip->data() : nullptr);
+                recips != nullptr ? recips[s] : nullptr);
       src = dst;
     }
     if (stream) copy_streaming(target, src, static_cast<std::size_t>(len) * out_size);
@@ -614,14 +611,40 @@ bool use_table(const core::ProcessPlan& plan, std::int64_t channels, bool avx512
          table_ns_per_element(type_size(plan.out_type), channels);
 }
 
+// A chain's table for one input dtype, with its permute form where one fits (used where the
+// CPU has the permutes): a Processor keeps it (core/process_memos.hpp).
+struct TableMemo final : core::ProcessMemo {
+  ChainTable table;
+  std::unique_ptr<PermuteTable> permutes;
+};
+
+std::unique_ptr<TableMemo> make_table(const core::ProcessPlan& plan, std::int64_t channels,
+                                      bool avx512) {
+  auto memo = std::make_unique<TableMemo>();
+  memo->table = build_table(plan, channels, avx512);
+  const std::size_t out_size = type_size(plan.out_type);
+  if (channels <= kPermuteChannels && out_size <= 2) {
+    memo->permutes = std::make_unique<PermuteTable>(permute_table(memo->table));
+  }
+  return memo;
+}
+
 void run_table(const core::ProcessPlan& plan, const std::uint8_t* in, std::uint8_t* out,
                std::int64_t channels, bool avx512, bool stream) {
-  const ChainTable table = build_table(plan, channels, avx512);
+  std::unique_ptr<TableMemo> own;
+  const TableMemo* memo = nullptr;
+  if (plan.memos != nullptr) {
+    memo = &plan.memos->get<TableMemo>(plan.in_type, core::ProcessMemoKind::kTable,
+                                       [&] { return make_table(plan, channels, avx512); });
+  } else {
+    own = make_table(plan, channels, avx512);
+    memo = own.get();
+  }
+  const ChainTable& table = memo->table;
   const std::int64_t n = plan.elements;
   const std::size_t out_size = type_size(plan.out_type);
-  std::unique_ptr<PermuteTable> permutes;
-  if (permute_lookup(out_size, channels))
-    permutes = std::make_unique<PermuteTable>(permute_table(table));
+  const PermuteTable* permutes =
+      permute_lookup(out_size, channels) ? memo->permutes.get() : nullptr;
   const std::int64_t blocks = (n + kBlock - 1) / kBlock;
   core::parallel_for_chunks(
       blocks,
@@ -633,11 +656,30 @@ void run_table(const core::ProcessPlan& plan, const std::uint8_t* in, std::uint8
           const std::int64_t len = std::min(kBlock, n - first);
           std::uint8_t* target = out + static_cast<std::size_t>(first) * out_size;
           lookup_any(in + first, stream ? scratch : target, out_size, len, first, table,
-                     permutes.get(), avx512);
+                     permutes, avx512);
           if (stream) copy_streaming(target, scratch, static_cast<std::size_t>(len) * out_size);
         }
         if (stream) streaming_fence();
       });
+}
+
+// The division-free forms of a plan's stages, checked once for a Processor (AVX-512 only).
+struct ReciprocalsMemo final : core::ProcessMemo {
+  std::vector<NormalizeReciprocals> stages;
+};
+
+std::unique_ptr<ReciprocalsMemo> check_stages(const core::ProcessPlan& plan) {
+  auto memo = std::make_unique<ReciprocalsMemo>();
+  for (const core::ProcessStage& stage : plan.stages) {
+    memo->stages.push_back(check_normalize_reciprocals(stage, true));
+  }
+  return memo;
+}
+
+bool has_byte_normalize(const core::ProcessPlan& plan) {
+  return std::any_of(plan.stages.begin(), plan.stages.end(), [](const core::ProcessStage& s) {
+    return s.kind == core::ProcessStageKind::kNormalize && s.from == DataType::kUInt8;
+  });
 }
 
 }  // namespace
@@ -656,9 +698,22 @@ void process(const core::ProcessPlan& plan, const core::ProcessBuffers& buffers)
   const bool stream = static_cast<std::int64_t>(out_size) * n >= kStreamOutputBytes;
   const std::int64_t channels = chain_channels(plan);
   if (use_table(plan, channels, avx512)) return run_table(plan, in, out, channels, avx512, stream);
-  StageReciprocals recips;
-  for (const core::ProcessStage& stage : plan.stages) {
-    recips.push_back(normalize_reciprocals(stage, n, avx512));
+  // Each stage's division-free form, or null: from the Processor's memo, else checked here.
+  std::vector<const float*> recips(plan.stages.size(), nullptr);
+  std::vector<std::vector<float>> own;
+  if (avx512 && has_byte_normalize(plan)) {
+    if (plan.memos != nullptr) {
+      const auto& memo = plan.memos->get<ReciprocalsMemo>(
+          plan.in_type, core::ProcessMemoKind::kReciprocals, [&] { return check_stages(plan); });
+      for (std::size_t s = 0; s < recips.size(); ++s) {
+        recips[s] = normalize_reciprocals_to_use(memo.stages[s]);
+      }
+    } else {
+      for (std::size_t s = 0; s < recips.size(); ++s) {
+        own.push_back(normalize_reciprocals(plan.stages[s], n, avx512));
+        if (!own.back().empty()) recips[s] = own.back().data();
+      }
+    }
   }
   const std::int64_t blocks = (n + kBlock - 1) / kBlock;
   const auto stages = static_cast<std::int64_t>(plan.stages.size());
@@ -668,7 +723,8 @@ void process(const core::ProcessPlan& plan, const core::ProcessBuffers& buffers)
        kNsPerStageElement * static_cast<double>(std::max<std::int64_t>(0, stages - 1)));
   core::parallel_for_chunks(blocks, core::min_chunk_for(ns_per_block),
                             [&](int, std::int64_t begin, std::int64_t end) {
-                              run_blocks(plan, in, out, n, begin, end, avx512, stream, &recips);
+                              run_blocks(plan, in, out, n, begin, end, avx512, stream,
+                                         recips.data());
                             });
 }
 
