@@ -79,6 +79,17 @@ std::vector<std::uint32_t> run(const TensorBuffer& x, const std::vector<float>& 
   return bits_of(y);
 }
 
+// The same on a given Processor (which keeps its check from one run to the next).
+std::vector<std::uint32_t> run_on(const Processor& p, const TensorBuffer& x,
+                                  cpu::ProcessDivideUse use) {
+  cpu::set_process_table_use(cpu::ProcessTableUse::kNever);
+  cpu::set_process_divide_use(use);
+  const TensorBuffer y = p.run(x);
+  cpu::set_process_divide_use(cpu::ProcessDivideUse::kAuto);
+  cpu::set_process_table_use(cpu::ProcessTableUse::kAuto);
+  return bits_of(y);
+}
+
 // Index of the first difference, or -1.
 std::int64_t first_difference(const std::vector<std::uint32_t>& a,
                               const std::vector<std::uint32_t>& b) {
@@ -224,6 +235,58 @@ TEST_P(NormalizeReciprocal, FailedCheckKeepsTheDivision) {
         EXPECT_EQ(unchecked, -1) << i << " " << half;  // the division: no form here
       }
     }
+  }
+}
+
+// The check a Processor keeps from its first run decides its later runs as a fresh check
+// would: with failing parameters every default run divides (also after an unchecked run built
+// what it keeps, and the other way round), and an unchecked run still takes the wrong form.
+TEST_P(NormalizeReciprocal, AKeptFailedCheckStillKeepsTheDivision) {
+  const std::vector<float> means = {0.5f, 116.28f, 103.53f};
+  const std::vector<float> stddevs = {1e-38f, 57.12f, 57.375f};
+  const TensorBuffer x = every_byte(3);
+  for (bool half : {false, true}) {
+    std::vector<ProcessStep> steps = {normalize_op(means, stddevs)};
+    if (half) steps.push_back(cast_op(DataType::kFloat16));
+    const std::vector<std::uint32_t> expected = reference(x, means, stddevs, half);
+    using Use = cpu::ProcessDivideUse;
+    for (const std::vector<Use>& order :
+         {std::vector<Use>{Use::kAuto, Use::kUnchecked, Use::kAuto, Use::kAuto},
+          std::vector<Use>{Use::kUnchecked, Use::kAuto, Use::kUnchecked, Use::kAuto}}) {
+      const Processor p(steps);
+      for (std::size_t r = 0; r < order.size(); ++r) {
+        const std::int64_t difference = first_difference(run_on(p, x, order[r]), expected);
+        if (order[r] == Use::kUnchecked && has_form()) {
+          EXPECT_NE(difference, -1) << half << " run " << r;
+        } else {
+          EXPECT_EQ(difference, -1) << half << " run " << r;
+        }
+      }
+    }
+  }
+}
+
+// ImageNet's parameters pass: a Processor's later runs take the kept form (the unchecked one's
+// bits, which are the division's) and a short run after a long one too.
+TEST_P(NormalizeReciprocal, AKeptPassedCheckServesLaterAndShorterRuns) {
+  const TensorBuffer x = every_byte(3);
+  TensorBuffer short_x = TensorBuffer::create_fixed_size({2, 3}, DataType::kUInt8);
+  const std::uint8_t bytes[6] = {0, 1, 127, 128, 254, 255};
+  std::memcpy(short_x.mutable_host_bytes(), bytes, sizeof bytes);
+  for (bool half : {false, true}) {
+    std::vector<ProcessStep> steps = {normalize_op(kImageNetMeans, kImageNetStddevs)};
+    if (half) steps.push_back(cast_op(DataType::kFloat16));
+    const Processor p(steps);
+    const std::vector<std::uint32_t> expected =
+        reference(x, kImageNetMeans, kImageNetStddevs, half);
+    for (int r = 0; r < 3; ++r) {
+      EXPECT_EQ(first_difference(run_on(p, x, cpu::ProcessDivideUse::kAuto), expected), -1)
+          << half << " run " << r;
+    }
+    EXPECT_EQ(first_difference(run_on(p, short_x, cpu::ProcessDivideUse::kAuto),
+                               reference(short_x, kImageNetMeans, kImageNetStddevs, half)),
+              -1)
+        << half;
   }
 }
 
