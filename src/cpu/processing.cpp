@@ -127,15 +127,25 @@ __attribute__((target("avx512f,avx512bw,avx512vl"))) void normalize_half_avx512(
 template <class From, class To>
 void normalize_block(const From* x, To* y, std::int64_t n, std::int64_t first,
                      const core::ProcessStage& stage, [[maybe_unused]] bool avx512,
-                     [[maybe_unused]] const float* recip) {
+                     [[maybe_unused]] NormalizeForm form) {
 #if defined(TENSORBUF_ISA_X86_64)
   if constexpr (std::is_same_v<From, std::uint8_t>) {
-    if (recip != nullptr) {  // the division-free form (checked exact for this stage)
+    if (form.recip != nullptr) {  // a division-free form (checked for this stage)
       std::int64_t phase = first % stage.channels;
       while (n > 0) {
         const std::int64_t len = std::min(n, stage.period - phase);
-        normalize_u8_by_reciprocal(x, y, len, stage.channels, stage.means + phase,
-                                   stage.stddevs + phase, recip + phase);
+        if constexpr (std::is_same_v<To, std::uint16_t>) {
+          if (form.product) {
+            normalize_u8_by_product(x, y, len, stage.channels, stage.means + phase,
+                                    stage.stddevs + phase, form.recip + phase);
+          } else {
+            normalize_u8_by_reciprocal(x, y, len, stage.channels, stage.means + phase,
+                                       stage.stddevs + phase, form.recip + phase);
+          }
+        } else {
+          normalize_u8_by_reciprocal(x, y, len, stage.channels, stage.means + phase,
+                                     stage.stddevs + phase, form.recip + phase);
+        }
         x += len;
         y += len;
         n -= len;
@@ -191,23 +201,23 @@ void normalize_block(const From* x, To* y, std::int64_t n, std::int64_t first,
 
 template <class From>
 void normalize_stage(const core::ProcessStage& stage, const From* src, void* dst, std::int64_t n,
-                     std::int64_t first, bool avx512, const float* recip) {
+                     std::int64_t first, bool avx512, NormalizeForm form) {
   if (stage.to == DataType::kFloat16) {
-    normalize_block(src, static_cast<std::uint16_t*>(dst), n, first, stage, avx512, recip);
+    normalize_block(src, static_cast<std::uint16_t*>(dst), n, first, stage, avx512, form);
   } else {
-    normalize_block(src, static_cast<float*>(dst), n, first, stage, avx512, recip);
+    normalize_block(src, static_cast<float*>(dst), n, first, stage, avx512, form);
   }
 }
 
-// recip: normalize_reciprocals' values for the stage, or null (the division).
+// form: a uint8 normalize stage's division-free form, or none (the division).
 void run_stage(const core::ProcessStage& stage, const void* src, void* dst, std::int64_t n,
-               std::int64_t first, bool avx512, const float* recip) {
+               std::int64_t first, bool avx512, NormalizeForm form) {
   if (stage.kind == core::ProcessStageKind::kConvert) {
     core::convert_elements(src, stage.from, dst, stage.to, n);
   } else if (stage.from == DataType::kUInt8) {
-    normalize_stage(stage, static_cast<const std::uint8_t*>(src), dst, n, first, avx512, recip);
+    normalize_stage(stage, static_cast<const std::uint8_t*>(src), dst, n, first, avx512, form);
   } else {
-    normalize_stage(stage, static_cast<const float*>(src), dst, n, first, avx512, nullptr);
+    normalize_stage(stage, static_cast<const float*>(src), dst, n, first, avx512, {});
   }
 }
 
@@ -244,10 +254,10 @@ std::int64_t chain_channels(const core::ProcessPlan& plan) {
 }
 
 // Every stage over the blocks [begin, end) of n elements (the direct path, and the table's
-// construction, which divides: recips null). recips: each stage's reciprocals or null.
+// construction, which divides: forms null). forms: each stage's normalize form.
 void run_blocks(const core::ProcessPlan& plan, const std::uint8_t* in, std::uint8_t* out,
                 std::int64_t n, std::int64_t begin, std::int64_t end, bool avx512, bool stream,
-                const float* const* recips = nullptr) {
+                const NormalizeForm* forms = nullptr) {
   const std::size_t in_size = type_size(plan.in_type);
   const std::size_t out_size = type_size(plan.out_type);
   const auto stages = static_cast<std::int64_t>(plan.stages.size());
@@ -270,7 +280,7 @@ void run_blocks(const core::ProcessPlan& plan, const std::uint8_t* in, std::uint
       void* dst = (s == stages - 1 && !stream) ? static_cast<void*>(target)
                                                : static_cast<void*>(scratch[s % 2]);
       run_stage(plan.stages[static_cast<std::size_t>(s)], src, dst, len, first, avx512,
-                recips != nullptr ? recips[s] : nullptr);
+                forms != nullptr ? forms[s] : NormalizeForm{});
       src = dst;
     }
     if (stream) copy_streaming(target, src, static_cast<std::size_t>(len) * out_size);
@@ -698,21 +708,20 @@ void process(const core::ProcessPlan& plan, const core::ProcessBuffers& buffers)
   const bool stream = static_cast<std::int64_t>(out_size) * n >= kStreamOutputBytes;
   const std::int64_t channels = chain_channels(plan);
   if (use_table(plan, channels, avx512)) return run_table(plan, in, out, channels, avx512, stream);
-  // Each stage's division-free form, or null: from the Processor's memo, else checked here.
-  std::vector<const float*> recips(plan.stages.size(), nullptr);
-  std::vector<std::vector<float>> own;
+  // Each stage's division-free form: from the Processor's memo, else checked here.
+  std::vector<NormalizeForm> forms(plan.stages.size());
   if (avx512 && has_byte_normalize(plan)) {
+    std::unique_ptr<ReciprocalsMemo> own;
+    const ReciprocalsMemo* memo = nullptr;
     if (plan.memos != nullptr) {
-      const auto& memo = plan.memos->get<ReciprocalsMemo>(
+      memo = &plan.memos->get<ReciprocalsMemo>(
           plan.in_type, core::ProcessMemoKind::kReciprocals, [&] { return check_stages(plan); });
-      for (std::size_t s = 0; s < recips.size(); ++s) {
-        recips[s] = normalize_reciprocals_to_use(memo.stages[s]);
-      }
-    } else {
-      for (std::size_t s = 0; s < recips.size(); ++s) {
-        own.push_back(normalize_reciprocals(plan.stages[s], n, avx512));
-        if (!own.back().empty()) recips[s] = own.back().data();
-      }
+    } else if (normalize_check_pays(n, channels)) {
+      own = check_stages(plan);
+      memo = own.get();
+    }
+    for (std::size_t s = 0; memo != nullptr && s < forms.size(); ++s) {
+      forms[s] = normalize_form_to_use(memo->stages[s]);
     }
   }
   const std::int64_t blocks = (n + kBlock - 1) / kBlock;
@@ -724,7 +733,7 @@ void process(const core::ProcessPlan& plan, const core::ProcessBuffers& buffers)
   core::parallel_for_chunks(blocks, core::min_chunk_for(ns_per_block),
                             [&](int, std::int64_t begin, std::int64_t end) {
                               run_blocks(plan, in, out, n, begin, end, avx512, stream,
-                                         recips.data());
+                                         forms.data());
                             });
 }
 

@@ -17,5 +17,8 @@ void set_process_divide_use(ProcessDivideUse use);
 // Whether the division-free form gives (float(x) - mean) / stddev bit for bit for every uint8
 // x on this CPU (false without AVX-512: the form is not used there).
 bool normalize_reciprocal_exact(float mean, float stddev);
+// Whether the bare product (float(x) - mean) * (1 / stddev) rounded to float16 gives the
+// division's float16 bits for every uint8 x (the float16 outputs' form; false without AVX-512).
+bool normalize_half_product_exact(float mean, float stddev);
 
 }  // namespace tensorbuf::cpu

@@ -238,6 +238,44 @@ TEST_P(NormalizeReciprocal, FailedCheckKeepsTheDivision) {
   }
 }
 
+// Whether n * r rounded to float16 is n / s rounded to float16 for every byte (the test's own
+// arithmetic: no FMA contraction without -mfma).
+bool half_product_rounds_alike(float m, float s) {
+  const float r = 1.0f / s;
+  for (int v = 0; v < 256; ++v) {
+    const float n = static_cast<float>(v) - m;
+    if (float16(n * r).bits != float16(n / s).bits) return false;
+  }
+  return true;
+}
+
+// float16 outputs take the bare product where its float16 rounding is the division's for every
+// byte: ImageNet's parameters (whose float32 product is off) do; parameters whose product rounds
+// to another float16 for some byte do not, and still give the division's bits.
+TEST_P(NormalizeReciprocal, HalfOutputsTakeTheBareProductWhereItRoundsAlike) {
+  for (std::size_t c = 0; c < 3; ++c) {
+    const float m = kImageNetMeans[c];
+    const float s = kImageNetStddevs[c];
+    EXPECT_TRUE(half_product_rounds_alike(m, s)) << c;
+    EXPECT_EQ(cpu::normalize_half_product_exact(m, s), has_form()) << c;
+  }
+  std::mt19937 rng(16);
+  std::uniform_real_distribution<float> stddev_dist(0.5f, 200.0f);
+  std::vector<float> means = {127.25f};
+  std::vector<float> stddevs;
+  for (int trial = 0; trial < 100000 && stddevs.empty(); ++trial) {
+    const float s = stddev_dist(rng);
+    if (!half_product_rounds_alike(means[0], s)) stddevs.push_back(s);
+  }
+  ASSERT_EQ(stddevs.size(), 1u) << "no stddev whose product rounds apart";
+  EXPECT_FALSE(cpu::normalize_half_product_exact(means[0], stddevs[0])) << stddevs[0];
+  const TensorBuffer x = every_byte(1);
+  EXPECT_EQ(first_difference(run(x, means, stddevs, true, cpu::ProcessDivideUse::kAuto),
+                             reference(x, means, stddevs, true)),
+            -1)
+      << stddevs[0];
+}
+
 // The check a Processor keeps from its first run decides its later runs as a fresh check
 // would: with failing parameters every default run divides (also after an unchecked run built
 // what it keeps, and the other way round), and an unchecked run still takes the wrong form.
