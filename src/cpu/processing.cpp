@@ -221,7 +221,6 @@ void run_stage(const core::ProcessStage& stage, const void* src, void* dst, std:
   }
 }
 
-
 // --- 8-bit inputs: the chain as a table ---
 //
 // With a uint8, int8 or bool input every chain is a function of the input byte and the channel
