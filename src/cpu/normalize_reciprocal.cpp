@@ -130,7 +130,7 @@ TENSORBUF_AVX512 void by_reciprocal(const std::uint8_t* x, To* y, std::int64_t n
   if (k == 3 && n >= 48) j = by_reciprocal_registers<3, Product>(x, y, n, mean, stddev, recip);
   for (; j + 16 <= n; j += 16) {
     step16<Product>(x + j, y + j, _mm512_loadu_ps(mean + j), _mm512_loadu_ps(stddev + j),
-           _mm512_loadu_ps(recip + j));
+                    _mm512_loadu_ps(recip + j));
   }
   // The tail by the division: the same bits where the form was checked.
   for (; j < n; ++j) {

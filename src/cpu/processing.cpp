@@ -664,8 +664,8 @@ void run_table(const core::ProcessPlan& plan, const std::uint8_t* in, std::uint8
           const std::int64_t first = b * kBlock;
           const std::int64_t len = std::min(kBlock, n - first);
           std::uint8_t* target = out + static_cast<std::size_t>(first) * out_size;
-          lookup_any(in + first, stream ? scratch : target, out_size, len, first, table,
-                     permutes, avx512);
+          lookup_any(in + first, stream ? scratch : target, out_size, len, first, table, permutes,
+                     avx512);
           if (stream) copy_streaming(target, scratch, static_cast<std::size_t>(len) * out_size);
         }
         if (stream) streaming_fence();
@@ -713,8 +713,8 @@ void process(const core::ProcessPlan& plan, const core::ProcessBuffers& buffers)
     std::unique_ptr<ReciprocalsMemo> own;
     const ReciprocalsMemo* memo = nullptr;
     if (plan.memos != nullptr) {
-      memo = &plan.memos->get<ReciprocalsMemo>(
-          plan.in_type, core::ProcessMemoKind::kReciprocals, [&] { return check_stages(plan); });
+      memo = &plan.memos->get<ReciprocalsMemo>(plan.in_type, core::ProcessMemoKind::kReciprocals,
+                                               [&] { return check_stages(plan); });
     } else if (normalize_check_pays(n, channels)) {
       own = check_stages(plan);
       memo = own.get();
@@ -729,11 +729,10 @@ void process(const core::ProcessPlan& plan, const core::ProcessBuffers& buffers)
       static_cast<double>(kBlock) *
       (kNsPerElement +
        kNsPerStageElement * static_cast<double>(std::max<std::int64_t>(0, stages - 1)));
-  core::parallel_for_chunks(blocks, core::min_chunk_for(ns_per_block),
-                            [&](int, std::int64_t begin, std::int64_t end) {
-                              run_blocks(plan, in, out, n, begin, end, avx512, stream,
-                                         forms.data());
-                            });
+  core::parallel_for_chunks(
+      blocks, core::min_chunk_for(ns_per_block), [&](int, std::int64_t begin, std::int64_t end) {
+        run_blocks(plan, in, out, n, begin, end, avx512, stream, forms.data());
+      });
 }
 
 }  // namespace tensorbuf::cpu

@@ -52,7 +52,9 @@ std::vector<Chain> chains() {
        [](const TensorBuffer& x) { return normalize(x, kMeans, kStddevs); }},
       {"normalize -> float16",
        {normalize_op(kMeans, kStddevs), cast_op(DataType::kFloat16)},
-       [](const TensorBuffer& x) { return cast(normalize(x, kMeans, kStddevs), DataType::kFloat16); }},
+       [](const TensorBuffer& x) {
+         return cast(normalize(x, kMeans, kStddevs), DataType::kFloat16);
+       }},
       {"normalize -> quantize -> int8",
        {normalize_op(kMeans, kStddevs), quantize_op(-3.0f, 0.02f), cast_op(DataType::kInt8)},
        [](const TensorBuffer& x) {
@@ -80,8 +82,8 @@ TEST_P(ProcessorMemos, RunsAgainAndOnOtherDtypesGiveTheSingleOpsBits) {
     for (int round = 0; round < 3; ++round) {
       for (DataType type : {DataType::kUInt8, DataType::kInt8, DataType::kBool}) {
         const TensorBuffer x = image(type, 4000, 224 + static_cast<std::uint32_t>(round));
-        const std::string what = chain.name + ", " + std::string(to_string(type)) + ", round " +
-                                 std::to_string(round);
+        const std::string what =
+            chain.name + ", " + std::string(to_string(type)) + ", round " + std::to_string(round);
         const std::vector<std::uint8_t> expected = bytes_of(chain.single_ops(x));
         EXPECT_EQ(bytes_of(p.run(x)), expected) << what;
         TensorBuffer out = TensorBuffer::create_fixed_size({4000, 3}, p.output_type(type));
