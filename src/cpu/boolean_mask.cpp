@@ -12,6 +12,7 @@
 //      select, take the AVX-512 compress instead where the CPU has it
 //      (cpu/boolean_mask_avx512.hpp), 64 mask entries at a time, the select for the rest.
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -23,8 +24,10 @@
 #include "core/isa.hpp"
 #include "core/parallel.hpp"
 #include "cpu/boolean_mask_avx512.hpp"
+#include "cpu/boolean_mask_tuning.hpp"
 #include "cpu/buckets.hpp"
 #include "cpu/cpu_features.hpp"
+#include "cpu/streaming_copy.hpp"
 #include "kernels/bits.hpp"
 #include "kernels/mask_tiles.hpp"
 
@@ -37,6 +40,9 @@ constexpr std::int64_t kBlock = std::int64_t{1} << 14;  // mask entries per bloc
 constexpr double kCountNsPerEntry = 0.05;
 constexpr double kVisitNsPerRow = 0.4;
 constexpr double kCopyNsPerByte = 0.05;
+
+std::atomic<MaskStreaming> g_streaming{MaskStreaming::kAuto};
+std::atomic<std::int64_t> g_prefetch_bytes{0};
 
 std::int64_t count_true(const std::uint8_t* mask, std::int64_t begin, std::int64_t end) {
   std::int64_t n = 0;
@@ -67,15 +73,17 @@ void select_rows(const std::uint8_t* mask, std::int64_t begin, std::int64_t end,
 
 #if defined(TENSORBUF_ISA_X86_64)
 // Rows of 4, 8, 16 or 32 bytes by the AVX-512 compress over the mask's bit words (`bits`: entry 0's
-// word), the entries after the last whole word by select_rows.
+// word), the entries after the last whole word by select_rows; `stream`: whole output lines by
+// non-temporal stores.
 template <std::int64_t kBytes>
 void compress_rows(const std::uint8_t* mask, const std::uint64_t* bits, std::int64_t begin,
                    std::int64_t end, const std::uint8_t* source, std::uint8_t* target,
-                   std::int64_t j, std::int64_t j_end) {
+                   std::int64_t j, std::int64_t j_end, bool stream, std::int64_t prefetch) {
   const std::int64_t whole_end = begin + (end - begin) / 64 * 64;  // begin is a multiple of 64
-  j += mask_detail::compress_rows_avx512<static_cast<int>(kBytes)>(
-      bits + begin / 64, (whole_end - begin) / 64, source + begin * kBytes, target + j * kBytes,
-      j_end - j);
+  const auto compress = stream ? &mask_detail::compress_rows_streaming_avx512<static_cast<int>(kBytes)>
+                               : &mask_detail::compress_rows_avx512<static_cast<int>(kBytes)>;
+  j += compress(bits + begin / 64, (whole_end - begin) / 64, source + begin * kBytes,
+                target + j * kBytes, j_end - j, prefetch);
   select_rows<kBytes>(mask, whole_end, end, source, target, j, j_end);
 }
 #endif
@@ -112,6 +120,16 @@ void copy_runs(const std::uint8_t* mask, std::int64_t begin, std::int64_t end,
 }
 
 }  // namespace
+
+void set_boolean_mask_tuning(const BooleanMaskTuning& tuning) {
+  g_streaming.store(tuning.streaming, std::memory_order_relaxed);
+  g_prefetch_bytes.store(tuning.prefetch_bytes, std::memory_order_relaxed);
+}
+
+BooleanMaskTuning boolean_mask_tuning() {
+  return {g_streaming.load(std::memory_order_relaxed),
+          g_prefetch_bytes.load(std::memory_order_relaxed)};
+}
 
 core::BooleanMaskResult boolean_mask(const core::BooleanMaskPlan& plan,
                                      const core::BooleanMaskBuffers& buffers,
@@ -166,6 +184,11 @@ core::BooleanMaskResult boolean_mask(const core::BooleanMaskPlan& plan,
 
   const auto* tensor = static_cast<const std::uint8_t*>(buffers.tensor);
   auto* target = static_cast<std::uint8_t*>(out);
+  const BooleanMaskTuning tuning = boolean_mask_tuning();
+  const bool stream =
+      tuning.streaming == MaskStreaming::kAlways ||
+      (tuning.streaming == MaskStreaming::kAuto &&
+       plan.outer * std::min(capacity, n) * row_bytes >= kStreamOutputBytes);
   const double ns_per_item =
       static_cast<double>(kBlock) * (kVisitNsPerRow + kCopyNsPerByte * static_cast<double>(
                                                                            row_bytes));
@@ -188,8 +211,8 @@ core::BooleanMaskResult boolean_mask(const core::BooleanMaskPlan& plan,
         constexpr std::int64_t kBytes = decltype(bytes)::value;
         if constexpr (kBytes == 4 || kBytes == 8 || kBytes == 16 || kBytes == 32) {
           if (bits != nullptr) {
-            compress_rows<kBytes>(buffers.mask, bits, first, last, source,
-                                                  block_target, j, j_end);
+            compress_rows<kBytes>(buffers.mask, bits, first, last, source, block_target, j,
+                                  j_end, stream, tuning.prefetch_bytes);
             return;
           }
         }

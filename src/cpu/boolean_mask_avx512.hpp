@@ -11,7 +11,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
+#include "cpu/prefetch.hpp"
 #include "kernels/bits.hpp"
 
 namespace tensorbuf::cpu::mask_detail {
@@ -64,7 +66,7 @@ struct RowLaneTable {
 template <int kRowBytes>
 __attribute__((target("avx512f,avx512bw,popcnt"))) std::int64_t compress_rows_avx512(
     const std::uint64_t* bits, std::int64_t words, const std::uint8_t* source, std::uint8_t* target,
-    std::int64_t limit) {
+    std::int64_t limit, std::int64_t prefetch = 0) {
   static_assert(kRowBytes == 4 || kRowBytes == 8 || kRowBytes == 16 || kRowBytes == 32);
   constexpr int kLanes = 64 / kRowBytes;  // rows per vector
   constexpr int kQwords = kRowBytes / 8;  // qword lanes per row (wide rows)
@@ -72,6 +74,11 @@ __attribute__((target("avx512f,avx512bw,popcnt"))) std::int64_t compress_rows_av
   std::int64_t j = 0;
   for (std::int64_t w = 0; w < words && j < limit; ++w) {
     const std::uint64_t word = bits[w];
+    if (prefetch > 0) {
+      for (int line = 0; line < kRowBytes; ++line) {
+        prefetch_at(source, 64 * w * kRowBytes + prefetch + 64 * line);
+      }
+    }
     for (int q = 0; q < 64 / kLanes && j < limit; ++q) {
       const auto k = static_cast<std::uint32_t>((word >> (kLanes * q)) & ((1ull << kLanes) - 1));
       if constexpr (kLanes >= 8) {
@@ -103,6 +110,49 @@ __attribute__((target("avx512f,avx512bw,popcnt"))) std::int64_t compress_rows_av
       j += count;
     }
   }
+  return std::min(j, limit);
+}
+
+// compress_rows_avx512 for outputs beyond the caches: the rows are packed into a stage on the
+// stack that keeps the output's offset within its 64-byte line, and each whole line of the
+// output is written from the stage by one non-temporal store (no read of the line first). The
+// partial lines at both ends, which the rows before and after `target` may share, take
+// ordinary stores of this call's bytes only. Ends with a store fence.
+template <int kRowBytes>
+__attribute__((target("avx512f,avx512bw,popcnt"))) std::int64_t compress_rows_streaming_avx512(
+    const std::uint64_t* bits, std::int64_t words, const std::uint8_t* source, std::uint8_t* target,
+    std::int64_t limit, std::int64_t prefetch = 0) {
+  constexpr std::int64_t kGroupWords = std::max(1, 8192 / (64 * kRowBytes));
+  // A group's rows after up to 63 carried bytes, and the last full store's overhang.
+  alignas(64) std::uint8_t stage[64 + kGroupWords * 64 * kRowBytes + 64];
+  std::int64_t pending = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(target) & 63);
+  std::int64_t base = -pending;  // the output offset of stage[0]
+  std::int64_t j = 0;
+  for (std::int64_t w = 0; w < words && j < limit; w += kGroupWords) {
+    const std::int64_t group = std::min(kGroupWords, words - w);
+    const std::int64_t rows = compress_rows_avx512<kRowBytes>(
+        bits + w, group, source + 64 * w * kRowBytes, stage + pending, limit - j, prefetch);
+    j += rows;
+    const std::int64_t filled = pending + rows * kRowBytes;
+    const std::int64_t full = filled / 64 * 64;
+    std::int64_t at = 0;
+    if (base < 0 && full > 0) {  // the first line, shared with the bytes before target
+      std::memcpy(target, stage - base, static_cast<std::size_t>(64 + base));
+      at = 64;
+    }
+    for (; at < full; at += 64) {
+      _mm512_stream_si512(reinterpret_cast<__m512i*>(target + (base + at)),
+                          _mm512_load_si512(stage + at));
+    }
+    _mm512_store_si512(stage, _mm512_load_si512(stage + full));
+    base += full;
+    pending = filled - full;
+  }
+  const std::int64_t skip = std::max<std::int64_t>(0, -base);  // bytes of the line before target
+  if (pending > skip) {
+    std::memcpy(target + (base + skip), stage + skip, static_cast<std::size_t>(pending - skip));
+  }
+  _mm_sfence();
   return std::min(j, limit);
 }
 
