@@ -1,7 +1,8 @@
-// A/B of boolean_mask's CPU tunings in one process: each round times a 64 MiB memcpy (both
-// threads, as bench_support.hpp's limit) and then every tuning in turn on the same data, so a
-// drift of the shared machine lands on all of them. Prints each tuning's median ratio to its
-// round's memcpy (bytes: the mask + the selected rows read and written, as bench_boolean_mask).
+// A/B of boolean_mask's CPU tunings in one process: each round times every tuning in turn on
+// the same data, each right after a 64 MiB memcpy (both threads, as bench_support.hpp's limit),
+// so a drift of the shared machine lands on all of them. Prints each tuning's median time over
+// the first's (paired by round) and its median ratio to the
+// memcpy just before it (bytes: the mask + the selected rows read and written, as bench_boolean_mask).
 //
 //   tensorbuf_ab_boolean_mask [rounds] [tuning ...]
 //   tuning: never|auto|always[:prefetch_bytes], default "never auto"
@@ -97,11 +98,11 @@ int main(int argc, char** argv) {
       }
     }
     for (int r = 0; r < rounds; ++r) {
-      std::vector<double> copies;
-      for (int k = 0; k < 5; ++k) copies.push_back(memcpy_gbps(dst.get(), src.get(), kCopy));
-      const double limit = median(copies);
-      limits.push_back(limit);
       for (std::size_t v = 0; v < names.size(); ++v) {
+        std::vector<double> copies;
+        for (int k = 0; k < 3; ++k) copies.push_back(memcpy_gbps(dst.get(), src.get(), kCopy));
+        const double limit = median(copies);
+        limits.push_back(limit);
         tb::cpu::set_boolean_mask_tuning(parse(names[v]));
         std::vector<double> t;
         for (int k = 0; k < 7; ++k) {
@@ -116,8 +117,10 @@ int main(int argc, char** argv) {
     }
     std::printf("%s: memcpy %.1f GB/s (median of rounds)\n", c.name, median(limits));
     for (std::size_t v = 0; v < names.size(); ++v) {
-      std::printf("  %-14s ms %.2f  x memcpy median %.3f  rounds:", names[v].c_str(),
-                  median(times[v]), median(ratios[v]));
+      std::vector<double> paired;
+      for (std::size_t r = 0; r < times[v].size(); ++r) paired.push_back(times[v][r] / times[0][r]);
+      std::printf("  %-14s ms %.2f  time / first's %.3f  x memcpy median %.3f  rounds:",
+                  names[v].c_str(), median(times[v]), median(paired), median(ratios[v]));
       for (double x : ratios[v]) std::printf(" %.2f", x);
       std::printf("\n");
     }
