@@ -5,7 +5,8 @@
 // memcpy just before it (bytes: the mask + the selected rows read and written, as bench_boolean_mask).
 //
 //   tensorbuf_ab_boolean_mask [rounds] [tuning ...]
-//   tuning: never|auto|always[:prefetch_bytes], default "never auto"
+//   tuning: never|auto|always[:prefetch_bytes[:chunks_per_thread]], default "never:0 auto"
+//   (prefetch_bytes -1 or left out: the backend's choice)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -35,8 +36,11 @@ tb::cpu::BooleanMaskTuning parse(const std::string& text) {
   tuning.streaming = mode == "never"    ? tb::cpu::MaskStreaming::kNever
                      : mode == "always" ? tb::cpu::MaskStreaming::kAlways
                                         : tb::cpu::MaskStreaming::kAuto;
-  if (text.find(':') != std::string::npos) {
-    tuning.prefetch_bytes = std::strtoll(text.c_str() + text.find(':') + 1, nullptr, 10);
+  const auto colon = text.find(':');
+  if (colon != std::string::npos) {
+    tuning.prefetch_bytes = std::strtoll(text.c_str() + colon + 1, nullptr, 10);
+    const auto second = text.find(':', colon + 1);
+    if (second != std::string::npos) tuning.chunks_per_thread = std::atoi(text.c_str() + second + 1);
   }
   return tuning;
 }
@@ -61,7 +65,7 @@ int main(int argc, char** argv) {
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 5;
   std::vector<std::string> names;
   for (int a = 2; a < argc; ++a) names.emplace_back(argv[a]);
-  if (names.empty()) names = {"never", "auto"};
+  if (names.empty()) names = {"never:0", "auto"};
   const Case cases[] = {{"[2^26] f32 d0.5", std::int64_t{1} << 26, 1},
                         {"[4M, 8] f32 d0.5", std::int64_t{4} << 20, 8}};
   constexpr std::int64_t kCopy = std::int64_t{64} << 20;

@@ -42,7 +42,32 @@ constexpr double kVisitNsPerRow = 0.4;
 constexpr double kCopyNsPerByte = 0.05;
 
 std::atomic<MaskStreaming> g_streaming{MaskStreaming::kAuto};
-std::atomic<std::int64_t> g_prefetch_bytes{0};
+// Source prefetched ahead of the streamed compress: the hardware prefetcher alone left the
+// copy pass short of the source stream (bench/RESULTS.md, "boolean_mask's streamed output").
+constexpr std::int64_t kStreamPrefetchBytes = 8192;
+
+std::atomic<std::int64_t> g_prefetch_bytes{kAutoPrefetch};
+std::atomic<int> g_chunks_per_thread{1};
+
+// core::parallel_for with `per_thread` chunks per thread, claimed one at a time, so that the
+// faster core takes more of a long pass.
+template <class Body>
+void parallel_for_balanced(std::int64_t n, std::int64_t min_chunk, int per_thread,
+                           const Body& body) {
+  const int threads = core::chunk_count(n, min_chunk);
+  if (threads <= 1 || per_thread <= 1 || core::detail::inside_parallel()) {
+    core::parallel_for(n, min_chunk, body);
+    return;
+  }
+  const auto chunks =
+      static_cast<int>(std::min<std::int64_t>({n, std::int64_t{threads} * per_thread, 65535}));
+  core::detail::run_chunks(
+      n, chunks,
+      [](const void* b, int, std::int64_t begin, std::int64_t end) {
+        (*static_cast<const Body*>(b))(begin, end);
+      },
+      &body);
+}
 
 std::int64_t count_true(const std::uint8_t* mask, std::int64_t begin, std::int64_t end) {
   std::int64_t n = 0;
@@ -124,11 +149,13 @@ void copy_runs(const std::uint8_t* mask, std::int64_t begin, std::int64_t end,
 void set_boolean_mask_tuning(const BooleanMaskTuning& tuning) {
   g_streaming.store(tuning.streaming, std::memory_order_relaxed);
   g_prefetch_bytes.store(tuning.prefetch_bytes, std::memory_order_relaxed);
+  g_chunks_per_thread.store(tuning.chunks_per_thread, std::memory_order_relaxed);
 }
 
 BooleanMaskTuning boolean_mask_tuning() {
   return {g_streaming.load(std::memory_order_relaxed),
-          g_prefetch_bytes.load(std::memory_order_relaxed)};
+          g_prefetch_bytes.load(std::memory_order_relaxed),
+          g_chunks_per_thread.load(std::memory_order_relaxed)};
 }
 
 core::BooleanMaskResult boolean_mask(const core::BooleanMaskPlan& plan,
@@ -148,9 +175,10 @@ core::BooleanMaskResult boolean_mask(const core::BooleanMaskPlan& plan,
     bits = static_cast<std::uint64_t*>(bits_scratch->data());
   }
 #endif
+  const BooleanMaskTuning tuning = boolean_mask_tuning();
   std::vector<std::int64_t> starts(static_cast<std::size_t>(blocks) + 1, 0);
-  core::parallel_for(
-      blocks, core::min_chunk_for(kCountNsPerEntry * kBlock),
+  parallel_for_balanced(
+      blocks, core::min_chunk_for(kCountNsPerEntry * kBlock), tuning.chunks_per_thread,
       [&](std::int64_t begin, std::int64_t end) {
         for (std::int64_t b = begin; b < end; ++b) {
           const std::int64_t first = b * kBlock;
@@ -184,16 +212,18 @@ core::BooleanMaskResult boolean_mask(const core::BooleanMaskPlan& plan,
 
   const auto* tensor = static_cast<const std::uint8_t*>(buffers.tensor);
   auto* target = static_cast<std::uint8_t*>(out);
-  const BooleanMaskTuning tuning = boolean_mask_tuning();
   const bool stream =
       tuning.streaming == MaskStreaming::kAlways ||
       (tuning.streaming == MaskStreaming::kAuto &&
        plan.outer * std::min(capacity, n) * row_bytes >= kStreamOutputBytes);
+  const std::int64_t prefetch = tuning.prefetch_bytes != kAutoPrefetch ? tuning.prefetch_bytes
+                                : stream                               ? kStreamPrefetchBytes
+                                                                       : 0;
   const double ns_per_item =
       static_cast<double>(kBlock) * (kVisitNsPerRow + kCopyNsPerByte * static_cast<double>(
                                                                            row_bytes));
-  core::parallel_for(plan.outer * blocks, core::min_chunk_for(ns_per_item),
-                     [&](std::int64_t begin, std::int64_t end) {
+  parallel_for_balanced(plan.outer * blocks, core::min_chunk_for(ns_per_item),
+                        tuning.chunks_per_thread, [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t item = begin; item < end; ++item) {
       const std::int64_t o = item / blocks;
       const std::int64_t b = item - o * blocks;
@@ -212,7 +242,7 @@ core::BooleanMaskResult boolean_mask(const core::BooleanMaskPlan& plan,
         if constexpr (kBytes == 4 || kBytes == 8 || kBytes == 16 || kBytes == 32) {
           if (bits != nullptr) {
             compress_rows<kBytes>(buffers.mask, bits, first, last, source, block_target, j,
-                                  j_end, stream, tuning.prefetch_bytes);
+                                  j_end, stream, prefetch);
             return;
           }
         }

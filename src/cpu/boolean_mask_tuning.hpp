@@ -11,10 +11,15 @@ enum class MaskStreaming {
   kAlways,  // every output, so that tests cover the streamed form on small inputs
 };
 
+inline constexpr std::int64_t kAutoPrefetch = -1;
+
 struct BooleanMaskTuning {
   MaskStreaming streaming = MaskStreaming::kAuto;
-  // Bytes of source prefetched ahead of the AVX-512 compress (0: none).
-  std::int64_t prefetch_bytes = 0;
+  // Bytes of source prefetched ahead of the AVX-512 compress: kAutoPrefetch (the streamed
+  // output's distance on streamed outputs, none on others), 0 none, or that distance.
+  std::int64_t prefetch_bytes = kAutoPrefetch;
+  // Chunks per thread of each pass, claimed one at a time (1: one chunk per thread).
+  int chunks_per_thread = 1;
 };
 
 void set_boolean_mask_tuning(const BooleanMaskTuning& tuning);

@@ -29,7 +29,7 @@ using testing::masked::reference;
 
 class StreamedOutput : public ::testing::Test {
  protected:
-  void SetUp() override { cpu::set_boolean_mask_tuning({cpu::MaskStreaming::kAlways, 0}); }
+  void SetUp() override { cpu::set_boolean_mask_tuning({.streaming = cpu::MaskStreaming::kAlways}); }
   void TearDown() override { cpu::set_boolean_mask_tuning({}); }
 };
 
