@@ -269,6 +269,7 @@ core::BooleanMaskResult boolean_mask(const core::BooleanMaskPlan& plan,
         copy_runs(buffers.mask, first, last, source, block_target, row_bytes, j, j_end);
       }
     }
+    if (stream) streaming_fence();  // once per chunk: a fence waits for the streamed lines
   });
   return result;
 }

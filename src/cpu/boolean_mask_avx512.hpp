@@ -117,7 +117,8 @@ __attribute__((target("avx512f,avx512bw,popcnt"))) std::int64_t compress_rows_av
 // stack that keeps the output's offset within its 64-byte line, and each whole line of the
 // output is written from the stage by one non-temporal store (no read of the line first). The
 // partial lines at both ends, which the rows before and after `target` may share, take
-// ordinary stores of this call's bytes only. Ends with a store fence.
+// ordinary stores of this call's bytes only. The caller fences (streaming_fence) before the
+// output is read.
 template <int kRowBytes>
 __attribute__((target("avx512f,avx512bw,popcnt"))) std::int64_t compress_rows_streaming_avx512(
     const std::uint64_t* bits, std::int64_t words, const std::uint8_t* source, std::uint8_t* target,
@@ -152,7 +153,6 @@ __attribute__((target("avx512f,avx512bw,popcnt"))) std::int64_t compress_rows_st
   if (pending > skip) {
     std::memcpy(target + (base + skip), stage + skip, static_cast<std::size_t>(pending - skip));
   }
-  _mm_sfence();
   return std::min(j, limit);
 }
 

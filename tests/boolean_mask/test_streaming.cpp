@@ -16,6 +16,7 @@
 #include "cpu/boolean_mask_avx512.hpp"
 #include "cpu/boolean_mask_tuning.hpp"
 #include "cpu/cpu_features.hpp"
+#include "cpu/streaming_copy.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
 namespace tensorbuf {
@@ -138,6 +139,7 @@ void check_stage_at_every_offset() {
       std::uint8_t* target = buffer.data() + aligned + offset;
       const std::int64_t rows = cpu::mask_detail::compress_rows_streaming_avx512<kRowBytes>(
           bits.data(), kWords, source.data(), target, limit);
+      cpu::streaming_fence();
       const std::int64_t expect_rows = std::min(limit, count);
       ASSERT_EQ(rows, expect_rows) << "offset " << offset;
       const std::vector<std::uint8_t> got(target, target + rows * kRowBytes);
