@@ -4,7 +4,7 @@
 // the first's (paired by round) and its median ratio to the
 // memcpy just before it (bytes: the mask + the selected rows read and written, as bench_boolean_mask).
 //
-//   tensorbuf_ab_boolean_mask [rounds] [tuning ...]
+//   AB_DENSITY=0.5 (the default) tensorbuf_ab_boolean_mask [rounds] [tuning ...]
 //   tuning: never|auto|always[:prefetch_bytes[:chunks_per_thread]], default "never:0 auto"
 //   (prefetch_bytes -1 or left out: the backend's choice)
 #include <algorithm>
@@ -66,15 +66,18 @@ int main(int argc, char** argv) {
   std::vector<std::string> names;
   for (int a = 2; a < argc; ++a) names.emplace_back(argv[a]);
   if (names.empty()) names = {"never:0", "auto"};
-  const Case cases[] = {{"[2^26] f32 d0.5", std::int64_t{1} << 26, 1},
-                        {"[4M, 8] f32 d0.5", std::int64_t{4} << 20, 8}};
+  const char* density_text = std::getenv("AB_DENSITY");
+  const double density = density_text != nullptr ? std::atof(density_text) : 0.5;
+  std::printf("mask density %.2f\n", density);
+  const Case cases[] = {{"[2^26] f32", std::int64_t{1} << 26, 1},
+                        {"[4M, 8] f32", std::int64_t{4} << 20, 8}};
   constexpr std::int64_t kCopy = std::int64_t{64} << 20;
   std::unique_ptr<char[]> src(new char[kCopy]);
   std::unique_ptr<char[]> dst(new char[kCopy]);
   std::memset(src.get(), 1, kCopy);
   std::memset(dst.get(), 0, kCopy);
   for (const Case& c : cases) {
-    const auto mask_bytes = tb::bench::random_bools(c.rows, 0.5, 12);
+    const auto mask_bytes = tb::bench::random_bools(c.rows, density, 12);
     std::int64_t n = 0;
     for (std::uint8_t b : mask_bytes) n += b;
     tb::TensorBuffer tensor = tb::bench::make_buffer(
