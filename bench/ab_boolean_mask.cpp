@@ -2,10 +2,11 @@
 // the same data, each right after a 64 MiB memcpy (both threads, as bench_support.hpp's limit),
 // so a drift of the shared machine lands on all of them. Prints each tuning's median time over
 // the first's (paired by round) and its median ratio to the
-// memcpy just before it (bytes: the mask + the selected rows read and written, as bench_boolean_mask).
+// memcpy just before it (bytes: the mask + the selected rows read and written, as
+// bench_boolean_mask).
 //
 //   AB_DENSITY=0.5 (the default) tensorbuf_ab_boolean_mask [rounds] [tuning ...]
-//   tuning: never|auto|always[:prefetch_bytes[:chunks_per_thread]], default "never:0 auto"
+//   tuning: never|auto|always[:prefetch_bytes], default "never:0 auto"
 //   (prefetch_bytes -1 or left out: the backend's choice)
 #include <algorithm>
 #include <chrono>
@@ -39,8 +40,6 @@ tb::cpu::BooleanMaskTuning parse(const std::string& text) {
   const auto colon = text.find(':');
   if (colon != std::string::npos) {
     tuning.prefetch_bytes = std::strtoll(text.c_str() + colon + 1, nullptr, 10);
-    const auto second = text.find(':', colon + 1);
-    if (second != std::string::npos) tuning.chunks_per_thread = std::atoi(text.c_str() + second + 1);
   }
   return tuning;
 }
@@ -83,8 +82,8 @@ int main(int argc, char** argv) {
     tb::TensorBuffer tensor = tb::bench::make_buffer(
         tb::bench::random_floats(c.rows * c.inner, -1.0, 1.0, 11),
         c.inner == 1 ? tb::Shape{c.rows} : tb::Shape{c.rows, c.inner}, tb::DataType::kFloat32);
-    tb::TensorBuffer mask = tb::TensorBuffer::create_uninitialized(tb::Shape{c.rows},
-                                                                   tb::DataType::kBool);
+    tb::TensorBuffer mask =
+        tb::TensorBuffer::create_uninitialized(tb::Shape{c.rows}, tb::DataType::kBool);
     std::memcpy(mask.overwrite_host_bytes(), mask_bytes.data(), mask_bytes.size());
     const double bytes = static_cast<double>(c.rows) + 8.0 * static_cast<double>(n * c.inner);
     std::vector<std::vector<double>> ratios(names.size());
@@ -125,8 +124,8 @@ int main(int argc, char** argv) {
     // The count pass alone: the into form with room for no row.
     tb::TensorBuffer none = tb::TensorBuffer::create_uninitialized(
         c.inner == 1 ? tb::Shape{0} : tb::Shape{0, c.inner}, tb::DataType::kFloat32);
-    tb::TensorBuffer count = tb::TensorBuffer::create_uninitialized(tb::Shape{1},
-                                                                    tb::DataType::kInt64);
+    tb::TensorBuffer count =
+        tb::TensorBuffer::create_uninitialized(tb::Shape{1}, tb::DataType::kInt64);
     std::vector<double> counting;
     for (int k = 0; k < 15; ++k) {
       const auto t0 = Clock::now();

@@ -47,28 +47,6 @@ std::atomic<MaskStreaming> g_streaming{MaskStreaming::kAuto};
 constexpr std::int64_t kStreamPrefetchBytes = 8192;
 
 std::atomic<std::int64_t> g_prefetch_bytes{kAutoPrefetch};
-std::atomic<int> g_chunks_per_thread{1};
-
-// core::parallel_for with `per_thread` chunks per thread, claimed one at a time, so that the
-// faster core takes more of a long pass.
-template <class Body>
-void parallel_for_balanced(std::int64_t n, std::int64_t min_chunk, int per_thread,
-                           const Body& body) {
-  const int threads = core::chunk_count(n, min_chunk);
-  if (threads <= 1 || per_thread <= 1 || core::detail::inside_parallel()) {
-    core::parallel_for(n, min_chunk, body);
-    return;
-  }
-  const auto chunks =
-      static_cast<int>(std::min<std::int64_t>({n, std::int64_t{threads} * per_thread, 65535}));
-  core::detail::run_chunks(
-      n, chunks,
-      [](const void* b, int, std::int64_t begin, std::int64_t end) {
-        (*static_cast<const Body*>(b))(begin, end);
-      },
-      &body);
-}
-
 std::int64_t count_true(const std::uint8_t* mask, std::int64_t begin, std::int64_t end) {
   std::int64_t n = 0;
   std::int64_t m = begin;
@@ -105,8 +83,9 @@ void compress_rows(const std::uint8_t* mask, const std::uint64_t* bits, std::int
                    std::int64_t end, const std::uint8_t* source, std::uint8_t* target,
                    std::int64_t j, std::int64_t j_end, bool stream, std::int64_t prefetch) {
   const std::int64_t whole_end = begin + (end - begin) / 64 * 64;  // begin is a multiple of 64
-  const auto compress = stream ? &mask_detail::compress_rows_streaming_avx512<static_cast<int>(kBytes)>
-                               : &mask_detail::compress_rows_avx512<static_cast<int>(kBytes)>;
+  constexpr int kRowBytes = static_cast<int>(kBytes);
+  const auto compress = stream ? &mask_detail::compress_rows_streaming_avx512<kRowBytes>
+                               : &mask_detail::compress_rows_avx512<kRowBytes>;
   j += compress(bits + begin / 64, (whole_end - begin) / 64, source + begin * kBytes,
                 target + j * kBytes, j_end - j, prefetch);
   select_rows<kBytes>(mask, whole_end, end, source, target, j, j_end);
@@ -149,13 +128,11 @@ void copy_runs(const std::uint8_t* mask, std::int64_t begin, std::int64_t end,
 void set_boolean_mask_tuning(const BooleanMaskTuning& tuning) {
   g_streaming.store(tuning.streaming, std::memory_order_relaxed);
   g_prefetch_bytes.store(tuning.prefetch_bytes, std::memory_order_relaxed);
-  g_chunks_per_thread.store(tuning.chunks_per_thread, std::memory_order_relaxed);
 }
 
 BooleanMaskTuning boolean_mask_tuning() {
   return {g_streaming.load(std::memory_order_relaxed),
-          g_prefetch_bytes.load(std::memory_order_relaxed),
-          g_chunks_per_thread.load(std::memory_order_relaxed)};
+          g_prefetch_bytes.load(std::memory_order_relaxed)};
 }
 
 core::BooleanMaskResult boolean_mask(const core::BooleanMaskPlan& plan,
@@ -177,8 +154,8 @@ core::BooleanMaskResult boolean_mask(const core::BooleanMaskPlan& plan,
 #endif
   const BooleanMaskTuning tuning = boolean_mask_tuning();
   std::vector<std::int64_t> starts(static_cast<std::size_t>(blocks) + 1, 0);
-  parallel_for_balanced(
-      blocks, core::min_chunk_for(kCountNsPerEntry * kBlock), tuning.chunks_per_thread,
+  core::parallel_for(
+      blocks, core::min_chunk_for(kCountNsPerEntry * kBlock),
       [&](std::int64_t begin, std::int64_t end) {
         for (std::int64_t b = begin; b < end; ++b) {
           const std::int64_t first = b * kBlock;
@@ -212,18 +189,17 @@ core::BooleanMaskResult boolean_mask(const core::BooleanMaskPlan& plan,
 
   const auto* tensor = static_cast<const std::uint8_t*>(buffers.tensor);
   auto* target = static_cast<std::uint8_t*>(out);
-  const bool stream =
-      tuning.streaming == MaskStreaming::kAlways ||
-      (tuning.streaming == MaskStreaming::kAuto &&
-       plan.outer * std::min(capacity, n) * row_bytes >= kStreamOutputBytes);
+  const bool stream = tuning.streaming == MaskStreaming::kAlways ||
+                      (tuning.streaming == MaskStreaming::kAuto &&
+                       plan.outer * std::min(capacity, n) * row_bytes >= kStreamOutputBytes);
   const std::int64_t prefetch = tuning.prefetch_bytes != kAutoPrefetch ? tuning.prefetch_bytes
                                 : stream                               ? kStreamPrefetchBytes
                                                                        : 0;
   const double ns_per_item =
       static_cast<double>(kBlock) * (kVisitNsPerRow + kCopyNsPerByte * static_cast<double>(
                                                                            row_bytes));
-  parallel_for_balanced(plan.outer * blocks, core::min_chunk_for(ns_per_item),
-                        tuning.chunks_per_thread, [&](std::int64_t begin, std::int64_t end) {
+  core::parallel_for(plan.outer * blocks, core::min_chunk_for(ns_per_item),
+                     [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t item = begin; item < end; ++item) {
       const std::int64_t o = item / blocks;
       const std::int64_t b = item - o * blocks;

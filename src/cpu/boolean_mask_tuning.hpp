@@ -6,7 +6,7 @@
 namespace tensorbuf::cpu {
 
 enum class MaskStreaming {
-  kAuto,    // outputs of kStreamOutputBytes or more (cpu/streaming_copy.hpp)
+  kAuto,  // outputs of kStreamOutputBytes or more (cpu/streaming_copy.hpp)
   kNever,
   kAlways,  // every output, so that tests cover the streamed form on small inputs
 };
@@ -18,8 +18,6 @@ struct BooleanMaskTuning {
   // Bytes of source prefetched ahead of the AVX-512 compress: kAutoPrefetch (the streamed
   // output's distance on streamed outputs, none on others), 0 none, or that distance.
   std::int64_t prefetch_bytes = kAutoPrefetch;
-  // Chunks per thread of each pass, claimed one at a time (1: one chunk per thread).
-  int chunks_per_thread = 1;
 };
 
 void set_boolean_mask_tuning(const BooleanMaskTuning& tuning);

@@ -30,7 +30,9 @@ using testing::masked::reference;
 
 class StreamedOutput : public ::testing::Test {
  protected:
-  void SetUp() override { cpu::set_boolean_mask_tuning({.streaming = cpu::MaskStreaming::kAlways}); }
+  void SetUp() override {
+    cpu::set_boolean_mask_tuning({.streaming = cpu::MaskStreaming::kAlways});
+  }
   void TearDown() override { cpu::set_boolean_mask_tuning({}); }
 };
 
@@ -50,7 +52,8 @@ Case make_case(std::int64_t row_bytes, std::int64_t rows, double density, bool o
     c.dtype = kTypes[rng() % std::size(kTypes)];
   } while (static_cast<std::int64_t>(type_size(c.dtype)) > row_bytes);
   const auto inner = row_bytes / static_cast<std::int64_t>(type_size(c.dtype));
-  c.shape = outer ? std::vector<std::int64_t>{3, rows, inner} : std::vector<std::int64_t>{rows, inner};
+  c.shape =
+      outer ? std::vector<std::int64_t>{3, rows, inner} : std::vector<std::int64_t>{rows, inner};
   c.axis = outer ? 1 : 0;
   c.tensor.resize(static_cast<std::size_t>((outer ? 3 : 1) * rows * row_bytes));
   for (auto& b : c.tensor) b = static_cast<std::uint8_t>(rng());
@@ -68,9 +71,8 @@ TEST_F(StreamedOutput, MatchesTheReference) {
   int i = 0;
   for (std::int64_t row_bytes : kRowBytes) {
     const std::int64_t group = 8192 / row_bytes;  // the stage's entries per group
-    const std::vector<std::int64_t> sizes = {1,         63,        64,    65,    group - 1,
-                                             group,     group + 1, 16383, 16384, 16385,
-                                             2 * group + 70};
+    const std::vector<std::int64_t> sizes = {1,         63,    64,    65,    group - 1,     group,
+                                             group + 1, 16383, 16384, 16385, 2 * group + 70};
     for (std::int64_t rows : sizes) {
       for (double density : kDensities) {
         for (bool outer : {false, true}) {
@@ -83,8 +85,8 @@ TEST_F(StreamedOutput, MatchesTheReference) {
           const TensorBuffer mask = from_bytes(DataType::kBool, Shape(mshape), c.mask);
           const TensorBuffer out = boolean_mask(tensor, mask, {Device::cpu(), c.axis, {}});
           ASSERT_EQ(out.shape(), Shape(expected.shape)) << "case " << i;
-          ASSERT_EQ(bytes(out), expected.bytes) << "case " << i << " rows " << rows
-                                                << " row bytes " << row_bytes;
+          ASSERT_EQ(bytes(out), expected.bytes)
+              << "case " << i << " rows " << rows << " row bytes " << row_bytes;
           // The into form clipped inside the rows, over random bytes that must stay.
           const std::int64_t capacity = std::max<std::int64_t>(expected.count - 1 - i % 70, 0);
           std::vector<std::int64_t> out_shape = expected.shape;
