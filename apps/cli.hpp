@@ -185,6 +185,8 @@ int bench_command(const std::vector<std::string>& args);
 // `tensorbuf bench --sweep` (apps/cli_bench_sweep.cpp).
 int bench_sweep(bool cuda, bool quick, const std::optional<std::string>& sizes,
                 const std::optional<std::string>& filter, const std::optional<std::string>& json);
+// `tensorbuf bench --sweep --list`: the sweep's form names, one a line, nothing run.
+int bench_sweep_list(const std::optional<std::string>& filter);
 // Why this binary has no benchmarks (the installed tool never has them: apps/CMakeLists.txt).
 std::string no_benchmarks_reason();
 

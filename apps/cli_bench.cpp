@@ -21,6 +21,7 @@ constexpr const char* kBenchUsage =
     R"(usage: tensorbuf bench [--device cpu|cuda|all] [--quick] [--json FILE] [--filter REGEX]
        tensorbuf bench --sweep [--device cpu|cuda] [--quick] [--sizes MIN:MAX[:STEP]]
                        [--json FILE] [--filter REGEX]
+       tensorbuf bench [--sweep] --list [--device cpu|cuda|all] [--filter REGEX]
 
 Runs the benchmark suite (bench/bench_*.cpp) and prints, per case and device: the median time
 per iteration, the traffic rate in GB/s (bytes read + written by the op, 1 GB = 1e9 bytes), the
@@ -38,6 +39,7 @@ skipped and why (the --json file keeps one "skipped" entry per case).
             device-to-device copy of it); per call median and p99, a CUDA call timed to the end
             of its GPU work (bench/sweep.hpp)
   --sizes   the sweep's sizes, log2: MIN:MAX or MIN:MAX:STEP
+  --list    print the names ("case/device"; with --sweep the form names) and run nothing
 Threads: TENSORBUF_NUM_THREADS (default: all hardware threads).
 )";
 
@@ -236,13 +238,15 @@ int bench_command(const std::vector<std::string>& args) {
                     {"json", true},
                     {"filter", true},
                     {"sweep", false},
-                    {"sizes", true}},
+                    {"sizes", true},
+                    {"list", false}},
                    "tensorbuf bench");
   if (flags.help()) {
     std::cout << kBenchUsage;
     return kExitOk;
   }
   if (flags.has("sweep")) {
+    if (flags.has("list")) return bench_sweep_list(flags.optional("filter"));
     const std::string device = flags.optional("device").value_or("cpu");
     if (device != "cpu" && device != "cuda") {
       throw InvalidArgumentError("--sweep runs on one device: --device cpu or cuda, not '" +
@@ -264,6 +268,18 @@ int bench_command(const std::vector<std::string>& args) {
   std::string filter = device == "all" ? "." : "/" + device + "(/|$)";
   if (auto user = flags.optional("filter")) {
     filter = device == "all" ? *user : "(" + *user + ").*/" + device + "(/|$)";
+  }
+  if (flags.has("list")) {
+    // Google Benchmark prints the registered names that match, one a line, and runs none.
+    std::vector<std::string> list_args = {"tensorbuf-bench", "--benchmark_filter=" + filter,
+                                          "--benchmark_list_tests=true"};
+    std::vector<char*> list_argv;
+    for (std::string& a : list_args) list_argv.push_back(a.data());
+    int list_argc = static_cast<int>(list_argv.size());
+    benchmark::Initialize(&list_argc, list_argv.data());
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return kExitOk;
   }
   const int repetitions = quick ? 1 : 5;
   std::vector<std::string> gb_args = {

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <regex>
 #include <sstream>
 
 #include "cli.hpp"
@@ -109,6 +110,19 @@ int bench_sweep(bool cuda, bool quick, const std::optional<std::string>& sizes,
                     "op p99", "ref p50", "ref p99", "ratio", "p99/p50", "faults");
   const std::vector<bench::SweepPoint> points = bench::run_sweep(options, print_point);
   if (json) write_json(*json, points);
+  return kExitOk;
+#endif
+}
+
+int bench_sweep_list(const std::optional<std::string>& filter) {
+#if !defined(TENSORBUF_HAVE_BENCHMARK)
+  (void)filter;
+  throw UnavailableError(no_benchmarks_reason());
+#else
+  const std::regex pattern(filter.value_or("."));
+  for (const bench::SweepForm& form : bench::sweep_forms()) {
+    if (std::regex_search(form.name, pattern)) std::cout << form.name << "\n";
+  }
   return kExitOk;
 #endif
 }

@@ -5,13 +5,15 @@ and data (bench/peers_cases/__init__.py), and writes JSON for bench/compare.py.
 
     /usr/bin/python3 bench/peers.py [--quick] [--device cpu|cuda|all] [--threads N]
                                     [--cases NAME ...] [--filter REGEX] [--json FILE]
+                                    [--list]
 
 Case modules are loaded from bench/peers_cases/*.py (each defines cases(ctx)). Threads: the
 same count tensorbuf uses (TENSORBUF_NUM_THREADS, else all CPUs), set in PyTorch. Each case is
 run once to warm up, then timed `repeats` times; the median is reported. A peer whose library
 did not import, or whose setup raises, is reported on stderr (case, device, peer, error),
 listed under "skipped" in the JSON, and left out; a peer that fails while timed is reported on
-stderr and listed in "results" with its "error".
+stderr and listed in "results" with its "error". --list prints "case device peer" per selected
+case, a line each, and times nothing (tests/tools/test_bench_coverage.cpp reads it).
 """
 import argparse
 import datetime
@@ -154,9 +156,15 @@ def main():
     parser.add_argument("--filter", default=None, metavar="REGEX",
                         help="only the cases whose name matches REGEX (re.search)")
     parser.add_argument("--json", default=None, help="write the results here")
+    parser.add_argument("--list", action="store_true",
+                        help="print the selected cases (case device peer) and time nothing")
     args = parser.parse_args()
 
     ctx = Context(args)
+    if args.list:
+        for case in load_cases(ctx, args):
+            print(case.name, case.device, case.peer)
+        return
     repeats = 3 if args.quick else 7
     results = []
     skipped = []
