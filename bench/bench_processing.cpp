@@ -2,7 +2,8 @@
 // frame) -> per-channel normalize -> float32, and -> float16, on the CPU and on CUDA (there
 // against a device-to-device copy of the same traffic, the spec's GPU limit). Beside each, in the
 // same run: a memcpy moving the same traffic (half the bytes copied, so read + written match),
-// and the same chain as single ops one by one (normalize, then cast). Peers:
+// and the same chain as single ops one by one (normalize, then cast). Below them, the single
+// ops no chain names (cast, dequantize, dequantize_linear). Peers:
 // bench/peers_cases/processing.py (same names, sizes and data: PyTorch
 // `(x.float() - mean) / std`, NumPy).
 //
@@ -249,6 +250,48 @@ void BM_quantize_linear_1080p(benchmark::State& s) { quantize_linear_case(s, 108
 TENSORBUF_BENCHMARK(BM_quantize_linear_1080p, "quantize_linear_f32_1080p_u8", "cpu");
 void BM_quantize_linear_224(benchmark::State& s) { quantize_linear_case(s, 224, 224); }
 TENSORBUF_BENCHMARK(BM_quantize_linear_224, "quantize_linear_f32_224_u8", "cpu");
+
+// The single ops that no chain above names, at 1080p: cast float32 (quantize_linear's input)
+// -> float16 (4 bytes read, 2 written per element); dequantize and dequantize_linear of the
+// uint8 image (zero point 128, scale 0.02) -> float32 (1 read, 4 written).
+template <class Op>
+void single_op_case(benchmark::State& state, const Op& call, double bytes) {
+  auto op = [&] {
+    TensorBuffer y = call();
+    benchmark::DoNotOptimize(y);
+  };
+  for (auto _ : state) op();
+  report(state, bytes, cpu_memcpy_limit_gbps(bytes));
+  alternate_with_memcpy(state, op, bytes);
+}
+
+constexpr std::int64_t k1080pElements = 1080 * 1920 * 3;
+
+void BM_cast_1080p_f16(benchmark::State& state) {
+  const TensorBuffer x = make_buffer(random_floats(k1080pElements, -3.0, 3.0, kQuantizeSeed),
+                                     {1080, 1920, 3}, DataType::kFloat32);
+  single_op_case(
+      state, [&] { return cast(x, DataType::kFloat16); }, 6.0 * k1080pElements);
+}
+TENSORBUF_BENCHMARK(BM_cast_1080p_f16, "cast_f32_1080p_f16", "cpu");
+
+void BM_dequantize_1080p(benchmark::State& state) {
+  const TensorBuffer x = image(1080, 1920);
+  single_op_case(
+      state, [&] { return dequantize(x, 128.0f, 0.02f); }, 5.0 * k1080pElements);
+}
+TENSORBUF_BENCHMARK(BM_dequantize_1080p, "dequantize_u8_1080p_f32", "cpu");
+
+void BM_dequantize_linear_1080p(benchmark::State& state) {
+  const TensorBuffer x = image(1080, 1920);
+  TensorBuffer scale = TensorBuffer::create_fixed_size({}, DataType::kFloat32);
+  scale.mutable_host<float>()[0] = 0.02f;
+  TensorBuffer zero = TensorBuffer::create_fixed_size({}, DataType::kUInt8);
+  zero.mutable_host<std::uint8_t>()[0] = 128;
+  single_op_case(
+      state, [&] { return dequantize_linear(x, scale, zero); }, 5.0 * k1080pElements);
+}
+TENSORBUF_BENCHMARK(BM_dequantize_linear_1080p, "dequantize_linear_u8_1080p_f32", "cpu");
 
 }  // namespace
 }  // namespace tensorbuf::bench

@@ -9,7 +9,13 @@
 // Peers: bench/peers_cases/scatter_nd.py (same names, sizes and data). On CUDA also
 // `_plain_kernel`: the element case's indices and updates through a plain non-atomic
 // random-scatter kernel (bench/baseline_scatter.cu), the yardstick of the in-place op.
+// Every other combine of the op table: its elements case out of place (a fresh output per call,
+// so repeated calls do not drive mul's table into subnormals), registered by a loop over
+// TENSORBUF_SCATTER_COMBINES (same data and bytes as the sub case).
+#include <string_view>
+
 #include "bench_support.hpp"
+#include "tensorbuf/op_table.hpp"
 
 #if defined(TENSORBUF_WITH_CUDA)
 #include "baseline_scatter.hpp"
@@ -99,6 +105,51 @@ TENSORBUF_SCATTER_CASES(scatter_rows, kRows, "scatter_nd_sub_f32_rows");
 TENSORBUF_SCATTER_CASES(scatter_same_index, kSameIndex, "scatter_nd_sub_f32_same_index");
 
 #undef TENSORBUF_SCATTER_CASES
+
+using ScatterOutOfPlace = TensorBuffer (*)(const TensorBuffer&, const TensorBuffer&,
+                                           const TensorBuffer&, const ScatterOptions&);
+
+void combine_case(benchmark::State& state, ScatterOutOfPlace op, bool cuda) {
+  if (cuda && skip_without_cuda(state)) return;
+  Inputs in = make_inputs(kElements);
+  const Device device = cuda ? Device::cuda(0) : Device::cpu();
+  place_on(device, in.table, in.indices, in.updates);
+  const ScatterOptions options{.device = device};
+  {  // warm-up: thread pool, caching allocators
+    TensorBuffer warm = op(in.table, in.indices, in.updates, options);
+    if (cuda) cuda_synchronize();
+  }
+  time_calls(state, device, traffic_bytes(kElements, false), [&] {
+    TensorBuffer out = op(in.table, in.indices, in.updates, options);
+    benchmark::DoNotOptimize(&out);
+  });
+}
+
+// "scatter_nd_<combine>_f32_elements" on both devices, for each combine but sub.
+const bool combines_registered = [] {
+  struct Combine {
+    std::string_view name;
+    ScatterOutOfPlace out_of_place;
+  };
+  const Combine combines[] = {
+#define TENSORBUF_BENCH_COMBINE(name, op, what) {#name, &tensor_scatter_nd_##name},
+      TENSORBUF_SCATTER_COMBINES(TENSORBUF_BENCH_COMBINE)
+#undef TENSORBUF_BENCH_COMBINE
+  };
+  for (const Combine& c : combines) {
+    if (c.name == "sub") continue;  // its cases are above
+    for (const bool cuda : {false, true}) {
+      const std::string name =
+          "scatter_nd_" + std::string(c.name) + "_f32_elements/" + (cuda ? "cuda" : "cpu");
+      benchmark::RegisterBenchmark(
+          name.c_str(),
+          [op = c.out_of_place, cuda](benchmark::State& s) { combine_case(s, op, cuda); })
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
+    }
+  }
+  return true;
+}();
 
 #if defined(TENSORBUF_WITH_CUDA)
 // The yardstick: same data as the in-place element case, plain kernel, same bytes.

@@ -2,7 +2,10 @@
 // channels (shape [size, 3], the layout of a [224, 224, 3] frame: 50176 pixels, between the
 // 2^15 and 2^16 points) -> per-channel normalize -> float32, and -> float16. Yardstick: a memcpy
 // of the same traffic (3 bytes read and 12 or 6 written per pixel); on CUDA a device copy of it.
-// Sizes stop at 2^24 pixels (48 MiB in, 192 MiB out).
+// Sizes stop at 2^24 pixels (48 MiB in, 192 MiB out). Then each single op, `size` elements:
+// quantize and dequantize (zero point 128, scale 0.02) and dequantize_linear of uint8 -> float32
+// (5 bytes per element), quantize_linear float32 -> uint8 (5) and cast float32 -> float16 (6).
+#include <array>
 #include <string>
 
 #include "bench_support.hpp"
@@ -47,10 +50,81 @@ SweepForm form(DataType out_type) {
   return f;
 }
 
+enum class Single { kQuantize, kDequantize, kCast, kQuantizeLinear, kDequantizeLinear };
+
+TensorBuffer scalar_of(DataType type, double value) {
+  TensorBuffer t = TensorBuffer::create_fixed_size({}, type);
+  if (type == DataType::kUInt8) {
+    t.mutable_host<std::uint8_t>()[0] = static_cast<std::uint8_t>(value);
+  } else {
+    t.mutable_host<float>()[0] = static_cast<float>(value);
+  }
+  return t;
+}
+
+SweepCalls single_calls(Single op, std::int64_t n, Device device) {
+  const bool float_in = op == Single::kCast || op == Single::kQuantizeLinear;
+  TensorBuffer x = float_in
+                       ? make_buffer(random_floats(n, -3.0, 3.0, 42), Shape{n}, DataType::kFloat32)
+                       : TensorBuffer::create_uninitialized(Shape{n}, DataType::kUInt8);
+  if (!float_in) {
+    const std::vector<std::int64_t> values = random_ints(n, 0, 256, 41);
+    auto* p = x.overwrite_host<std::uint8_t>();
+    for (std::size_t i = 0; i < values.size(); ++i) p[i] = static_cast<std::uint8_t>(values[i]);
+  }
+  place_on(device, x);
+  auto in = std::make_shared<std::array<TensorBuffer, 3>>(std::array<TensorBuffer, 3>{
+      std::move(x), scalar_of(DataType::kFloat32, 0.02), scalar_of(DataType::kUInt8, 128)});
+  ProcessOptions process;
+  process.device = device;
+  QuantizeLinearOptions linear;
+  linear.device = device;
+  std::function<TensorBuffer()> call;
+  switch (op) {
+    case Single::kQuantize:
+      call = [in, process] { return quantize((*in)[0], 128, 0.02f, process); };
+      break;
+    case Single::kDequantize:
+      call = [in, process] { return dequantize((*in)[0], 128, 0.02f, process); };
+      break;
+    case Single::kCast:
+      call = [in, process] { return cast((*in)[0], DataType::kFloat16, process); };
+      break;
+    case Single::kQuantizeLinear:
+      call = [in, linear] { return quantize_linear((*in)[0], (*in)[1], (*in)[2], linear); };
+      break;
+    case Single::kDequantizeLinear:
+      call = [in, linear] { return dequantize_linear((*in)[0], (*in)[1], (*in)[2], linear); };
+      break;
+  }
+  const double per_element = op == Single::kCast ? 6.0 : 5.0;
+  return {[call] {
+            TensorBuffer out = call();
+            benchmark::DoNotOptimize(&out);
+          },
+          copy_yardstick(per_element * static_cast<double>(n), device)};
+}
+
+SweepForm single_form(Single op, std::string name) {
+  SweepForm f;
+  f.name = std::move(name);
+  f.yardstick = "memcpy";
+  f.unit = "elements";
+  f.max_size = std::int64_t{1} << 24;
+  f.make = [op](std::int64_t size, Device device) { return single_calls(op, size, device); };
+  return f;
+}
+
 }  // namespace
 
 std::vector<SweepForm> processing_sweep_forms() {
-  return {form(DataType::kFloat32), form(DataType::kFloat16)};
+  return {form(DataType::kFloat32),
+          form(DataType::kFloat16),
+          single_form(Single::kQuantize, "quantize_u8_f32"),
+          single_form(Single::kDequantize, "dequantize_u8_f32"),
+          single_form(Single::kCast, "cast_f32_f16"),
+          single_form(Single::kQuantizeLinear, "quantize_linear_f32_u8"),
+          single_form(Single::kDequantizeLinear, "dequantize_linear_u8_f32")};
 }
 
 }  // namespace tensorbuf::bench
