@@ -56,4 +56,42 @@ def cases(ctx):
                 return lambda: t[m]
             sync = torch.cuda.synchronize if device == "cuda" else None
             out.append(Case(name, device, "torch", nbytes, torch_setup, sync))
+    return out + family_cases(ctx)
+
+
+# The family's other ops of bench_boolean_mask.cpp, [4M, 8] at density 0.5: boolean_mask_into
+# (NumPy np.compress into an `out` sized once; PyTorch masked_select of the expanded mask into
+# an `out` sized once) and compress on axis 0 (np.compress; PyTorch index_select of the true
+# rows, the mask turned into indices inside the call).
+def family_cases(ctx):
+    np = ctx.numpy
+    torch = ctx.torch
+    rows, inner, density = CASES["boolean_mask_f32_4mx8_d050"]
+    n = int(random_bools(rows, density, 12).sum())
+    nbytes = rows + 2.0 * 4.0 * n * inner
+    out = []
+
+    def numpy_into():
+        t, m = _data(rows, inner, density)
+        result = np.empty((n, inner), dtype=np.float32)
+        return lambda: np.compress(m, t, axis=0, out=result)
+
+    def numpy_compress():
+        t, m = _data(rows, inner, density)
+        return lambda: np.compress(m, t, axis=0)
+    out.append(Case("boolean_mask_into_f32_4mx8_d050", "cpu", "numpy", nbytes, numpy_into))
+    out.append(Case("compress_f32_4mx8_d050", "cpu", "numpy", nbytes, numpy_compress))
+    if torch is None:
+        return out
+
+    def torch_into():
+        t, m = (torch.from_numpy(a) for a in _data(rows, inner, density))
+        result = torch.empty(n * inner, dtype=torch.float32)
+        return lambda: torch.masked_select(t, m[:, None], out=result)
+
+    def torch_compress():
+        t, m = (torch.from_numpy(a) for a in _data(rows, inner, density))
+        return lambda: torch.index_select(t, 0, torch.nonzero(m).squeeze(1))
+    out.append(Case("boolean_mask_into_f32_4mx8_d050", "cpu", "torch", nbytes, torch_into))
+    out.append(Case("compress_f32_4mx8_d050", "cpu", "torch", nbytes, torch_compress))
     return out

@@ -78,7 +78,7 @@ def cases(ctx):
                 return lambda: ((x.float() - mean) / std).half()
             sync = torch.cuda.synchronize if device == "cuda" else None
             out.append(Case(name, device, "torch", nbytes, torch_setup, sync))
-    return out + int8_cases(ctx) + quantize_linear_cases(ctx)
+    return out + int8_cases(ctx) + quantize_linear_cases(ctx) + single_cases(ctx)
 
 
 def int8_cases(ctx):
@@ -124,5 +124,42 @@ def quantize_linear_cases(ctx):
         def torch_setup(n=n, height=height, width=width):
             x = torch.from_numpy(random_floats(n, -3.0, 3.0, 38).reshape(height, width, 3))
             return lambda: torch.quantize_per_tensor(x, 0.02, 128, torch.quint8)
+        out.append(Case(name, "cpu", "torch", nbytes, torch_setup))
+    return out
+
+
+# The single ops of bench_processing.cpp at 1080p: cast float32 (uniform in [-3, 3), seed 38)
+# -> float16 (6 bytes per element); dequantize and dequantize_linear of the uint8 image
+# (zero point 128, scale 0.02) -> float32 (5 bytes per element).
+SINGLE_CASES = ["cast_f32_1080p_f16", "dequantize_u8_1080p_f32", "dequantize_linear_u8_1080p_f32"]
+
+
+def single_cases(ctx):
+    torch = ctx.torch
+    out = []
+    n = 1080 * 1920 * 3
+    for name in SINGLE_CASES:
+        cast = name.startswith("cast")
+        nbytes = n * (6 if cast else 5)
+
+        def inputs(cast=cast):
+            if cast:
+                return random_floats(n, -3.0, 3.0, 38).reshape(1080, 1920, 3)
+            return _image(1080, 1920)
+
+        def numpy_setup(cast=cast):
+            x = inputs()
+            if cast:
+                return lambda: x.astype(np.float16)
+            return lambda: (x.astype(np.float32) - np.float32(128)) * np.float32(0.02)
+        out.append(Case(name, "cpu", "numpy", nbytes, numpy_setup))
+        if torch is None:
+            continue
+
+        def torch_setup(cast=cast):
+            x = torch.from_numpy(inputs())
+            if cast:
+                return lambda: x.half()
+            return lambda: (x.float() - 128) * 0.02
         out.append(Case(name, "cpu", "torch", nbytes, torch_setup))
     return out

@@ -123,4 +123,52 @@ def cases(ctx):
                     return lambda: t.index_put((i,), u, accumulate=True)
                 sync = torch.cuda.synchronize if device == "cuda" else None
                 out.append(Case(name, device, "torch", nbytes, torch_setup, sync))
+    return out + combine_cases(ctx)
+
+
+# The other combines of the op table (bench_scatter_nd.cpp registers them by a loop over
+# TENSORBUF_SCATTER_COMBINES): the elements case out of place, NumPy copy + ufunc.at (update:
+# fancy assignment, the last duplicate wins) and PyTorch index_put / scatter_reduce.
+COMBINES = {
+    "add": ("add", "sum"),
+    "update": (None, None),
+    "min": ("minimum", "amin"),
+    "max": ("maximum", "amax"),
+    "mul": ("multiply", "prod"),
+}
+
+
+def combine_cases(ctx):
+    np = ctx.numpy
+    torch = ctx.torch
+    rows, width, n, same = CASES["scatter_nd_sub_f32_elements"]
+    nbytes = traffic_bytes(rows, width, n, same, False)
+    out = []
+    for combine, (ufunc, reduce) in COMBINES.items():
+        name = f"scatter_nd_{combine}_f32_elements"
+
+        def numpy_setup(ufunc=ufunc):
+            table, index, updates = _data(np, rows, width, n, same)
+
+            def call():
+                result = table.copy()
+                if ufunc is None:
+                    result[index] = updates
+                else:
+                    getattr(np, ufunc).at(result, index, updates)
+                return result
+            return call
+        out.append(Case(name, "cpu", "numpy", nbytes, numpy_setup))
+        if torch is None:
+            continue
+        for device in ["cpu"] + (["cuda"] if ctx.torch_cuda else []):
+            def torch_setup(reduce=reduce, combine=combine, device=device):
+                t, i, u = (torch.from_numpy(a).to(device) for a in _data(np, rows, width, n, same))
+                if reduce is None:
+                    return lambda: t.index_put((i,), u)
+                if combine == "add":
+                    return lambda: t.index_put((i,), u, accumulate=True)
+                return lambda: t.scatter_reduce(0, i, u, reduce)
+            sync = torch.cuda.synchronize if device == "cuda" else None
+            out.append(Case(name, device, "torch", nbytes, torch_setup, sync))
     return out
