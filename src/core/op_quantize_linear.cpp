@@ -1,6 +1,7 @@
 // quantize_linear / dequantize_linear (ONNX, opset 13 semantics): the dtype, shape, axis and
-// scale rules once here; the arithmetic runs in the loops below on the host, and on CUDA in the
-// kernels of src/kernels/quantize_linear.hpp (bit-equal to these loops).
+// scale rules once here; the arithmetic runs in src/cpu/quantize_linear.cpp and
+// src/cpu/dequantize_linear.cpp on the host, and on CUDA in the kernels of
+// src/kernels/quantize_linear.hpp (bit-equal to those loops).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -12,7 +13,6 @@
 #include "core/capture.hpp"
 #include "core/dispatch.hpp"
 #include "core/error_macros.hpp"
-#include "core/parallel.hpp"
 #include "core/quantize_linear_backends.hpp"
 #include "core/quantize_linear_plan.hpp"
 #include "tensorbuf/quantize_linear.hpp"
@@ -179,19 +179,12 @@ TensorBuffer dequantize_linear(const TensorBuffer& x, const TensorBuffer& scale,
     return run_on_cuda(x, plan, x.is_dynamic(), device, options.stream,
                        [](auto&... a) { cuda::dequantize_linear(a...); });
   }
-  TensorBuffer out = TensorBuffer::create_from(x, DataType::kFloat32);  // float32(x)
-  float* y = out.mutable_host<float>();
-  // float32(zero_point): int16 and smaller are exact.
-  const std::vector<float> scale_f(plan.scale.begin(), plan.scale.end());
-  const std::vector<float> zero_f(plan.zero_point.begin(), plan.zero_point.end());
-  core::parallel_for_chunks(core::BufferAccess::shape(x).num_elements(), 16384,
-                            [&](int, std::int64_t begin, std::int64_t end) {
-                              for (std::int64_t i = begin; i < end; ++i) {
-                                const auto c =
-                                    static_cast<std::size_t>((i / plan.inner) % plan.channels);
-                                y[i] = (y[i] - zero_f[c]) * scale_f[c];
-                              }
-                            });
+  TensorBuffer out = core::BufferAccess::uninitialized(core::BufferAccess::shape(x),
+                                                       DataType::kFloat32, x.is_dynamic());
+  core::LinearBuffers buffers;
+  buffers.x = x.host_bytes();
+  buffers.y = out.overwrite_host_bytes();
+  cpu::dequantize_linear(plan, buffers);
   return out;
 }
 

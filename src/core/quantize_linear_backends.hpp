@@ -1,6 +1,5 @@
-// The backends of quantize_linear (src/cpu, src/cuda) and the CUDA one of dequantize_linear
-// (the CPU's is in core/op_quantize_linear.cpp; src/cuda/unavailable.cpp stands in without
-// CUDA).
+// The backends of quantize_linear and dequantize_linear (src/cpu, src/cuda;
+// src/cuda/unavailable.cpp stands in without CUDA).
 #pragma once
 
 #include "core/cuda_context.hpp"
@@ -11,6 +10,8 @@ namespace tensorbuf::cpu {
 // buffers.x holds float32 elements (float64 when plan.x_type is float64: the op converts other
 // dtypes to float32 first), buffers.y plan.y_type's; on the thread pool.
 void quantize_linear(const core::LinearPlan& plan, const core::LinearBuffers& buffers);
+// buffers.x holds plan.x_type's elements, buffers.y float32; on the thread pool.
+void dequantize_linear(const core::LinearPlan& plan, const core::LinearBuffers& buffers);
 
 }  // namespace tensorbuf::cpu
 
