@@ -1,8 +1,9 @@
 // dequantize_linear on the CPU: y = (float32(x) - float32(z)) * s in float32, two IEEE
 // operations per element (no fused form exists for this order), so every loop below gives the
 // bits of the rule as written. Channel runs of at least kMinRun elements take one (s, z) pair
-// per run; shorter periods (a last or near-last axis) read s and z from a table repeating the
-// period, indexed by i % its length, so no element divides.
+// per run; shorter runs (a last or near-last axis) read s and z from tables repeating the
+// period (inner * channels), indexed by i % their length, so no element divides; only runs
+// too short for the one and periods too long for the other go run by run in short spans.
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
@@ -22,10 +23,10 @@ namespace {
 
 // One thread of the dev VM, uint8 -> float32 from memory: memory bound (5 bytes an element).
 constexpr double kNsPerElement = 0.15;
-// Runs shorter than this use the period tables (when the period is short enough).
+// Runs shorter than this use the period tables (when those are short enough).
 constexpr std::int64_t kMinRun = 32;
-// The longest period (inner * channels) the tables repeat; lcm(period, 16) <= 16 * this.
-constexpr std::int64_t kMaxPeriod = 64;
+// The longest table (lcm(inner * channels, 16) entries of s and of z: 64 KiB each, L2-resident).
+constexpr std::int64_t kMaxTable = 16384;
 
 template <class In>
 void span_portable(const In* x, float* y, std::int64_t n, float s, float z) {
@@ -118,8 +119,9 @@ Params params(const core::LinearPlan& plan) {
   p.scale.assign(plan.scale.begin(), plan.scale.end());
   p.zero.assign(plan.zero_point.begin(), plan.zero_point.end());
   const std::int64_t period = plan.inner * plan.channels;
-  if (plan.channels > 1 && plan.inner < kMinRun && period <= kMaxPeriod) {
-    p.length = std::lcm(period, std::int64_t{16});
+  const std::int64_t length = std::lcm(period, std::int64_t{16});
+  if (plan.channels > 1 && plan.inner < kMinRun && length <= kMaxTable && length <= plan.elements) {
+    p.length = length;
     const auto size = static_cast<std::size_t>(p.length + 16);
     p.scales.resize(size);
     p.zeros.resize(size);

@@ -32,15 +32,16 @@ struct Case {
 };
 
 // Odd sizes (no multiple of 16 or 64): per tensor; axis 0 / middle (runs of >= 32); the last
-// axis and a near-last one with short periods (3, 35: tables); short runs of a long period
-// (inner 3, 100 channels); negative axes.
+// axis and near-last ones (periods 3, 35, 300: tables); short runs of a period whose table
+// would be longer than x or too long ([1, 100, 3], [2, 2001, 3]); negative axes.
 const std::vector<Case>& cases() {
   static const std::vector<Case> all = {
       {{1037}, 0, true},        {{3, 7, 61}, 0, true},     {{5, 3, 67}, 0, false},
       {{5, 3, 67}, 1, false},   {{5, 3, 67}, -2, false},   {{5, 3, 67}, 2, false},
       {{77, 3}, 1, false},      {{77, 3}, -1, false},      {{9, 5, 7}, 1, false},
       {{9, 5, 7}, -3, false},   {{7, 100, 3}, 1, false},   {{1, 1}, -1, false},
-      {{257}, 0, false},        {{2, 33, 17}, -1, false},
+      {{257}, 0, false},        {{2, 33, 17}, -1, false},  {{1, 100, 3}, 1, false},
+      {{2, 2001, 3}, -2, false},
   };
   return all;
 }
@@ -116,7 +117,7 @@ TEST(DequantizeLinearCpu, EqualsElementwiseFunctorOnLargeInputs) {
   const std::vector<Case> large = {{{1081, 193, 3}, 0, true},  {{1081, 193, 3}, -1, false},
                                    {{1081, 193, 3}, 0, false}, {{3, 1081, 193}, 0, false},
                                    {{9001, 7, 11}, 1, false},  {{9001, 5, 7}, -2, false},
-                                   {{301, 70, 31}, -2, false}};
+                                   {{301, 70, 31}, -2, false}, {{41, 2001, 3}, 1, false}};
   for (const bool simd : {true, false}) {
     cpu::set_simd_enabled(simd);
     for (DataType type : {DataType::kUInt8, DataType::kInt8}) {
