@@ -3,10 +3,12 @@
 // host wait that would invalidate the caller's capture.
 #pragma once
 
+#include "core/boolean_mask_plan.hpp"
 #include "core/boolean_mask_update_plan.hpp"
 #include "core/gather_nd_plan.hpp"
 #include "core/scatter_nd_plan.hpp"
 #include "core/substr_plan.hpp"
+#include "tensorbuf/tensor_buffer.hpp"
 #include "tensorbuf/types.hpp"
 
 namespace tensorbuf::core {
@@ -19,6 +21,15 @@ const char* substr_capture_blocker(const SubstrPlan& plan);
 const char* gather_nd_capture_blocker(const GatherNdPlan& plan);
 // gather, gather_elements, scatter_elements: kError reads the first bad index back.
 const char* axis_index_capture_blocker(OutOfBoundsPolicy policy);
+// boolean_mask and compress size their output by the count of true entries, read back on the
+// host; boolean_mask_into writes a caller-sized output and never reads back.
+const char* boolean_mask_capture_blocker(const BooleanMaskPlan& plan);
+const char* boolean_mask_into_capture_blocker(const BooleanMaskPlan& plan);
+// quantize_linear, dequantize_linear: scale and zero point are validated on the host, so a
+// freshest copy on the device would be a host wait.
+const char* linear_capture_blocker(const TensorBuffer& scale, const TensorBuffer& zero_point);
+// normalize, quantize, dequantize, cast and the Processor have no blocker: one kernel pass whose
+// parameters travel in kernel arguments.
 
 // The output chars of a kDrop substr, bounded on the host: the input's chars times the
 // broadcast factor (each input string is used out_size / in_size times, and a substring is

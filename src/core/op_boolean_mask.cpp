@@ -12,12 +12,6 @@
 namespace tensorbuf {
 namespace {
 
-const char* count_blocker(const core::BooleanMaskPlan&) {
-  return "its output's shape depends on the count of true entries, read back on the host "
-         "(boolean_mask_into takes a caller-sized output instead)";
-}
-const char* no_blocker(const core::BooleanMaskPlan&) { return nullptr; }
-
 core::BooleanMaskResult run_backend(const core::BooleanMaskPlan& plan,
                                     core::BooleanMaskBuffers buffers, core::BackendRun& backend,
                                     const core::AllocateMasked& allocate) {
@@ -49,7 +43,7 @@ TensorBuffer run_sized(const core::BooleanMaskPlan& plan, core::OpPlace at,
 TensorBuffer boolean_mask(const TensorBuffer& tensor, const TensorBuffer& mask,
                           const BooleanMaskOptions& options) {
   core::BooleanMaskPlan plan = core::plan_boolean_mask(tensor, mask, options);
-  const core::OpPlace at = core::place_op("boolean_mask", plan, options, tensor, &count_blocker);
+  const core::OpPlace at = core::place_op("boolean_mask", plan, options, tensor, &core::boolean_mask_capture_blocker);
   return run_sized(plan, at, tensor, mask);
 }
 
@@ -65,7 +59,7 @@ void boolean_mask_into(const TensorBuffer& tensor, const TensorBuffer& mask, Ten
   }
   TENSORBUF_EXPECTS(!core::shares_memory(out, count), InvalidArgumentError,
                     "boolean_mask_into: out and count may not share memory.");
-  const core::OpPlace at = core::place_op("boolean_mask_into", plan, options, tensor, &no_blocker);
+  const core::OpPlace at = core::place_op("boolean_mask_into", plan, options, tensor, &core::boolean_mask_into_capture_blocker);
   core::BackendRun backend(at.device, at.stream);
   core::BooleanMaskBuffers buffers;
   buffers.tensor = backend.read(tensor);
@@ -80,7 +74,7 @@ void boolean_mask_into(const TensorBuffer& tensor, const TensorBuffer& mask, Ten
 TensorBuffer compress(const TensorBuffer& input, const TensorBuffer& condition,
                       const CompressOptions& options) {
   core::BooleanMaskPlan plan = core::plan_compress(input, condition, options);
-  const core::OpPlace at = core::place_op("compress", plan, options, input, &count_blocker);
+  const core::OpPlace at = core::place_op("compress", plan, options, input, &core::boolean_mask_capture_blocker);
   return run_sized(plan, at, input, condition);
 }
 

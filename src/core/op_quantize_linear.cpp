@@ -33,12 +33,7 @@ LinearPlan plan_linear(const char* op, const TensorBuffer& x, const TensorBuffer
   const int axis = options.axis;
   // The parameters are validated on the host: a copy only on the device would be a host wait,
   // which would invalidate a CUDA graph being captured.
-  const bool host_parameters =
-      scale.is_valid_on(Device::cpu()) && zero_point.is_valid_on(Device::cpu());
-  core::reject_capture(op,
-                       host_parameters ? nullptr
-                                       : "scale and zero_point are read on the host, and their "
-                                         "freshest copy is on the device",
+  core::reject_capture(op, core::linear_capture_blocker(scale, zero_point),
                        core::resolve_device(options.device, x), options.stream);
   TENSORBUF_EXPECTS(
       is_floating(scale.data_type()), InvalidArgumentError,
