@@ -8,6 +8,7 @@
 
 #include "cli.hpp"
 #include "tensorbuf/op_table.hpp"
+#include "tensorbuf/op_traits.hpp"
 #include "tensorbuf/spellings.hpp"
 
 namespace tensorbuf::cli {
@@ -143,10 +144,41 @@ void print_run_usage() {
   std::cout << kRunUsageEnd;
 }
 
+// "int32, int64": the dtypes of `set` in DataType order.
+std::string dtype_list(unsigned set) {
+  std::string text;
+  for (unsigned i = 0; (1u << i) <= dtypes::kAll; ++i) {
+    if ((set & (1u << i)) == 0) continue;
+    if (!text.empty()) text += ", ";
+    text += to_string(static_cast<DataType>(i));
+  }
+  return text;
+}
+
+// The dtypes the op takes, from its op traits (tensorbuf/op_traits.hpp).
+void print_op_dtypes(std::string_view op) {
+  const OpTraits* traits = find_op_traits(op);
+  if (traits == nullptr) return;
+  std::string_view first;  // the first of the op's inputs in the op table
+  for (const OpFamilyInfo& family : kOpFamilies) {
+    for_each_op_name(family, [&](std::string_view name) {
+      if (name == op) first = family.inputs.substr(0, family.inputs.find(','));
+    });
+  }
+  std::cout << "dtypes: " << first << ": "
+            << (traits->dtypes == dtypes::kNone ? std::string("strings")
+                                                : dtype_list(traits->dtypes));
+  if (traits->index_dtypes != dtypes::kNone) {
+    std::cout << "; " << traits->index_inputs << ": " << dtype_list(traits->index_dtypes);
+  }
+  std::cout << '\n';
+}
+
 void print_op_help(const RunOp& op) {
   std::cout << "usage: tensorbuf run " << op.name << ' ' << indented(op.synopsis, "       ")
             << "\n\n"
             << op.about;
+  print_op_dtypes(op.name);
   if (has_distributed_form(op.name)) std::cout << kDistributedHelp;
 }
 

@@ -35,9 +35,10 @@ enum class Capture {
 };
 
 struct OpTraits {
-  std::string_view name;       // as in kOpFamilies (scatter: each combine's name)
-  unsigned dtypes;             // the first input's accepted dtypes (dtypes::k*, bits)
-  unsigned index_dtypes;       // indices' (substr: pos and len's); kNone without one
+  std::string_view name;          // as in kOpFamilies (scatter: each combine's name)
+  unsigned dtypes;                // the first input's accepted dtypes (dtypes::k*, bits)
+  unsigned index_dtypes;          // those of index_inputs; kNone without them
+  std::string_view index_inputs;  // "indices"; substr: "pos, len"
   Capture capture;
   std::string_view capture_when;  // kConditional: the capturable forms, in short
 };
@@ -45,42 +46,42 @@ struct OpTraits {
 // The default options' form: scatter_elements with a reduction other than none also rejects
 // bool; the in-place forms take what the out-of-place forms take.
 inline constexpr auto kOpTraits = std::to_array<OpTraits>({
-    {"tensor_scatter_nd_sub", dtypes::kNumeric, dtypes::kIndex, Capture::kConditional,
+    {"tensor_scatter_nd_sub", dtypes::kNumeric, dtypes::kIndex, "indices", Capture::kConditional,
      "out_of_bounds kDrop (not kError)"},
-    {"tensor_scatter_nd_add", dtypes::kNumeric, dtypes::kIndex, Capture::kConditional,
+    {"tensor_scatter_nd_add", dtypes::kNumeric, dtypes::kIndex, "indices", Capture::kConditional,
      "out_of_bounds kDrop (not kError)"},
-    {"tensor_scatter_nd_update", dtypes::kAll, dtypes::kIndex, Capture::kConditional,
+    {"tensor_scatter_nd_update", dtypes::kAll, dtypes::kIndex, "indices", Capture::kConditional,
      "out_of_bounds kDrop (not kError)"},
-    {"tensor_scatter_nd_min", dtypes::kNumeric, dtypes::kIndex, Capture::kConditional,
+    {"tensor_scatter_nd_min", dtypes::kNumeric, dtypes::kIndex, "indices", Capture::kConditional,
      "out_of_bounds kDrop (not kError)"},
-    {"tensor_scatter_nd_max", dtypes::kNumeric, dtypes::kIndex, Capture::kConditional,
+    {"tensor_scatter_nd_max", dtypes::kNumeric, dtypes::kIndex, "indices", Capture::kConditional,
      "out_of_bounds kDrop (not kError)"},
-    {"tensor_scatter_nd_mul", dtypes::kNumeric, dtypes::kIndex, Capture::kConditional,
+    {"tensor_scatter_nd_mul", dtypes::kNumeric, dtypes::kIndex, "indices", Capture::kConditional,
      "out_of_bounds kDrop (not kError)"},
-    {"boolean_mask_update", dtypes::kAll, dtypes::kNone, Capture::kConditional,
+    {"boolean_mask_update", dtypes::kAll, dtypes::kNone, "", Capture::kConditional,
      "updates with no dim of size n (a scalar, one row), or an empty mask"},
-    {"substr", dtypes::kNone, dtypes::kIndex, Capture::kConditional,
+    {"substr", dtypes::kNone, dtypes::kIndex, "pos, len", Capture::kConditional,
      "out_of_bounds kDrop (not kError), input broadcast at most 4 times"},
-    {"boolean_mask", dtypes::kAll, dtypes::kNone, Capture::kNever, ""},
-    {"boolean_mask_into", dtypes::kAll, dtypes::kNone, Capture::kAlways, ""},
-    {"compress", dtypes::kAll, dtypes::kNone, Capture::kNever, ""},
-    {"normalize", dtypes::kAll, dtypes::kNone, Capture::kAlways, ""},
-    {"quantize", dtypes::kAll, dtypes::kNone, Capture::kAlways, ""},
-    {"dequantize", dtypes::kAll, dtypes::kNone, Capture::kAlways, ""},
-    {"cast", dtypes::kAll, dtypes::kNone, Capture::kAlways, ""},
-    {"quantize_linear", dtypes::kFloating | dtypes::bit(DataType::kInt32), dtypes::kNone,
+    {"boolean_mask", dtypes::kAll, dtypes::kNone, "", Capture::kNever, ""},
+    {"boolean_mask_into", dtypes::kAll, dtypes::kNone, "", Capture::kAlways, ""},
+    {"compress", dtypes::kAll, dtypes::kNone, "", Capture::kNever, ""},
+    {"normalize", dtypes::kAll, dtypes::kNone, "", Capture::kAlways, ""},
+    {"quantize", dtypes::kAll, dtypes::kNone, "", Capture::kAlways, ""},
+    {"dequantize", dtypes::kAll, dtypes::kNone, "", Capture::kAlways, ""},
+    {"cast", dtypes::kAll, dtypes::kNone, "", Capture::kAlways, ""},
+    {"quantize_linear", dtypes::kFloating | dtypes::bit(DataType::kInt32), dtypes::kNone, "",
      Capture::kConditional, "scale and zero_point valid on the host"},
     {"dequantize_linear",
-     dtypes::bit(DataType::kUInt8) | dtypes::bit(DataType::kInt8) |
-         dtypes::bit(DataType::kInt16) | dtypes::bit(DataType::kInt32),
-     dtypes::kNone, Capture::kConditional, "scale and zero_point valid on the host"},
-    {"gather_nd", dtypes::kAll, dtypes::kIndex, Capture::kConditional,
+     dtypes::bit(DataType::kUInt8) | dtypes::bit(DataType::kInt8) | dtypes::bit(DataType::kInt16) |
+         dtypes::bit(DataType::kInt32),
+     dtypes::kNone, "", Capture::kConditional, "scale and zero_point valid on the host"},
+    {"gather_nd", dtypes::kAll, dtypes::kIndex, "indices", Capture::kConditional,
      "out_of_bounds kDrop (not kError)"},
-    {"gather", dtypes::kAll, dtypes::kIndex, Capture::kConditional,
+    {"gather", dtypes::kAll, dtypes::kIndex, "indices", Capture::kConditional,
      "out_of_bounds kDrop (not kError)"},
-    {"gather_elements", dtypes::kAll, dtypes::kIndex, Capture::kConditional,
+    {"gather_elements", dtypes::kAll, dtypes::kIndex, "indices", Capture::kConditional,
      "out_of_bounds kDrop (not kError)"},
-    {"scatter_elements", dtypes::kAll, dtypes::kIndex, Capture::kConditional,
+    {"scatter_elements", dtypes::kAll, dtypes::kIndex, "indices", Capture::kConditional,
      "out_of_bounds kDrop (not kError)"},
 });
 
@@ -96,9 +97,8 @@ constexpr const OpTraits* find_op_traits(std::string_view name) {
 constexpr bool every_op_has_traits() {
   bool all = true;
   for (const OpFamilyInfo& family : kOpFamilies) {
-    for_each_op_name(family, [&](std::string_view name) {
-      all = all && find_op_traits(name) != nullptr;
-    });
+    for_each_op_name(family,
+                     [&](std::string_view name) { all = all && find_op_traits(name) != nullptr; });
   }
   return all;
 }

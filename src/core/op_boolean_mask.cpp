@@ -29,8 +29,8 @@ TensorBuffer run_sized(const core::BooleanMaskPlan& plan, core::OpPlace at,
   std::optional<TensorBuffer> out;
   const Shape shape = tensor.shape();
   const core::AllocateMasked allocate = [&](std::int64_t n) {
-    out.emplace(TensorBuffer::create_uninitialized(
-        core::boolean_mask_output_shape(plan, shape, n), plan.dtype));
+    out.emplace(TensorBuffer::create_uninitialized(core::boolean_mask_output_shape(plan, shape, n),
+                                                   plan.dtype));
     return backend.overwrite(*out);
   };
   run_backend(plan, buffers, backend, allocate);
@@ -43,7 +43,8 @@ TensorBuffer run_sized(const core::BooleanMaskPlan& plan, core::OpPlace at,
 TensorBuffer boolean_mask(const TensorBuffer& tensor, const TensorBuffer& mask,
                           const BooleanMaskOptions& options) {
   core::BooleanMaskPlan plan = core::plan_boolean_mask(tensor, mask, options);
-  const core::OpPlace at = core::place_op("boolean_mask", plan, options, tensor, &core::boolean_mask_capture_blocker);
+  const core::OpPlace at =
+      core::place_op("boolean_mask", plan, options, tensor, &core::boolean_mask_capture_blocker);
   return run_sized(plan, at, tensor, mask);
 }
 
@@ -59,7 +60,8 @@ void boolean_mask_into(const TensorBuffer& tensor, const TensorBuffer& mask, Ten
   }
   TENSORBUF_EXPECTS(!core::shares_memory(out, count), InvalidArgumentError,
                     "boolean_mask_into: out and count may not share memory.");
-  const core::OpPlace at = core::place_op("boolean_mask_into", plan, options, tensor, &core::boolean_mask_into_capture_blocker);
+  const core::OpPlace at = core::place_op("boolean_mask_into", plan, options, tensor,
+                                          &core::boolean_mask_into_capture_blocker);
   core::BackendRun backend(at.device, at.stream);
   core::BooleanMaskBuffers buffers;
   buffers.tensor = backend.read(tensor);
@@ -74,7 +76,8 @@ void boolean_mask_into(const TensorBuffer& tensor, const TensorBuffer& mask, Ten
 TensorBuffer compress(const TensorBuffer& input, const TensorBuffer& condition,
                       const CompressOptions& options) {
   core::BooleanMaskPlan plan = core::plan_compress(input, condition, options);
-  const core::OpPlace at = core::place_op("compress", plan, options, input, &core::boolean_mask_capture_blocker);
+  const core::OpPlace at =
+      core::place_op("compress", plan, options, input, &core::boolean_mask_capture_blocker);
   return run_sized(plan, at, input, condition);
 }
 

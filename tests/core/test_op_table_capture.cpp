@@ -46,9 +46,9 @@ struct Forms {
 Forms scatter_nd(core::ScatterOp op) {
   Forms forms;
   for (OutOfBoundsPolicy policy : {OutOfBoundsPolicy::kDrop, OutOfBoundsPolicy::kError}) {
-    core::ScatterNdPlan plan =
-        core::plan_scatter_nd(op, zeros(Shape{4}, DataType::kInt32),
-                              zeros(Shape{2, 1}, DataType::kInt64), zeros(Shape{2}, DataType::kInt32));
+    core::ScatterNdPlan plan = core::plan_scatter_nd(op, zeros(Shape{4}, DataType::kInt32),
+                                                     zeros(Shape{2, 1}, DataType::kInt64),
+                                                     zeros(Shape{2}, DataType::kInt32));
     plan.policy = policy;
     for (bool deterministic : {false, true}) {
       plan.deterministic = deterministic;
@@ -72,8 +72,8 @@ const char* mask_update(const Shape& tensor, const Shape& mask, const Shape& upd
 
 const char* substr_form(const Shape& pos, OutOfBoundsPolicy policy) {
   const StringTensor input = StringTensor::from_strings({"hello", "world"}, Shape{2});
-  core::SubstrPlan plan = core::plan_substr(input, zeros(pos, DataType::kInt32),
-                                            zeros(pos, DataType::kInt32), {});
+  core::SubstrPlan plan =
+      core::plan_substr(input, zeros(pos, DataType::kInt32), zeros(pos, DataType::kInt32), {});
   plan.policy = policy;
   return core::substr_capture_blocker(plan);
 }
@@ -104,10 +104,10 @@ std::map<std::string_view, std::function<Forms()>> forms_by_op() {
                  {mask_update({4, 3}, {4}, {2, 3}), mask_update({4}, {4}, {2})}};
   };
   f["substr"] = [] {
-    return Forms{{substr_form({}, OutOfBoundsPolicy::kDrop),
-                  substr_form({4, 1}, OutOfBoundsPolicy::kDrop)},
-                 {substr_form({}, OutOfBoundsPolicy::kError),
-                  substr_form({5, 1}, OutOfBoundsPolicy::kDrop)}};
+    return Forms{
+        {substr_form({}, OutOfBoundsPolicy::kDrop), substr_form({4, 1}, OutOfBoundsPolicy::kDrop)},
+        {substr_form({}, OutOfBoundsPolicy::kError),
+         substr_form({5, 1}, OutOfBoundsPolicy::kDrop)}};
   };
   const auto mask_plan = [] {
     return core::plan_boolean_mask(zeros(Shape{4}, DataType::kFloat32),
@@ -133,9 +133,8 @@ std::map<std::string_view, std::function<Forms()>> forms_by_op() {
       return core::gather_nd_capture_blocker(plan);
     });
   };
-  f["gather"] = f["gather_elements"] = f["scatter_elements"] = [] {
-    return by_policy(&core::axis_index_capture_blocker);
-  };
+  f["gather"] = f["gather_elements"] =
+      f["scatter_elements"] = [] { return by_policy(&core::axis_index_capture_blocker); };
   return f;
 }
 

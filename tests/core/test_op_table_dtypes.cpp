@@ -18,8 +18,8 @@
 namespace tensorbuf {
 namespace {
 
-constexpr DataType kEveryType[] = {DataType::kBool,    DataType::kUInt8,   DataType::kInt8,
-                                   DataType::kInt16,   DataType::kInt32,   DataType::kInt64,
+constexpr DataType kEveryType[] = {DataType::kBool,    DataType::kUInt8,    DataType::kInt8,
+                                   DataType::kInt16,   DataType::kInt32,    DataType::kInt64,
                                    DataType::kFloat16, DataType::kBFloat16, DataType::kFloat32,
                                    DataType::kFloat64};
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cpu/cpu_features.hpp"
+#include "tensorbuf/op_traits.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 #include "tools/cli_fixture.hpp"
 
@@ -149,6 +150,59 @@ TEST_F(Cli, HelpMentionsDistributedExactlyForTheTablesDistributedForms) {
     });
   }
   EXPECT_GE(with, 5);  // the scatter combines at least
+}
+
+// Each op's --help lists the dtypes of its op traits (tensorbuf/op_traits.hpp), each once.
+TEST_F(Cli, HelpListsTheDtypesOfTheOpTraits) {
+  constexpr DataType kEveryType[] = {DataType::kBool,    DataType::kUInt8,   DataType::kInt8,
+                                     DataType::kInt16,   DataType::kInt32,   DataType::kInt64,
+                                     DataType::kFloat16, DataType::kBFloat16, DataType::kFloat32,
+                                     DataType::kFloat64};
+  // The ", "-separated names after "<label>: " up to ';' or the line's end.
+  const auto names_after = [](const std::string& line, const std::string& label) {
+    std::vector<std::string> names;
+    const std::size_t at = line.find(label + ": ");
+    if (at == std::string::npos) return names;
+    const std::size_t begin = at + label.size() + 2;
+    std::stringstream list(line.substr(begin, line.find(';', begin) - begin));
+    for (std::string name; std::getline(list, name, ',');) {
+      names.push_back(name.substr(name.find_first_not_of(' ')));
+    }
+    return names;
+  };
+  const auto expected = [&](unsigned set) {
+    std::vector<std::string> names;
+    for (DataType type : kEveryType) {
+      if (dtypes::contains(set, type)) names.emplace_back(to_string(type));
+    }
+    return names;
+  };
+  int checked = 0;
+  for (const OpFamilyInfo& family : kOpFamilies) {
+    if ((family.surfaces & surface::kCli) == 0) continue;
+    const std::string first(family.inputs.substr(0, family.inputs.find(',')));
+    for_each_op_name(family, [&](std::string_view name) {
+      const OpTraits* traits = find_op_traits(name);
+      ASSERT_NE(traits, nullptr) << name;
+      const Result r = run({"run", std::string(name), "--help"});
+      ASSERT_EQ(r.status, 0) << name << ": " << r.err;
+      const std::size_t at = r.out.find("\ndtypes: ");
+      ASSERT_NE(at, std::string::npos) << name << ":\n" << r.out;
+      const std::string line = r.out.substr(at + 1, r.out.find('\n', at + 1) - at - 1);
+      if (traits->dtypes == dtypes::kNone) {
+        EXPECT_EQ(names_after(line, first), std::vector<std::string>{"strings"}) << line;
+      } else {
+        EXPECT_EQ(names_after(line, first), expected(traits->dtypes)) << line;
+      }
+      if (traits->index_dtypes != dtypes::kNone) {
+        EXPECT_EQ(names_after(line, std::string(traits->index_inputs)),
+                  expected(traits->index_dtypes))
+            << line;
+      }
+      ++checked;
+    });
+  }
+  EXPECT_GE(checked, 21);  // every op of the table has a CLI form
 }
 
 TEST_F(Cli, UsageErrorsAreInvalidArgumentExit2) {
