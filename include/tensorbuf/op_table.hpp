@@ -3,6 +3,8 @@
 // expands these lists instead of naming ops one by one; docs/internals.md says what an op
 // author adds. Public so that every surface, inside the library or built on its API, reads the
 // same table; plain macros and constexpr data (no CUDA, no backend).
+// The dtypes each op takes and whether it can be captured in a CUDA graph: op_traits.hpp, apart
+// so that the CUDA sources, which include this file, are not rebuilt when they change.
 //
 // Adding a scatter combine = one TENSORBUF_SCATTER_COMBINES line, its functor in
 // src/kernels/scatter_nd_combine.hpp (and atomics), the public declarations (ops.hpp, and
