@@ -25,6 +25,7 @@
 #include "cpu/cpu_features.hpp"
 #include "cpu/normalize_reciprocal.hpp"
 #include "cpu/processing_tuning.hpp"
+#include "cpu/cache_size.hpp"
 #include "cpu/streaming_copy.hpp"
 #include "kernels/processing.hpp"
 #include "tensorbuf/half.hpp"
@@ -697,6 +698,10 @@ void set_process_table_use(ProcessTableUse use) {
   g_table_use.store(use, std::memory_order_relaxed);
 }
 
+std::int64_t process_stream_output_bytes() {
+  return std::max(kStreamOutputBytes, last_level_cache_bytes());
+}
+
 void process(const core::ProcessPlan& plan, const core::ProcessBuffers& buffers) {
   const std::int64_t n = plan.elements;
   if (n <= 0) return;
@@ -704,7 +709,7 @@ void process(const core::ProcessPlan& plan, const core::ProcessBuffers& buffers)
   const auto* in = static_cast<const std::uint8_t*>(buffers.in);
   auto* out = static_cast<std::uint8_t*>(buffers.out);
   const bool avx512 = cpu_features().avx512bw;
-  const bool stream = static_cast<std::int64_t>(out_size) * n >= kStreamOutputBytes;
+  const bool stream = static_cast<std::int64_t>(out_size) * n >= process_stream_output_bytes();
   const std::int64_t channels = chain_channels(plan);
   if (use_table(plan, channels, avx512)) return run_table(plan, in, out, channels, avx512, stream);
   // Each stage's division-free form: from the Processor's memo, else checked here.

@@ -4,7 +4,14 @@
 // default), never, or unchecked (only to show that the check matters).
 #pragma once
 
+#include <cstdint>
+
 namespace tensorbuf::cpu {
+
+// Outputs of this many bytes or more are streamed past the caches (non-temporal stores): the
+// larger of kStreamOutputBytes and this CPU's last-level cache. An output that fits the
+// last-level cache stays there for the op that reads it next (a model's input).
+std::int64_t process_stream_output_bytes();
 
 enum class ProcessTableUse { kAuto, kAlways, kNever };
 

@@ -262,10 +262,12 @@ TEST_P(ProcessorFused, LargeInputsEqualTheStepsOneByOne) {
   for (int i = 0; i < cases; ++i) {
     const DataType type = kTypes[static_cast<std::size_t>(i) % kTypes.size()];
     const int channels = 3;
-    // The first: 1.5M rows x 3 to float32, an 18 MiB output (streamed past the caches); the
-    // others 20k-70k rows (several threads' chunks), kept small for the sanitizer builds.
+    // The first: rows x 3 to float32, an output just over the size streamed past the caches
+    // (cpu::process_stream_output_bytes); the others 20k-70k rows (several threads' chunks),
+    // kept small for the sanitizer builds.
     const bool streamed = i == 0;
-    const std::int64_t rows = streamed ? 1500000 + static_cast<std::int64_t>(rng() % 1000)
+    const std::int64_t streamed_rows = cpu::process_stream_output_bytes() / (channels * 4) + 1;
+    const std::int64_t rows = streamed ? streamed_rows + static_cast<std::int64_t>(rng() % 1000)
                                        : 20000 + static_cast<std::int64_t>(rng() % 50000);
     const int last = streamed ? 8 : static_cast<int>(rng() % 10);
     std::vector<RandomStep> steps = {random_step(rng, 1, channels),
