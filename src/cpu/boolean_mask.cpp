@@ -192,9 +192,11 @@ core::BooleanMaskResult boolean_mask(const core::BooleanMaskPlan& plan,
   const bool stream = tuning.streaming == MaskStreaming::kAlways ||
                       (tuning.streaming == MaskStreaming::kAuto &&
                        plan.outer * std::min(capacity, n) * row_bytes >= kStreamOutputBytes);
-  const std::int64_t prefetch = tuning.prefetch_bytes != kAutoPrefetch ? tuning.prefetch_bytes
-                                : stream                               ? kStreamPrefetchBytes
-                                                                       : 0;
+  // Read by the x86-64 compress only.
+  [[maybe_unused]] const std::int64_t prefetch =
+      tuning.prefetch_bytes != kAutoPrefetch ? tuning.prefetch_bytes
+      : stream                               ? kStreamPrefetchBytes
+                                             : 0;
   const double ns_per_item =
       static_cast<double>(kBlock) * (kVisitNsPerRow + kCopyNsPerByte * static_cast<double>(
                                                                            row_bytes));
