@@ -81,6 +81,23 @@ void bind_update(BackendRun& backend, Buffers& buffers, const TensorBuffer& tens
   }
 }
 
+// One run of an indexed update (tensor_scatter_nd_*, scatter_elements) into `out`, `tensor`
+// itself in place: indices and updates read, the tensor bound by bind_update. Under kError the
+// backend checks before it writes.
+template <class Plan, class Cpu, class Cuda>
+void run_indexed_update(OpPlace at, const Plan& plan, const TensorBuffer& tensor,
+                        const TensorBuffer& indices, const TensorBuffer& updates,
+                        TensorBuffer& out, Cpu cpu, Cuda cuda) {
+  run_op(
+      at, plan,
+      [&](BackendRun& backend, auto& buffers) {
+        buffers.indices = backend.read(indices);
+        buffers.updates = backend.read(updates);
+        bind_update(backend, buffers, tensor, out);
+      },
+      cpu, cuda);
+}
+
 // The out-of-place form of such an op: a new buffer of tensor's shape and dtype (allocated only
 // when the backend writes it, so a bad argument costs nothing) given to `run(out)`.
 template <class Run>

@@ -17,18 +17,11 @@ core::ScatterElementsPlan make_plan(const TensorBuffer& tensor, const TensorBuff
   return plan;
 }
 
-// Runs the plan into `out`, `tensor` itself in place. Under kError the backend checks before
-// it writes.
+// Runs the plan into `out`, `tensor` itself in place (core::run_indexed_update).
 void run(const core::ScatterElementsPlan& plan, core::OpPlace at, const TensorBuffer& tensor,
          const TensorBuffer& indices, const TensorBuffer& updates, TensorBuffer& out) {
-  core::run_op(
-      at, plan,
-      [&](core::BackendRun& backend, core::ScatterElementsBuffers& buffers) {
-        buffers.indices = backend.read(indices);
-        buffers.updates = backend.read(updates);
-        core::bind_update(backend, buffers, tensor, out);
-      },
-      &cpu::scatter_elements, &cuda::scatter_elements);
+  core::run_indexed_update(at, plan, tensor, indices, updates, out, &cpu::scatter_elements,
+                           &cuda::scatter_elements);
 }
 
 }  // namespace

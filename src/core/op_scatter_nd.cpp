@@ -20,18 +20,11 @@ ScatterNdPlan make_plan(ScatterOp op, const TensorBuffer& tensor, const TensorBu
   return plan;
 }
 
-// Runs the plan into `out`, `tensor` itself in place. In place under kError the backend
-// validates before it writes, so an error leaves the contents as they were.
+// Runs the plan into `out`, `tensor` itself in place (core::run_indexed_update).
 void run(const ScatterNdPlan& plan, core::OpPlace at, const TensorBuffer& tensor,
          const TensorBuffer& indices, const TensorBuffer& updates, TensorBuffer& out) {
-  core::run_op(
-      at, plan,
-      [&](core::BackendRun& backend, core::ScatterNdBuffers& buffers) {
-        buffers.indices = backend.read(indices);
-        buffers.updates = backend.read(updates);
-        core::bind_update(backend, buffers, tensor, out);
-      },
-      &cpu::scatter_nd, &cuda::scatter_nd);
+  core::run_indexed_update(at, plan, tensor, indices, updates, out, &cpu::scatter_nd,
+                           &cuda::scatter_nd);
 }
 
 TensorBuffer scatter_out_of_place(ScatterOp op, const TensorBuffer& tensor,
