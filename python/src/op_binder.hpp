@@ -152,6 +152,9 @@ struct Inputs {};
 template <class... Keys>
 struct Keywords {};
 
+using UpdateInputs = Inputs<in::Target, in::Read, in::Updates>;
+using ReadInputs = Inputs<in::Target, in::Read>;
+
 inline constexpr const char* kInPlaceDoc =
     "Same, writing into `tensor` itself (a torch tensor, writable NumPy array or "
     "tb.TensorBuffer); on error nothing is written.";
@@ -314,8 +317,8 @@ constexpr auto op(Inputs<Kinds...>, Keywords<Keys...>, Run run, const char* doc,
                                                                            in_place_doc};
 }
 
-// A row's entry in the list bind_ops walks with the table: its in-place and result forms (held
-// against the table at compile time) and its registration.
+// An op's registered binding, which bind_ops takes when it walks the table: its in-place and
+// result forms (held against the table at compile time) and its registration.
 struct Binding {
   std::string_view name;
   bool in_place;     // binds `name_in_place`
@@ -333,5 +336,35 @@ constexpr Binding binding(std::string_view name) {
             kOp.bind(m, family, op_name);
           }};
 }
+
+// Whether `b` is an op of a table row that claims Python, with that row's in-place form.
+consteval bool in_table(const Binding& b) {
+  bool found = false;
+  for (const OpFamilyInfo& family : kOpFamilies) {
+    if ((family.surfaces & surface::kPython) == 0) continue;
+    for_each_op_name(family, [&](std::string_view name) {
+      found = found || (name == b.name && family.in_place == b.in_place);
+    });
+  }
+  return found;
+}
+
+// The bindings of python/src/ops/, registered while the module loads (bind_ops.cpp); each op
+// file is linked into the module itself, so no registrar is dropped.
+std::vector<Binding>& registered_bindings();
+struct Registrar {
+  explicit Registrar(const Binding& b) { registered_bindings().push_back(b); }
+};
+
+// Registers the op `name` of the table, bound by the row `...` (op(...) above); a binding that
+// is not a row's (substr binds itself) is registered by TENSORBUF_PYTHON_BINDING.
+#define TENSORBUF_PYTHON_OP(name, ...)     \
+  constexpr auto k_##name = __VA_ARGS__; \
+  TENSORBUF_PYTHON_BINDING(name, ::tensorbuf::python::binder::binding<k_##name>(#name))
+#define TENSORBUF_PYTHON_BINDING(name, ...)                                                \
+  static_assert(::tensorbuf::python::binder::in_table(__VA_ARGS__),                        \
+                #name ": no op of the table that claims surface::kPython, or its in-place " \
+                "form is not the table's");                                                \
+  const ::tensorbuf::python::binder::Registrar registrar_##name{__VA_ARGS__};
 
 }  // namespace tensorbuf::python::binder
