@@ -1,5 +1,6 @@
 // The ops' binder (DESIGN.md, "The op table"): an op is one row (its inputs' kinds, its keywords,
-// the C++ call and the in-place call, its docstring), and bind_op registers `name` and, where
+// the C++ call and the in-place call, its docstring) in its own file of python/src/ops/, which
+// registers it (TENSORBUF_PYTHON_OP, below); bind registers `name` and, where
 // the op table's row has an in-place form, `name_in_place`, with the steps every op takes: the
 // keywords into the options, the inputs converted (borrowed where they can be), the caller's
 // tb.TensorBuffers locked, the C++ op run without the GIL, the result like the first input
@@ -26,6 +27,7 @@
 #include "py_objects.hpp"
 #include "result_type.hpp"
 #include "tensorbuf/op_table.hpp"
+#include "tensorbuf/ops.hpp"  // the ops the rows call
 #include "tensorbuf/spellings.hpp"
 #include "to_tensor.hpp"
 #include "torch_autograd.hpp"
@@ -356,15 +358,20 @@ struct Registrar {
   explicit Registrar(const Binding& b) { registered_bindings().push_back(b); }
 };
 
-// Registers the op `name` of the table, bound by the row `...` (op(...) above); a binding that
-// is not a row's (substr binds itself) is registered by TENSORBUF_PYTHON_BINDING.
-#define TENSORBUF_PYTHON_OP(name, ...)     \
-  constexpr auto k_##name = __VA_ARGS__; \
-  TENSORBUF_PYTHON_BINDING(name, ::tensorbuf::python::binder::binding<k_##name>(#name))
-#define TENSORBUF_PYTHON_BINDING(name, ...)                                                \
-  static_assert(::tensorbuf::python::binder::in_table(__VA_ARGS__),                        \
-                #name ": no op of the table that claims surface::kPython, or its in-place " \
-                "form is not the table's");                                                \
-  const ::tensorbuf::python::binder::Registrar registrar_##name{__VA_ARGS__};
+// Registers the op `name` of the table, bound by the row op<Options>(...) above; a binding that
+// is not a row's (substr binds itself) is registered by TENSORBUF_PYTHON_BINDING. Both are
+// written at file scope: they open the binder's namespace, where the row's names are.
+#define TENSORBUF_PYTHON_OP(name, Options, ...)       \
+  namespace tensorbuf::python::binder {               \
+  constexpr auto k_##name = op<Options>(__VA_ARGS__); \
+  }                                                   \
+  TENSORBUF_PYTHON_BINDING(name, binding<k_##name>(#name))
+#define TENSORBUF_PYTHON_BINDING(name, ...)                                  \
+  namespace tensorbuf::python::binder {                                      \
+  static_assert(in_table(__VA_ARGS__), #name                                 \
+                ": no op of the table that claims surface::kPython, or its " \
+                "in-place form is not the table's");                         \
+  const Registrar registrar_##name{__VA_ARGS__};                             \
+  }
 
 }  // namespace tensorbuf::python::binder

@@ -1,14 +1,8 @@
 // compress's Python row (op_binder.hpp).
 #include "op_binder.hpp"
-#include "tensorbuf/ops.hpp"
-
-namespace tensorbuf::python::binder {
 
 TENSORBUF_PYTHON_OP(
-    compress,
-    op<CompressOptions>(
-        ReadInputs{}, Keywords<kw::OptionalAxis, kw::Device, kw::Stream>{}, &compress,
-        "ONNX Compress / numpy.compress: the slices of input along axis whose entry of the 1-D "
-        "bool condition is true (axis None: the flattened input)"))
-
-}  // namespace tensorbuf::python::binder
+    compress, CompressOptions, ReadInputs{}, Keywords<kw::OptionalAxis, kw::Device, kw::Stream>{},
+    &compress,
+    "ONNX Compress / numpy.compress: the slices of input along axis whose entry of the 1-D "
+    "bool condition is true (axis None: the flattened input)")

@@ -10,7 +10,6 @@
 #include "py_objects.hpp"
 #include "to_strings.hpp"
 #include "to_tensor.hpp"
-#include "tensorbuf/ops.hpp"
 
 namespace tensorbuf::python::binder {
 
@@ -47,7 +46,7 @@ static void bind_substr(py::module_& m, const OpFamilyInfo&, std::string_view) {
      "'utf8_char'); a tb.StringTensor.");
 }
 
+}  // namespace tensorbuf::python::binder
+
 // No in-place form, no result like an input; pos and len are tensors, strings is none.
 TENSORBUF_PYTHON_BINDING(substr, Binding{"substr", false, false, 0b110, &bind_substr})
-
-}  // namespace tensorbuf::python::binder
