@@ -23,9 +23,12 @@ package=$root/$build/python-gpu/tensorbuf
 mkdir -p "$package"
 cp "$root/python/tensorbuf/__init__.py" "$package/"
 suffix=$("$python" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+mkdir -p "$root/$build/python-gpu/ops"
 objects=()
-for source in "$root"/python/src/*.cpp; do
-  object=$root/$build/python-gpu/$(basename "$source" .cpp).o
+# Every object linked in as it is (no archive): the op files of ops/ register themselves.
+for source in "$root"/python/src/*.cpp "$root"/python/src/ops/*.cpp; do
+  object=$root/$build/python-gpu/${source#"$root"/python/src/}
+  object=${object%.cpp}.o
   g++ -std=c++20 -O2 -fPIC -fvisibility=hidden -I"$root/python/src" -I"$root/include" $pybind \
     -c "$source" -o "$object" >> "$logs/python_build.log" 2>&1 &
   objects+=("$object")
