@@ -1,5 +1,5 @@
 // The Processor (docs/processing.md): its steps and its runs. The processing ops themselves are
-// rows of bind_ops.cpp.
+// rows of python/src/ops/ (op_binder.hpp).
 #include <optional>
 #include <vector>
 
