@@ -359,7 +359,7 @@ struct Registrar {
 };
 
 // Registers the op `name` of the table, bound by the row op<Options>(...) above; a binding that
-// is not a row's (substr binds itself) is registered by TENSORBUF_PYTHON_BINDING. Both are
+// is not a row's (an op binding itself) is registered by TENSORBUF_PYTHON_BINDING. Both are
 // written at file scope: they open the binder's namespace, where the row's names are.
 #define TENSORBUF_PYTHON_OP(name, Options, ...)       \
   namespace tensorbuf::python::binder {               \
