@@ -132,10 +132,11 @@ inline constexpr const char* kPolicyUsage = "[--out-of-bounds default|error|drop
 inline constexpr const char* kDeviceUsage = "[--device cpu|cuda]";
 
 // One op of `tensorbuf run`: its usage, its help and how it runs; its flags are the ones its
-// usage names (flags_of), so the two cannot drift. Each family's file returns its ops, and
-// run_ops() (apps/cli_run.cpp) joins them: `run --help`, `run <op> --help`, the dispatch and
-// `--distributed` all walk that one list. Whether `--help` mentions --distributed is the op
-// table's `distributed` (tensorbuf/op_table.hpp).
+// usage names (flags_of), so the two cannot drift. The op's (family's) own file registers its
+// RunOps (RunOpRegistration) and run_ops() (apps/cli_run_ops.cpp) puts them in the op table's
+// order: `run --help`, `run <op> --help`, the dispatch and `--distributed` all walk that one
+// list. Whether `--help` mentions --distributed is the op table's `distributed`
+// (tensorbuf/op_table.hpp).
 struct RunOp {
   std::string name = {};      // the public name, as in the op table
   std::string synopsis = {};  // the flags as usage shows them, '\n' between lines
@@ -146,6 +147,8 @@ struct RunOp {
   // flags): set in a build with MPI for the ops whose table row says `distributed`, beside
   // `run` in the op's file (TENSORBUF_CLI_DISTRIBUTED); empty otherwise.
   std::function<int(const Args&)> distributed = {};
+  // A command that is no op of the table (`process`): listed after the table's op named here.
+  std::string follows = {};
 
   const std::string& listed_name() const { return listed_as.empty() ? name : listed_as; }
 };
@@ -158,14 +161,17 @@ void write_sharded(const std::optional<std::string>& out, const Args& flags,
 #else
 #define TENSORBUF_CLI_DISTRIBUTED(runner) nullptr
 #endif
-std::vector<RunOp> scatter_nd_run_ops();  // apps/cli_run_scatter_nd.cpp
-std::vector<RunOp> mask_run_ops();        // apps/cli_run_boolean_mask.cpp
-std::vector<RunOp> string_run_ops();      // apps/cli_run_substr.cpp
-std::vector<RunOp> gather_nd_run_ops();   // apps/cli_run_gather_nd.cpp
-std::vector<RunOp> elements_run_ops();    // apps/cli_run_elements.cpp
-std::vector<RunOp> processing_run_ops();  // apps/cli_run_processing.cpp
-// Every op of `tensorbuf run`, in the order `run --help` lists them; one by name (null for an
-// unknown name).
+// Registers a file's RunOps, made when run_ops() is first asked for. At namespace scope in the
+// op's (family's) file: `const RunOpRegistration registration(&x_run_ops);`.
+struct RunOpRegistration {
+  explicit RunOpRegistration(std::vector<RunOp> (*make)());
+};
+// `registered` in the op table's order, each `follows` command after its op. InternalError
+// naming the op for a table row that claims surface::kCli without a RunOp, a RunOp that is no
+// such row's op (nor follows one), or two RunOps of one name.
+std::vector<RunOp> in_table_order(std::vector<RunOp> registered);
+// Every registered op of `tensorbuf run`, in_table_order: the order `run --help` lists them;
+// one by name (null for an unknown name).
 const std::vector<RunOp>& run_ops();
 const RunOp* find_run_op(std::string_view name);
 // The ops `run --help` lists, in its order: the first of each listed_name().

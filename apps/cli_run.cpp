@@ -1,6 +1,6 @@
 // `tensorbuf run <op>`: one op on .npy files. Inputs are read, the op runs on --device, and
-// the output file is written (atomically) only when the op succeeded. The ops are run_ops():
-// the usage, each op's --help and the dispatch are made from that list.
+// the output file is written (atomically) only when the op succeeded. The ops are run_ops()
+// (apps/cli_run_ops.cpp): the usage, each op's --help and the dispatch are made from that list.
 #include <algorithm>
 #include <charconv>
 #include <iostream>
@@ -53,52 +53,6 @@ Device run_device(const Args& flags) {
   return parse_device(flags.optional("device").value_or("cpu"));
 }
 
-const std::vector<RunOp>& run_ops() {
-  static const std::vector<RunOp> ops = [] {
-    std::vector<RunOp> all;
-    for (auto family : {&scatter_nd_run_ops, &mask_run_ops, &processing_run_ops, &string_run_ops,
-                        &gather_nd_run_ops, &elements_run_ops}) {
-      std::vector<RunOp> some = family();
-      std::move(some.begin(), some.end(), std::back_inserter(all));
-    }
-    return all;
-  }();
-  return ops;
-}
-
-std::vector<FlagSpec> flags_of(std::string_view synopsis) {
-  std::vector<FlagSpec> flags;
-  const auto ends_word = [](char c) { return c == ' ' || c == '\n' || c == ']' || c == ')'; };
-  for (std::size_t at = synopsis.find("--"); at != std::string_view::npos;
-       at = synopsis.find("--", at)) {
-    std::size_t end = at + 2;
-    while (end < synopsis.size() && !ends_word(synopsis[end])) ++end;
-    const std::string name(synopsis.substr(at + 2, end - at - 2));
-    // A value follows unless the flag ends a group or the next word is another flag or group.
-    const bool alone = end + 1 >= synopsis.size() || synopsis[end] == ']' || synopsis[end] == ')' ||
-                       std::string_view("-[(|").find(synopsis[end + 1]) != std::string_view::npos;
-    flags.push_back({name, !alone});
-    at = end;
-  }
-  return flags;
-}
-
-const RunOp* find_run_op(std::string_view name) {
-  for (const RunOp& op : run_ops()) {
-    if (op.name == name) return &op;
-  }
-  return nullptr;
-}
-
-std::vector<const RunOp*> listed_run_ops() {
-  std::vector<const RunOp*> listed;
-  for (const RunOp& op : run_ops()) {
-    const auto same = [&](const RunOp* o) { return o->listed_name() == op.listed_name(); };
-    if (std::none_of(listed.begin(), listed.end(), same)) listed.push_back(&op);
-  }
-  return listed;
-}
-
 namespace {
 
 constexpr const char* kRunUsageEnd = R"(
@@ -136,8 +90,9 @@ std::string indented(const std::string& synopsis, const std::string& indent) {
 }
 
 void print_run_usage() {
+  const std::vector<const RunOp*> ops = listed_run_ops();  // before any output: it may throw
   std::cout << "usage: tensorbuf run <op> [flags]\n\nops:\n";
-  for (const RunOp* op : listed_run_ops()) {
+  for (const RunOp* op : ops) {
     std::cout << "  " << op->listed_name() << "\n      " << indented(op->synopsis, "      ")
               << '\n';
   }

@@ -1,6 +1,5 @@
-// `tensorbuf run boolean_mask_update`, `boolean_mask`, `boolean_mask_into` and `compress`: the
-// mask ops on .npy files (docs/boolean_mask.md). Only the update has an in-place form: the
-// others' output has its own shape.
+// `tensorbuf run boolean_mask`, `boolean_mask_into` and `compress`: the mask ops on .npy files
+// (docs/boolean_mask.md). No in-place form: the output has its own shape.
 #include <charconv>
 
 #include "cli.hpp"
@@ -8,17 +7,6 @@
 
 namespace tensorbuf::cli {
 namespace {
-
-int run_boolean_mask_update(const Args& flags) {
-  return run_tensor_update<BooleanMaskUpdateOptions>(
-      flags, "mask",
-      [](TensorBuffer& t, const TensorBuffer& m, const TensorBuffer& u, const auto& o) {
-        boolean_mask_update_in_place(t, m, u, o);
-      },
-      [](const TensorBuffer& t, const TensorBuffer& m, const TensorBuffer& u, const auto& o) {
-        return boolean_mask_update(t, m, u, o);
-      });
-}
 
 int run_boolean_mask(const Args& flags) {
   const auto options = options_from<BooleanMaskOptions>(flags);
@@ -81,26 +69,6 @@ int run_compress(const Args& flags) {
 }
 
 #if TENSORBUF_CLI_WITH_MPI
-// The tensor split by rows, the updates whole on every rank; along axis 0 the mask split as
-// the tensor (both block layouts of the same row count), along another axis whole.
-int run_boolean_mask_update_distributed(const Args& flags) {
-  const auto options = options_from<BooleanMaskUpdateOptions>(flags);
-  const std::optional<std::string> out = output_path(flags);
-  const dist::Comm comm(MPI_COMM_WORLD);
-  dist::ShardedTensor tensor = dist::load_npy(comm, flags.required("tensor"));
-  const TensorBuffer updates = load_npy_tensor(flags.required("updates"));
-  const int rank = tensor.global_shape().rank();
-  if (options.axis == 0 || options.axis == -rank) {
-    const dist::ShardedTensor mask = dist::load_npy(comm, flags.required("mask"));
-    dist::boolean_mask_update_in_place(tensor, mask, updates, options);
-  } else {
-    const TensorBuffer mask = load_npy_tensor(flags.required("mask"));
-    dist::boolean_mask_update_in_place(tensor, mask, updates, options);
-  }
-  write_sharded(out, flags, tensor);
-  return kExitOk;
-}
-
 // tensor[mask] along axis 0 with the mask split as the tensor; along another axis the mask is
 // whole on every rank and each rank selects in its rows.
 int run_boolean_mask_distributed(const Args& flags) {
@@ -120,21 +88,9 @@ int run_boolean_mask_distributed(const Args& flags) {
 }
 #endif
 
-}  // namespace
-
 std::vector<RunOp> mask_run_ops() {
   const std::string device = kDeviceUsage;
   return {
-      {.name = "boolean_mask_update",
-       .synopsis = "--tensor T.npy --mask M.npy --updates U.npy (--out O.npy | --in-place)\n"
-                   "[--axis N] [--no-broadcast] " +
-                   device,
-       .about = "NumPy's out[(slice(None),)*axis + (mask,)] = updates on a copy of tensor. mask:\n"
-                "bool, shape tensor.shape[axis:axis+mask.rank]; updates: tensor's dtype,\n"
-                "broadcast to the target shape unless --no-broadcast. --in-place: T.npy's data\n"
-                "is updated in the file itself (mapped, no copy).\n",
-       .run = run_boolean_mask_update,
-       .distributed = TENSORBUF_CLI_DISTRIBUTED(run_boolean_mask_update_distributed)},
       {.name = "boolean_mask",
        .synopsis = "--tensor T.npy --mask M.npy --out O.npy [--axis N] " + device,
        .about = "NumPy's tensor[(slice(None),)*axis + (mask,)], TensorFlow's tf.boolean_mask.\n"
@@ -161,4 +117,7 @@ std::vector<RunOp> mask_run_ops() {
   };
 }
 
+const RunOpRegistration registration(&mask_run_ops);
+
+}  // namespace
 }  // namespace tensorbuf::cli

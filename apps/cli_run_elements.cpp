@@ -29,8 +29,6 @@ int run_scatter_elements(const Args& flags) {
       });
 }
 
-}  // namespace
-
 std::vector<RunOp> elements_run_ops() {
   const std::string policy_device = std::string(kPolicyUsage) + " " + kDeviceUsage;
   return {
@@ -65,4 +63,7 @@ std::vector<RunOp> elements_run_ops() {
   };
 }
 
+const RunOpRegistration registration(&elements_run_ops);
+
+}  // namespace
 }  // namespace tensorbuf::cli

@@ -32,8 +32,6 @@ int run_gather_nd_distributed(const Args& flags) {
 }
 #endif
 
-}  // namespace
-
 std::vector<RunOp> gather_nd_run_ops() {
   return {
       {.name = "gather_nd",
@@ -47,4 +45,7 @@ std::vector<RunOp> gather_nd_run_ops() {
        .distributed = TENSORBUF_CLI_DISTRIBUTED(run_gather_nd_distributed)}};
 }
 
+const RunOpRegistration registration(&gather_nd_run_ops);
+
+}  // namespace
 }  // namespace tensorbuf::cli

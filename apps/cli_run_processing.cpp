@@ -85,6 +85,7 @@ struct ProcessingCommand {
   const char* usage;  // the flags besides --x, --out and --device
   const char* help;   // what the op computes
   TensorBuffer (*run)(const TensorBuffer& x, const Args& flags);
+  const char* follows = "";  // a command that is no op of the table: the op it is listed after
 };
 
 const ProcessingCommand kCommands[] = {
@@ -141,10 +142,9 @@ const ProcessingCommand kCommands[] = {
      "--steps normalize:127.5,127.5,127.5:127.5,127.5,127.5/cast:float16\n",
      [](const TensorBuffer& x, const Args& flags) {
        return parse_steps(flags.required("steps")).run(x, options_from<ProcessOptions>(flags));
-     }},
+     },
+     "dequantize_linear"},
 };
-
-}  // namespace
 
 std::vector<RunOp> processing_run_ops() {
   std::vector<RunOp> ops;
@@ -153,13 +153,18 @@ std::vector<RunOp> processing_run_ops() {
         {.name = command.op,
          .synopsis = std::string("--x X.npy ") + command.usage + " --out O.npy " + kDeviceUsage,
          .about = command.help,
-         .run = [run = command.run](const Args& flags) {
-           const std::string& out = flags.required("out");
-           save_npy(out, run(load_npy_tensor(flags.required("x")), flags));
-           return kExitOk;
-         }});
+         .run =
+             [run = command.run](const Args& flags) {
+               const std::string& out = flags.required("out");
+               save_npy(out, run(load_npy_tensor(flags.required("x")), flags));
+               return kExitOk;
+             },
+         .follows = command.follows});
   }
   return ops;
 }
 
+const RunOpRegistration registration(&processing_run_ops);
+
+}  // namespace
 }  // namespace tensorbuf::cli

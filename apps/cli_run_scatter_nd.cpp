@@ -51,8 +51,6 @@ std::function<int(const Args&)> distributed_runner(std::size_t combine) {
 std::function<int(const Args&)> distributed_runner(std::size_t) { return nullptr; }
 #endif
 
-}  // namespace
-
 std::vector<RunOp> scatter_nd_run_ops() {
   // The C++ functions of each combine, in the table's order.
   const ScatterFns fns[] = {
@@ -88,4 +86,7 @@ std::vector<RunOp> scatter_nd_run_ops() {
   return ops;
 }
 
+const RunOpRegistration registration(&scatter_nd_run_ops);
+
+}  // namespace
 }  // namespace tensorbuf::cli

@@ -29,8 +29,6 @@ int run_substr_distributed(const Args& flags) {
 }
 #endif
 
-}  // namespace
-
 std::vector<RunOp> string_run_ops() {
   return {{.name = "substr",
            .synopsis = "--input S.npy --pos P.npy --len L.npy --out O.npy\n[--unit " +
@@ -42,4 +40,7 @@ std::vector<RunOp> string_run_ops() {
            .distributed = TENSORBUF_CLI_DISTRIBUTED(run_substr_distributed)}};
 }
 
+const RunOpRegistration registration(&string_run_ops);
+
+}  // namespace
 }  // namespace tensorbuf::cli

@@ -2,6 +2,7 @@
 // info, help, usage errors, examples and bench. The built binary is run as a child process.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -81,22 +82,50 @@ TEST_F(Cli, HelpOnEveryCommand) {
 
 // The op table's CLI surface: every op of every family that claims the CLI has `run <op>` with
 // its own help, and `run --help` lists the family. Fails when a table row claims surface::kCli
-// before `tensorbuf run` has it.
+// before `tensorbuf run` has it, and in either binary when an op's file (its RunOp's
+// registration, apps/cli_run_ops.cpp) is not linked in.
 TEST_F(Cli, EveryOpOfTheTableHasRunHelp) {
+  for (const char* binary : {TENSORBUF_CLI_PATH, TENSORBUF_INSTALLED_CLI_PATH}) {
+    const Result list = run({"run", "--help"}, binary);
+    ASSERT_EQ(list.status, 0) << binary << ": " << list.err;
+    int checked = 0;
+    for (const OpFamilyInfo& family : kOpFamilies) {
+      if ((family.surfaces & surface::kCli) == 0) continue;
+      EXPECT_NE(list.out.find("  " + std::string(family.name)), std::string::npos) << family.name;
+      for_each_op_name(family, [&](std::string_view name) {
+        const Result r = run({"run", std::string(name), "--help"}, binary);
+        EXPECT_EQ(r.status, 0) << name << ": " << r.err;
+        EXPECT_NE(r.out.find("usage: tensorbuf run " + std::string(name) + " "), std::string::npos)
+            << r.out;
+        ++checked;
+      });
+    }
+    EXPECT_GE(checked, 3);  // the table was walked
+  }
+}
+
+// `run --help` lists the ops in the op table's order (the ops' files register them in any).
+TEST_F(Cli, RunHelpListsTheOpsInTheTablesOrder) {
   const Result list = run({"run", "--help"});
-  int checked = 0;
+  ASSERT_EQ(list.status, 0) << list.err;
+  std::vector<std::string> listed;  // the lines "  <name>"
+  std::istringstream lines(list.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.size() > 2 && line.rfind("  ", 0) == 0 && line[2] != ' ') {
+      listed.push_back(line.substr(2));
+    }
+  }
+  std::ptrdiff_t previous = -1;
   for (const OpFamilyInfo& family : kOpFamilies) {
     if ((family.surfaces & surface::kCli) == 0) continue;
-    EXPECT_NE(list.out.find("  " + std::string(family.name)), std::string::npos) << family.name;
-    for_each_op_name(family, [&](std::string_view name) {
-      const Result r = run({"run", std::string(name), "--help"});
-      EXPECT_EQ(r.status, 0) << name << ": " << r.err;
-      EXPECT_NE(r.out.find("usage: tensorbuf run " + std::string(name) + " "), std::string::npos)
-          << r.out;
-      ++checked;
+    const std::string name(family.name);
+    const auto at = std::find_if(listed.begin(), listed.end(), [&](const std::string& l) {
+      return l == name || l.rfind(name + "_{", 0) == 0;  // the scatter combines on one line
     });
+    ASSERT_NE(at, listed.end()) << name << " in\n" << list.out;
+    EXPECT_GT(at - listed.begin(), previous) << name << " in\n" << list.out;
+    previous = at - listed.begin();
   }
-  EXPECT_GE(checked, 3);  // the table was walked
 }
 
 TEST_F(Cli, InfoSaysWhetherMpiIsBuiltIn) {
