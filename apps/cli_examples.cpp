@@ -47,7 +47,7 @@ struct Group {
 constexpr Group kGroups[] = {
     {"TB", "TensorBuffer", &tensor_buffer_examples},
     {"T", spelling(OpFamily::kScatterNd), &scatter_examples},
-    {"B", spelling(OpFamily::kBooleanMaskUpdate), &mask_examples},
+    {"B", spelling(OpFamily::kBooleanMaskUpdate), &boolean_mask_update_examples},
     {"S", spelling(OpFamily::kSubstr), &substr_examples},
     {"P", "processing pipelines", &processing_examples},
 };

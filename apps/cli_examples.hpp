@@ -21,11 +21,11 @@ struct Example {
   std::function<std::string(Device)> run;
 };
 
-std::vector<Example> tensor_buffer_examples();  // TB*
-std::vector<Example> scatter_examples();        // T*
-std::vector<Example> mask_examples();           // B*
-std::vector<Example> substr_examples();         // S*
-std::vector<Example> processing_examples();     // P*
+std::vector<Example> tensor_buffer_examples();        // TB*
+std::vector<Example> scatter_examples();              // T*
+std::vector<Example> boolean_mask_update_examples();  // B*
+std::vector<Example> substr_examples();               // S*
+std::vector<Example> processing_examples();           // P*
 
 // Text forms: nested lists by shape ("[[1,2],[3,4]]", a scalar bare), integers as integers,
 // floats in their shortest round-trip form ("500.1", "nan", "-inf").

@@ -29,7 +29,7 @@ Maker M(std::vector<int> v, Shape shape) { return [=] { return boolean(v, shape)
 
 }  // namespace
 
-std::vector<Example> mask_examples() {
+std::vector<Example> boolean_mask_update_examples() {
   std::vector<Example> v;
   const Maker b1 = I({0, 0, 0, 1, 1, 1, 2, 2, 2}, {3, 3});
   const std::string b1_out = "[[-1,-1,-1],[1,1,1],[2,2,2]]";
