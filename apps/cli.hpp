@@ -127,6 +127,19 @@ int run_tensor_update(const Args& flags, const char* operand_flag, InPlace in_pl
   return kExitOk;
 }
 
+// An op `op(a, b, options)` whose output has its own shape: --<a> and --<b> read, the result
+// saved to --out.
+template <class Options>
+int run_to_out(const Args& flags, const char* a, const char* b,
+               TensorBuffer (*op)(const TensorBuffer&, const TensorBuffer&, const Options&)) {
+  const auto options = options_from<Options>(flags);
+  const std::string& out = flags.required("out");
+  const TensorBuffer first = load_npy_tensor(flags.required(a));
+  const TensorBuffer second = load_npy_tensor(flags.required(b));
+  save_npy(out, op(first, second, options));
+  return kExitOk;
+}
+
 // Usage words many ops share.
 inline constexpr const char* kPolicyUsage = "[--out-of-bounds default|error|drop]";
 inline constexpr const char* kDeviceUsage = "[--device cpu|cuda]";

@@ -8,15 +8,6 @@
 namespace tensorbuf::cli {
 namespace {
 
-int run_boolean_mask(const Args& flags) {
-  const auto options = options_from<BooleanMaskOptions>(flags);
-  const std::string& out = flags.required("out");
-  const TensorBuffer tensor = load_npy_tensor(flags.required("tensor"));
-  const TensorBuffer mask = load_npy_tensor(flags.required("mask"));
-  save_npy(out, boolean_mask(tensor, mask, options));
-  return kExitOk;
-}
-
 std::int64_t parse_capacity(const std::string& text) {
   std::int64_t value = 0;
   const char* end = text.data() + text.size();
@@ -59,15 +50,6 @@ int run_boolean_mask_into(const Args& flags) {
   return kExitOk;
 }
 
-int run_compress(const Args& flags) {
-  const auto options = options_from<CompressOptions>(flags);
-  const std::string& out = flags.required("out");
-  const TensorBuffer input = load_npy_tensor(flags.required("input"));
-  const TensorBuffer condition = load_npy_tensor(flags.required("condition"));
-  save_npy(out, compress(input, condition, options));
-  return kExitOk;
-}
-
 #if TENSORBUF_CLI_WITH_MPI
 // tensor[mask] along axis 0 with the mask split as the tensor; along another axis the mask is
 // whole on every rank and each rank selects in its rows.
@@ -97,7 +79,7 @@ std::vector<RunOp> mask_run_ops() {
                 "mask: bool, shape tensor.shape[axis:axis+K]; the output has shape\n"
                 "tensor.shape[:axis] + [n] + tensor.shape[axis+K:], n the count of true "
                 "entries.\n",
-       .run = run_boolean_mask,
+       .run = [](const Args& f) { return run_to_out(f, "tensor", "mask", &boolean_mask); },
        .distributed = TENSORBUF_CLI_DISTRIBUTED(run_boolean_mask_distributed)},
       {.name = "boolean_mask_into",
        .synopsis = "--tensor T.npy --mask M.npy --capacity C --out O.npy --count N.npy\n"
@@ -113,7 +95,7 @@ std::vector<RunOp> mask_run_ops() {
        .about = "ONNX Compress: the slices of input along --axis whose 1-D bool condition entry\n"
                 "is true (no --axis: the elements of the flattened input). A shorter condition\n"
                 "is false past its end; a longer one may only be false there.\n",
-       .run = run_compress},
+       .run = [](const Args& f) { return run_to_out(f, "input", "condition", &compress); }},
   };
 }
 

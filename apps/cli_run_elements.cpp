@@ -8,16 +8,6 @@
 namespace tensorbuf::cli {
 namespace {
 
-template <TensorBuffer (*op)(const TensorBuffer&, const TensorBuffer&, const GatherOptions&)>
-int run_a_gather(const Args& flags) {
-  const auto options = options_from<GatherOptions>(flags);
-  const std::string& out = flags.required("out");
-  const TensorBuffer params = load_npy_tensor(flags.required("params"));
-  const TensorBuffer indices = load_npy_tensor(flags.required("indices"));
-  save_npy(out, op(params, indices, options));
-  return kExitOk;
-}
-
 int run_scatter_elements(const Args& flags) {
   return run_tensor_update<ScatterElementsOptions>(
       flags, "indices",
@@ -40,14 +30,14 @@ std::vector<RunOp> elements_run_ops() {
                 "--batch-dims (default 0: leading dims shared by params and indices). indices:\n"
                 "int32 or int64; -s <= i < 0 means i + s (s = params.shape[axis]); anything\n"
                 "else outside [0, s) is out of range (error on the CPU by default; drop: zeros).\n",
-       .run = run_a_gather<&gather>},
+       .run = [](const Args& f) { return run_to_out(f, "params", "indices", &gather); }},
       {.name = "gather_elements",
        .synopsis = "--params P.npy --indices I.npy --out O.npy [--axis N]\n" + policy_device,
        .about = "ONNX GatherElements, torch.gather, np.take_along_axis: out[p] = params[p with\n"
                 "p[axis] = indices[p]], shape indices.shape (params' rank, indices.shape[d] <=\n"
                 "params.shape[d] off the axis). Negative indices and --out-of-bounds as "
                 "gather's.\n",
-       .run = run_a_gather<&gather_elements>},
+       .run = [](const Args& f) { return run_to_out(f, "params", "indices", &gather_elements); }},
       {.name = "scatter_elements",
        .synopsis = "--tensor T.npy --indices I.npy --updates U.npy (--out O.npy | --in-place)\n"
                    "[--axis N] [--reduction " +

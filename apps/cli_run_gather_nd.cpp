@@ -6,15 +6,6 @@
 namespace tensorbuf::cli {
 namespace {
 
-int run_gather_nd(const Args& flags) {
-  const auto options = options_from<GatherOptions>(flags);
-  const std::string& out = flags.required("out");
-  const TensorBuffer params = load_npy_tensor(flags.required("params"));
-  const TensorBuffer indices = load_npy_tensor(flags.required("indices"));
-  save_npy(out, gather_nd(params, indices, options));
-  return kExitOk;
-}
-
 #if TENSORBUF_CLI_WITH_MPI
 // The embedding lookup: params and indices split by rows, each rank asks for its block of
 // index rows and writes its rows of the answer (the rank-order concatenation is the whole).
@@ -41,7 +32,7 @@ std::vector<RunOp> gather_nd_run_ops() {
                 "D = indices.shape[-1], out[i...] = params[i[:b]..., indices[i...]], shape\n"
                 "indices.shape[:-1] + params.shape[b+D:]. indices: int32 or int64; negative\n"
                 "components are out of range (error on the CPU by default; drop: zeros).\n",
-       .run = run_gather_nd,
+       .run = [](const Args& f) { return run_to_out(f, "params", "indices", &gather_nd); },
        .distributed = TENSORBUF_CLI_DISTRIBUTED(run_gather_nd_distributed)}};
 }
 
