@@ -40,8 +40,8 @@ std::vector<RunOp> in_table_order(std::vector<RunOp> registered) {
     if ((family.surfaces & surface::kCli) == 0) continue;
     for_each_op_name(family, [&](std::string_view name) {
       if (!move_op(registered, ordered, [&](const RunOp& op) { return op.name == name; })) {
-        throw InternalError("the op table's row '" + std::string(name) +
-                            "' claims surface::kCli, but no RunOp is registered for it");
+        throw InternalError("op '" + std::string(name) +
+                            "' of the op table claims surface::kCli, but no RunOp is registered");
       }
       while (move_op(registered, ordered, [&](const RunOp& op) { return op.follows == name; })) {
       }

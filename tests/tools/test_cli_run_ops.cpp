@@ -60,8 +60,9 @@ TEST(CliRunOps, ATableRowThatClaimsTheCliWithoutARunOpIsRefused) {
   std::vector<std::string> names = table_cli_ops();
   const std::string missing = names[names.size() / 2];
   names.erase(names.begin() + static_cast<std::ptrdiff_t>(names.size() / 2));
-  EXPECT_EQ(refusal(fakes(names)), "the op table's row '" + missing +
-                                       "' claims surface::kCli, but no RunOp is registered for it");
+  EXPECT_EQ(
+      refusal(fakes(names)),
+      "op '" + missing + "' of the op table claims surface::kCli, but no RunOp is registered");
 }
 
 TEST(CliRunOps, ARunOpThatIsNoOpOfTheTableIsRefused) {
