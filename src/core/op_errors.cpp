@@ -8,7 +8,6 @@
 #include "core/axis_indices.hpp"
 #include "core/error_macros.hpp"
 #include "core/nd_indices.hpp"
-#include "core/plan_boolean_mask_update.hpp"
 #include "core/elements_plan.hpp"
 #include "core/gather_plan.hpp"
 
@@ -73,17 +72,6 @@ std::string rejection_message(const GatherElementsPlan& plan, const AxisIndexRes
 std::string rejection_message(const ScatterElementsPlan& plan, const AxisIndexResult& result) {
   return bad_axis_index_message(plan.layout.indices_dims, result.first_bad_index,
                                 result.bad_value, plan.layout.axis, plan.layout.tensor_dims);
-}
-
-std::string rejection_message(const BooleanMaskUpdatePlan& plan,
-                              const BooleanMaskUpdateResult& result) {
-  const Shape target = mask_update_target_shape(plan, result.count);
-  if (plan.broadcast) {
-    return str_cat("Incompatible shapes: ", plan.updates_shape.to_string(), " vs. ",
-                   target.to_string());
-  }
-  return str_cat("Updates shape ", plan.updates_shape.to_string(),
-                 " is not equal to the target shape ", target.to_string(), " (broadcast = false).");
 }
 
 std::string rejection_message(const StringTensor& input, const SubstrResult& result) {

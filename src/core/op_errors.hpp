@@ -8,7 +8,6 @@
 
 #include <string>
 
-#include "core/boolean_mask_update_plan.hpp"
 #include "core/export_for_mpi.hpp"
 #include "core/scatter_nd_plan.hpp"
 #include "core/substr_plan.hpp"
@@ -26,11 +25,6 @@ struct ScatterElementsPlan;
 // Scatter (rules 7 and 9): "indices[1,0] = [9] does not index into shape [4]".
 TENSORBUF_INTERNAL_FOR_MPI std::string rejection_message(const ScatterNdPlan& plan,
                                                          const ScatterNdResult& result);
-// Mask update, the updates that do not fit the target shape for result.count true entries:
-// "Incompatible shapes: [3] vs. [2]" (broadcast), or "Updates shape ... is not equal to the
-// target shape ... (broadcast = false)." Plan-time checks raise the same text.
-TENSORBUF_INTERNAL_FOR_MPI std::string rejection_message(const BooleanMaskUpdatePlan& plan,
-                                                         const BooleanMaskUpdateResult& result);
 // substr (rule 5), the element's input string read on the host:
 // "pos 6 out of range for string b'Hello' at index 0".
 TENSORBUF_INTERNAL_FOR_MPI std::string rejection_message(const StringTensor& input,

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/error_macros.hpp"
-#include "core/plan_boolean_mask_update.hpp"
+#include "core/mask_rules.hpp"
 #include "core/shape_product.hpp"
 
 namespace tensorbuf::core {

@@ -8,7 +8,7 @@
 
 namespace tensorbuf::core {
 
-// boolean_mask: the mask rules of boolean_mask_update (InvalidArgumentError with its texts).
+// boolean_mask: the mask rules (core/mask_rules.hpp: InvalidArgumentError with their texts).
 // The plan's capacity is -1 (sized by n).
 TENSORBUF_INTERNAL_FOR_MPI BooleanMaskPlan plan_boolean_mask(const TensorBuffer& tensor,
                                                              const TensorBuffer& mask,

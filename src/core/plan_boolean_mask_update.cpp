@@ -1,10 +1,11 @@
 #include "core/plan_boolean_mask_update.hpp"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/error_macros.hpp"
-#include "core/op_errors.hpp"
+#include "core/mask_rules.hpp"
 #include "core/shape_product.hpp"
 
 namespace tensorbuf::core {
@@ -47,37 +48,23 @@ int merge_dims(const std::vector<std::int64_t>& dims, const std::vector<std::int
 
 }  // namespace
 
-void check_mask_value(const TensorBuffer& mask) {
-  TENSORBUF_EXPECTS(mask.shape().rank() > 0, InvalidArgumentError, "Mask cannot be a scalar.");
-  TENSORBUF_EXPECTS(mask.data_type() == DataType::kBool, InvalidArgumentError,
-                    str_cat("Mask must be of dtype bool, got ", to_string(mask.data_type()), "."));
-}
-
-int mask_axis(const Shape& tensor_shape, const Shape& mask_shape, int axis_option) {
-  const int rank = tensor_shape.rank();
-  const int mask_rank = mask_shape.rank();
-  std::int64_t axis = axis_option;
-  if (axis < 0) axis += rank;
-  TENSORBUF_EXPECTS(axis >= 0 && axis + mask_rank <= rank, InvalidArgumentError,
-                    str_cat("Axis ", axis_option, " is out of range for a tensor of rank ", rank,
-                            " and a mask of rank ", mask_rank, " (need 0 <= axis and axis + ",
-                            mask_rank, " <= ", rank, ")."));
-  const std::vector<std::int64_t>& dims = tensor_shape.dims();
-  const Shape required_mask_shape(
-      std::vector<std::int64_t>(dims.begin() + axis, dims.begin() + axis + mask_rank));
-  TENSORBUF_EXPECTS(mask_shape == required_mask_shape, InvalidArgumentError,
-                    str_cat("Mask shape ", mask_shape.to_string(),
-                            " is not compatible with the required mask shape: ",
-                            required_mask_shape.to_string(), "."));
-  return static_cast<int>(axis);
-}
-
 Shape mask_update_target_shape(const BooleanMaskUpdatePlan& plan, std::int64_t n) {
   const std::vector<std::int64_t>& dims = plan.tensor_shape.dims();
   std::vector<std::int64_t> target(dims.begin(), dims.begin() + plan.axis);
   target.push_back(n);
   target.insert(target.end(), dims.begin() + plan.axis + plan.mask_rank, dims.end());
   return Shape(std::move(target));
+}
+
+std::string rejection_message(const BooleanMaskUpdatePlan& plan,
+                              const BooleanMaskUpdateResult& result) {
+  const Shape target = mask_update_target_shape(plan, result.count);
+  if (plan.broadcast) {
+    return str_cat("Incompatible shapes: ", plan.updates_shape.to_string(), " vs. ",
+                   target.to_string());
+  }
+  return str_cat("Updates shape ", plan.updates_shape.to_string(),
+                 " is not equal to the target shape ", target.to_string(), " (broadcast = false).");
 }
 
 BooleanMaskUpdatePlan plan_boolean_mask_update(const TensorBuffer& tensor, const TensorBuffer& mask,

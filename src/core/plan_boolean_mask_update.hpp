@@ -1,8 +1,9 @@
-// Validating and planning boolean_mask_update (src/core only; its error texts:
-// core/op_errors.hpp).
+// Validating and planning boolean_mask_update, and the text of its rejected run (src/core
+// only). The mask rules it shares with the other mask ops: core/mask_rules.hpp.
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "core/boolean_mask_update_plan.hpp"
 #include "core/export_for_mpi.hpp"
@@ -10,12 +11,6 @@
 #include "tensorbuf/tensor_buffer.hpp"
 
 namespace tensorbuf::core {
-
-// The mask rules every mask op shares (spec/boolean_mask_update.md rule 2): a bool mask of rank
-// K >= 1 ...
-void check_mask_value(const TensorBuffer& mask);
-// ... whose shape is tensor.shape[axis:axis+K]; returns the axis normalised (>= 0).
-int mask_axis(const Shape& tensor_shape, const Shape& mask_shape, int axis);
 
 // Validates the arguments (InvalidArgumentError with the spec's texts) and plans the op.
 // Errors that do not depend on n are raised here; to name the target shape their message
@@ -29,5 +24,12 @@ TENSORBUF_INTERNAL_FOR_MPI BooleanMaskUpdatePlan plan_boolean_mask_update(
 
 // The target shape tensor.shape[:axis] + [n] + tensor.shape[axis+K:].
 Shape mask_update_target_shape(const BooleanMaskUpdatePlan& plan, std::int64_t n);
+
+// The updates that do not fit the target shape for result.count true entries:
+// "Incompatible shapes: [3] vs. [2]" (broadcast), or "Updates shape ... is not equal to the
+// target shape ... (broadcast = false)." Plan-time checks raise the same text. Beside the plan,
+// as core::raise_if_rejected and the distributed op find it (core/op_errors.hpp).
+TENSORBUF_INTERNAL_FOR_MPI std::string rejection_message(const BooleanMaskUpdatePlan& plan,
+                                                         const BooleanMaskUpdateResult& result);
 
 }  // namespace tensorbuf::core
