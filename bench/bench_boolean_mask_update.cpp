@@ -82,9 +82,9 @@ void in_place_case(benchmark::State& state, std::int64_t rows, std::int64_t inne
   report(state, in.in_place_bytes, limit_for(device, in.in_place_bytes));
 }
 
-// The CUDA variants (kernels/variants.hpp: write pass, tile scan), one case per variant and
-// form, so one GPU run measures each against the default (bench/RESULTS.md, "Pending H200
-// run"). The switch is restored after the case.
+// The CUDA variants (kernels/boolean_mask_update_variants.hpp: write pass, tile scan), one case
+// per variant and form, so one GPU run measures each against the default (bench/RESULTS.md,
+// "Pending H200 run"). The switch is restored after the case.
 template <bool kInPlace>
 void variant_case(benchmark::State& state, std::int64_t rows, std::int64_t inner, double density,
                   kernels::MaskUpdatePass pass, kernels::MaskUpdateRanks ranks) {

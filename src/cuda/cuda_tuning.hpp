@@ -1,4 +1,4 @@
-// Tuning of the CUDA backend: which variant of a driver's passes runs (kernels/variants.hpp),
+// Tuning of the CUDA backend: which variant of a driver's passes runs (kernels/*_variants.hpp),
 // so that one GPU run of the bench measures every candidate (bench/RESULTS.md, "Pending H200
 // run") and tests can pin one. Process-wide; set it before the calls it should affect. Defined
 // in every build (without CUDA nothing reads it).
@@ -6,7 +6,8 @@
 
 #include <cstdint>
 
-#include "kernels/variants.hpp"
+#include "kernels/boolean_mask_update_variants.hpp"
+#include "kernels/substr_variants.hpp"
 
 namespace tensorbuf::cuda {
 

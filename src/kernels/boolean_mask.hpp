@@ -1,7 +1,9 @@
-// boolean_mask (and boolean_mask_into, compress): stream compaction, the read side of
-// boolean_mask_update. With the tensor viewed as [outer, A, inner] and the mask over the first
-// M <= A rows of the middle dim, the j-th true mask position m (j = how many true positions
-// precede it) is copied to output row j of every outer block:
+// The read side of the mask ops: stream compaction, for boolean_mask and the forms of its family
+// that share its kernel (into a caller's buffer; a 1-D condition along one axis). The family's
+// update is the write side; both rank the mask with kernels/mask_tiles.hpp. With the tensor
+// viewed as [outer, A, inner] and the mask over the first M <= A rows of the middle dim, the
+// j-th true mask position m (j = how many true positions precede it) is copied to output row j
+// of every outer block:
 //   out[o, j, t] = tensor[o, m, t]   for j < capacity.
 // The driver (tile counts -> scan -> one compaction pass) is written over an executor
 // (executor.hpp), so CPU tests run the CUDA backend's logic through HostExecutor.

@@ -15,7 +15,7 @@
 #include "kernels/bits.hpp"
 #include "kernels/config.hpp"
 #include "kernels/mask_tiles.hpp"
-#include "kernels/variants.hpp"
+#include "kernels/boolean_mask_update_variants.hpp"
 
 namespace tensorbuf::kernels {
 

@@ -1,6 +1,7 @@
 // Mask tiles: a bool mask read 8 bytes (one 64-bit word) at a time, and the true count of each
-// tile, whose exclusive scan gives every true position its rank. Shared by boolean_mask_update
-// (the write side) and boolean_mask (the read side).
+// tile, whose exclusive scan gives every true position its rank. Shared by the mask ops (the op
+// table's kBooleanMask and kBooleanMaskUpdate families): the update writes the ranked rows, the
+// others read them.
 #pragma once
 
 #include <cstdint>
@@ -52,7 +53,8 @@ TENSORBUF_HOST_DEVICE inline std::uint64_t mask_tile_word(const std::uint8_t* ma
 }
 
 // The true bytes of tile T, and 0 for T = tiles, so that an exclusive scan over tiles + 1
-// entries leaves the total n in its last one (boolean_mask_update's MaskUpdateRanks::kScanOfCounts scans these).
+// entries leaves the total n in its last one (the update's variant
+// MaskUpdateRanks::kScanOfCounts scans these).
 template <class Index>
 struct MaskTileCountOf {
   const std::uint8_t* mask;

@@ -18,7 +18,7 @@
 #include "kernels/substr_map.hpp"
 #include "kernels/substr_rules.hpp"
 #include "kernels/substr_scan.hpp"
-#include "kernels/variants.hpp"
+#include "kernels/substr_variants.hpp"
 
 namespace tensorbuf::kernels {
 
@@ -308,9 +308,9 @@ struct SubstrDriverConfig {
   // The lane-scan variant of the lane form: the lane counts scanned once over all strings, so
   // each lane of the sizes pass reads 4 counts instead of kLanes (LaneSizesFunctor).
   bool lane_scan = false;
-  // How the lane form copies (kernels/variants.hpp); the device's loads only, same bytes.
+  // How the lane form copies (substr_variants.hpp); the device's loads only, same bytes.
   SubstrLaneCopy lane_copy = SubstrLaneCopy::kWords;
-  // How byte units get their output offsets (kernels/variants.hpp; substr_byte_scan.hpp).
+  // How byte units get their output offsets (substr_variants.hpp; substr_byte_scan.hpp).
   SubstrByteOffsets byte_offsets = SubstrByteOffsets::kSizesThenScan;
 };
 

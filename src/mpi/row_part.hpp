@@ -1,5 +1,5 @@
-// The part of a replicated operand that a rank's rows use (boolean_mask_update's updates,
-// substr's pos and len), as a zero-copy view.
+// The part of a replicated operand that a rank's rows use (an operand that broadcasts against a
+// row-sharded target: updates, per-string positions and lengths), as a zero-copy view.
 #pragma once
 
 #include <cstdint>

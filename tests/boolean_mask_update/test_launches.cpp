@@ -1,6 +1,7 @@
 // The work boolean_mask_update's CUDA driver queues per call, counted as CUDA launches
 // (support/launch_counting_executor.hpp; docs/boolean_mask_update.md, "Launches per call"),
-// host reads apart. Every form against both tile-scan variants (kernels/variants.hpp).
+// host reads apart. Every form against both tile-scan variants
+// (kernels/boolean_mask_update_variants.hpp).
 #include <gtest/gtest.h>
 
 #include <cstdint>

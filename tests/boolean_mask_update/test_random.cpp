@@ -321,8 +321,9 @@ TEST(BooleanMaskUpdateRandom, CudaDriverOnHostExecutorMatchesReference) {
   }
 }
 
-// Every variant of the CUDA backend's tuning switches (kernels/variants.hpp): write passes and
-// tile scans (the default pair is the test above).
+// Every variant of the CUDA backend's tuning switches
+// (kernels/boolean_mask_update_variants.hpp): write passes and tile scans (the default pair is
+// the test above).
 TEST(BooleanMaskUpdateRandom, EveryPassVariantOnHostExecutorMatchesReference) {
   std::mt19937_64 rng(4242);
   const int cases = random_cases();

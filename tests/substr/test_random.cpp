@@ -213,8 +213,8 @@ TEST(SubstrRandomDriver, HostExecutorMatchesReference) {
     TensorBuffer pos = testing::index_buffer(c.pos, c.pos_shape, c.type);
     TensorBuffer len = testing::index_buffer(c.len, c.pos_shape, c.type);
     for (std::int64_t threshold : {std::int64_t{0}, std::int64_t{16}, INT64_MAX}) {
-      // Both policies with the defaults, then the variants (kernels/variants.hpp): the vector
-      // lane copy under kDrop (which always copies), byte offsets in one scan under both.
+      // Both policies with the defaults, then the variants (kernels/substr_variants.hpp): the
+      // vector lane copy under kDrop (which always copies), byte offsets in one scan under both.
       for (int variant = 0; variant < 5; ++variant) {
         const bool report = variant == 1 || variant == 3;
         testing::DriverSettings settings;
