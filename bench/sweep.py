@@ -21,6 +21,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -150,21 +151,65 @@ def write_section(path, section, device):
         f.write(text)
 
 
+def table_ops():
+    """[(family, op)] for each kOpFamilies row of the op table, the op as the bench spells it
+    (without a leading "tensor_", tests/tools/test_bench_coverage.cpp)."""
+    text = open(os.path.join(HERE, "..", "include", "tensorbuf", "op_table.hpp")).read()
+    rows = text[text.index("kOpFamilies = "):]
+    rows = rows[:rows.index("\n});")]
+    return [(family, op[len("tensor_"):] if op.startswith("tensor_") else op)
+            for family, op in re.findall(r'OpFamily::(k[A-Za-z]+), "([a-z_]+)"', rows)]
+
+
+def op_of(form, ops):
+    """The first op a form's name holds as whole '_'-separated words (a pipeline's form may start
+    with another word), the longest where several match at one word (an op whose name starts
+    another op's name loses to it); None if it holds none."""
+    words = form.split("_")
+    for i in range(len(words)):
+        found = [op for op in ops if words[i:i + len(op.split("_"))] == op.split("_")]
+        if found:
+            return max(found, key=len)
+    return None
+
+
+def panels(rows):
+    """[(title, forms)]: a panel per op family of the table, in the table's order, titled by the
+    ops its forms measure; forms that measure no op of the table last, by their first word."""
+    table = table_ops()
+    family_of = {op: family for family, op in table}
+    families = list(dict.fromkeys(family for family, _ in table))
+    groups = {}
+    for form in sorted(rows):
+        op = op_of(form, family_of)
+        key = family_of[op] if op else form.split("_")[0]
+        groups.setdefault(key, {}).setdefault(op or key, []).append(form)
+    order = sorted(groups, key=lambda k: (families.index(k) if k in families else len(families),
+                                          k))
+    ops = [op for _, op in table]
+
+    def rank(op):
+        return ops.index(op) if op in ops else len(ops)
+    return [(", ".join(sorted(groups[k], key=rank)),
+             [f for op in sorted(groups[k], key=rank) for f in groups[k][op]]) for k in order]
+
+
 def plot(rows, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    groups = [("scatter_nd elements", lambda f: f.startswith("scatter") and "_elements" in f),
-              ("scatter_nd slices", lambda f: f.startswith("scatter") and "_slices" in f),
-              ("boolean_mask_update", lambda f: f.startswith("boolean_mask_update")),
-              ("substr", lambda f: f.startswith("substr"))]
-    fig, axes = plt.subplots(2, 2, figsize=(16, 10), dpi=100)
-    for ax, (title, keep) in zip(axes.flat, groups):
-        forms = sorted(f for f in rows if keep(f))
+    groups = panels(rows)
+    columns = 2
+    lines = max(1, (len(groups) + columns - 1) // columns)
+    fig, axes = plt.subplots(lines, columns, figsize=(16, 5 * lines), dpi=100, squeeze=False)
+    for ax in axes.flat[len(groups):]:
+        ax.set_visible(False)
+    for ax, (title, forms) in zip(axes.flat, groups):
         for i, form in enumerate(forms):
             sizes = sorted(rows[form])
             color = plt.cm.tab20(i % 20)
-            ax.plot(sizes, [rows[form][s]["op"] / s * 1e9 for s in sizes], "-o", ms=3,
+            marker = "o" if i < 20 else "s"
+            ax.plot(sizes, [rows[form][s]["op"] / s * 1e9 for s in sizes], "-" + marker, ms=3,
                     color=color, label=form)
             ax.plot(sizes, [rows[form][s]["ref"] / s * 1e9 for s in sizes], ":", color=color)
         ax.set_xscale("log", base=2)
