@@ -1,6 +1,6 @@
-// The mask rules every mask op shares (the op table's boolean_mask family; spec/indexing.md 5
-// points to them): InvalidArgumentError with the spec's texts, raised in each op's plan.
-// src/core only.
+// The mask rules shared by the ops that take a `mask` (the op table's rows whose inputs name
+// one; spec/indexing.md 5 points to them): InvalidArgumentError with the spec's texts, raised in
+// each op's plan. src/core only.
 #pragma once
 
 #include "tensorbuf/tensor_buffer.hpp"
