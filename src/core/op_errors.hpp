@@ -10,9 +10,7 @@
 
 #include "core/export_for_mpi.hpp"
 #include "core/scatter_nd_plan.hpp"
-#include "core/substr_plan.hpp"
 #include "tensorbuf/errors.hpp"
-#include "tensorbuf/string_tensor.hpp"
 
 namespace tensorbuf::core {
 
@@ -25,10 +23,6 @@ struct ScatterElementsPlan;
 // Scatter (rules 7 and 9): "indices[1,0] = [9] does not index into shape [4]".
 TENSORBUF_INTERNAL_FOR_MPI std::string rejection_message(const ScatterNdPlan& plan,
                                                          const ScatterNdResult& result);
-// substr (rule 5), the element's input string read on the host:
-// "pos 6 out of range for string b'Hello' at index 0".
-TENSORBUF_INTERNAL_FOR_MPI std::string rejection_message(const StringTensor& input,
-                                                         const SubstrResult& result);
 
 // The axis-indexed ops (core/axis_indices.hpp):
 // "indices[1,0] = 7 is out of range for axis 1 of shape [3,3]".

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/error_macros.hpp"
@@ -9,6 +11,45 @@
 
 namespace tensorbuf::core {
 namespace {
+
+constexpr std::size_t kMaxShownBytes = 64;
+
+// Python's repr() of a bytes object: b'...' (or b"..." when the bytes hold ' and no "),
+// \\, \t, \n, \r, \xhh for other bytes outside 0x20..0x7e. Longer than kMaxShownBytes: the
+// first kMaxShownBytes bytes, then "...".
+std::string python_bytes_repr(std::string_view bytes) {
+  const bool truncated = bytes.size() > kMaxShownBytes;
+  if (truncated) bytes = bytes.substr(0, kMaxShownBytes);
+  const bool has_single = bytes.find('\'') != std::string_view::npos;
+  const bool has_double = bytes.find('"') != std::string_view::npos;
+  const char quote = has_single && !has_double ? '"' : '\'';
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "b";
+  out += quote;
+  for (const char ch : bytes) {
+    const auto b = static_cast<unsigned char>(ch);
+    if (ch == quote || ch == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (ch == '\t') {
+      out += "\\t";
+    } else if (ch == '\n') {
+      out += "\\n";
+    } else if (ch == '\r') {
+      out += "\\r";
+    } else if (b < 0x20 || b >= 0x7f) {
+      out += "\\x";
+      out += kHex[b >> 4];
+      out += kHex[b & 0xf];
+    } else {
+      out += ch;
+    }
+  }
+  out += quote;
+  if (truncated) out += "...";
+  return out;
+}
+
 
 // Row-major strides of `shape` aligned to the right of a rank-`rank` output, 0 where the
 // operand's dim is 1 (or missing) and so broadcast.
@@ -106,6 +147,12 @@ SubstrPlan plan_substr(const StringTensor& input, const TensorBuffer& pos, const
     ++map.rank;
   }
   return plan;
+}
+
+std::string rejection_message(const StringTensor& input, const SubstrResult& result) {
+  return str_cat("pos ", result.bad_pos, " out of range for string ",
+                 python_bytes_repr(input.at(result.bad_input_index)), " at index ",
+                 result.first_bad_index);
 }
 
 }  // namespace tensorbuf::core

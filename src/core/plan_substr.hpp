@@ -1,5 +1,7 @@
-// Validating and planning substr (src/core only).
+// Validating and planning substr, and the text of its rejected run (src/core only).
 #pragma once
+
+#include <string>
 
 #include "core/export_for_mpi.hpp"
 #include "core/substr_plan.hpp"
@@ -14,5 +16,11 @@ namespace tensorbuf::core {
 TENSORBUF_INTERNAL_FOR_MPI SubstrPlan plan_substr(const StringTensor& input,
                                                   const TensorBuffer& pos, const TensorBuffer& len,
                                                   const SubstrOptions& options);
+
+// Rule 5, the element's input string read on the host (Python's bytes repr, at most 64 bytes
+// shown): "pos 6 out of range for string b'Hello' at index 0". Beside the plan, as
+// core::raise_if_rejected and the distributed op find it (core/op_errors.hpp).
+TENSORBUF_INTERNAL_FOR_MPI std::string rejection_message(const StringTensor& input,
+                                                         const SubstrResult& result);
 
 }  // namespace tensorbuf::core
