@@ -1,7 +1,6 @@
-// What the backends of the axis-indexed ops (gather, gather_elements, scatter_elements;
-// spec/indexing.md 2 and 4) report for a bad index: its flat position in indices and its value,
-// read by the backend so that the error path reads nothing again. Plain data (the kernels
-// include it).
+// What the backends of the axis-indexed ops (core/axis_indices.hpp; spec/indexing.md 2 and 4)
+// report for a bad index: its flat position in indices and its value, read by the backend so
+// that the error path reads nothing again. Plain data (the kernels include it).
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
-// The index rules the axis-indexed ops share (gather, gather_elements, scatter_elements;
+// The index rules the axis-indexed ops share (each index picks a position along one axis;
 // spec/indexing.md 2 and 4): the axis check and the text that names a bad index. Written once
-// here so that the three ops say the same thing. src/core only.
+// here so that all of them say the same thing. src/core only.
 #pragma once
 
 #include <cstdint>

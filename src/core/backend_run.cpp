@@ -18,7 +18,8 @@ BackendRun::~BackendRun() {
 }
 
 void BackendRun::touch(Storage& storage, bool written) {
-  // An op touches at most kMaxBuffers buffers (substr: six); reaching the limit is a bug here.
+  // An op touches at most kMaxBuffers buffers (one per operand and output; no op has more than
+  // six); reaching the limit is a bug here.
   TENSORBUF_EXPECTS(touched_count_ < kMaxBuffers, InternalError,
                     "BackendRun: more buffers than kMaxBuffers");
   written_[touched_count_] = written;

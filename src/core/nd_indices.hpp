@@ -1,6 +1,7 @@
-// The index rules the *_nd ops share (tensor_scatter_nd, gather_nd; spec tensor_scatter_nd.md
-// rules 1, 2, 7 and spec/indexing.md 3): the indices' dtype, the row -> slice geometry, and the
-// text that names a bad row. Written once here, so both ops say the same thing. src/core only.
+// The index rules the *_nd ops share (an index row of D components picks a slice of the
+// tensor; spec tensor_scatter_nd.md rules 1, 2, 7 and spec/indexing.md 3): the indices' dtype,
+// the row -> slice geometry, and the text that names a bad row. Written once here, so every
+// such op says the same thing. src/core only.
 #pragma once
 
 #include <cstdint>

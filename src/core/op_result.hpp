@@ -8,8 +8,8 @@
 namespace tensorbuf::core {
 
 struct OpResult {
-  // The smallest bad position (row-major over the op's index space: a scatter's rows, a substr's
-  // output elements, the rows of a mask update's mask dim) or -1. Set only when the backend
+  // The smallest bad position (row-major over the op's index space, as its result documents it:
+  // index rows, output elements, the rows of a mask dim) or -1. Set only when the backend
   // rejected the run (kError, or a mask count that does not fit `updates`): then its output must
   // not be used (nothing was written in place), and the op raises the spec's error
   // (core/op_errors.hpp).

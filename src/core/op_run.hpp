@@ -81,7 +81,7 @@ void bind_update(BackendRun& backend, Buffers& buffers, const TensorBuffer& tens
   }
 }
 
-// One run of an indexed update (tensor_scatter_nd_*, scatter_elements) into `out`, `tensor`
+// One run of an indexed update (a scatter op: updates written at indices) into `out`, `tensor`
 // itself in place: indices and updates read, the tensor bound by bind_update. Under kError the
 // backend checks before it writes.
 template <class Plan, class Cpu, class Cuda>

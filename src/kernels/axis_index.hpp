@@ -1,7 +1,7 @@
-// The index rule of the axis-indexed ops (gather, gather_elements, scatter_elements;
-// spec/indexing.md 2 and 4), shared by their CPU backends and their device drivers: an index
-// wraps once (-s <= i < 0 means i + s, ONNX) and is out of range outside [-s, s); the first bad
-// position and its value read back for the error text.
+// The index rule of the axis-indexed ops (core/axis_indices.hpp; spec/indexing.md 2 and 4),
+// shared by their CPU backends and their device drivers: an index wraps once (-s <= i < 0 means
+// i + s, ONNX) and is out of range outside [-s, s); the first bad position and its value read
+// back for the error text.
 #pragma once
 
 #include <cstdint>

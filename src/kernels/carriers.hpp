@@ -1,5 +1,5 @@
-// Carriers: the ops that only move bytes (boolean_mask, its update, gather_nd) move several
-// elements as one unsigned word of 1, 2, 4, 8 or 16 bytes.
+// Carriers: an op that only moves bytes (its elements copied whatever their dtype, never
+// combined) moves several elements as one unsigned word of 1, 2, 4, 8 or 16 bytes.
 #pragma once
 
 #include <cstddef>

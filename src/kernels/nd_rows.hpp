@@ -1,7 +1,7 @@
-// The index rows of the *_nd ops (tensor_scatter_nd, gather_nd), shared by their CPU backends
-// and their device drivers: the row -> slice mapping with its bounds check (one unsigned compare
-// per index component, so negative components are out of range), the first bad row, and its
-// components read back for the error text.
+// The index rows of the *_nd ops (core/nd_indices.hpp), shared by their CPU backends and their
+// device drivers: the row -> slice mapping with its bounds check (one unsigned compare per index
+// component, so negative components are out of range), the first bad row, and its components
+// read back for the error text.
 #pragma once
 
 #include <cstdint>
@@ -51,8 +51,8 @@ struct ScatterGeometry {
   }
 };
 
-// The geometry of `depth` index components bounded by `bounds` (gather_nd: params' dims after
-// its batch dims) with `strides` in slices; `external` (2 * depth values: dims, then strides)
+// The geometry of `depth` index components bounded by `bounds` (the indexed tensor's dims after
+// any batch dims) with `strides` in slices; `external` (2 * depth values: dims, then strides)
 // must be set by the caller when depth > kInlineDepth.
 inline ScatterGeometry make_geometry(int depth, std::int64_t slice_size, const std::int64_t* bounds,
                                      const std::int64_t* strides) {

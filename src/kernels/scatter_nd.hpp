@@ -60,7 +60,7 @@ struct ScatterAtomicFunctor {
 template <core::ScatterOp Op, bool kRecordBad, class T, class Index, class Executor>
 void run_atomic_pass(Executor& executor, std::int64_t work, const ScatterGeometry& geometry, T* out,
                      const Index* indices, const T* updates, std::int64_t* first_bad) {
-  // Not kLanes: substr's kernels (a TU may include both) own that name.
+  // Not kLanes: another op's kernels own that name (a TU may include both).
   constexpr int kPack = kPackedLanes<Op, T>;
   if constexpr (kPack > 1) {
     if (geometry.slice_size % kPack == 0) {

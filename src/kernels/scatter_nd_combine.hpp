@@ -1,6 +1,6 @@
 // The per-element logic of the scatter ops, shared by the CPU backend and the CUDA kernels:
 // the combine step (core/op_table.hpp's combines); the row -> slice mapping with its bounds
-// check is nd_rows.hpp's, shared with gather_nd.
+// check is nd_rows.hpp's, shared by the *_nd ops.
 #pragma once
 
 #include <cstdint>

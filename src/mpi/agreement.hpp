@@ -17,9 +17,9 @@
 
 namespace tensorbuf::dist::detail {
 
-// What a rank calls: the scatter combines in core::ScatterOp's order, then the two mask update
-// overloads (different collective ops), then substr, gather_nd, boolean_mask's two overloads
-// and the Processor.
+// What a rank calls: the scatter combines in core::ScatterOp's order, then every other
+// distributed form in the order it was added (an op with two overloads that run different
+// collectives has an id for each). A new form appends its id.
 enum class OpId : std::int64_t {
   kScatterSub,
   kMaskUpdateShardedMask = static_cast<std::int64_t>(kScatterCombines.size()),

@@ -77,10 +77,10 @@ void raise_first_rejection(const Comm& comm, std::int64_t mine, Message&& messag
   raise_if_any(comm, failure);
 }
 
-// Buffers of the scatter ops and gather_nd, kept with the Comm between calls: a large exchange
-// then pays for fresh pages (the kernel zeroing them on first touch) once, not every call.
-// gather_nd: requests in send_index / recv_index, this rank's own in own_index, the answers it
-// receives in recv_slices.
+// Buffers of the ops that exchange index rows and slices between ranks, kept with the Comm
+// between calls: a large exchange then pays for fresh pages (the kernel zeroing them on first
+// touch) once, not every call. Rows gathered from other ranks: the requests in
+// send_index / recv_index, this rank's own in own_index, the answers received in recv_slices.
 struct Scratch {
   std::vector<std::byte> send_index, send_slices, recv_index, recv_slices, own_index;
   std::vector<int> owner;  // per local row: the rank that owns it (-1: out of bounds)
