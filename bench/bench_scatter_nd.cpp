@@ -100,9 +100,9 @@ void scatter_case(benchmark::State& state, const ScatterCase& c, bool cuda, bool
   TENSORBUF_BENCHMARK(BM_##tag##_cuda_in_place, name "_in_place", "cuda");                  \
   TENSORBUF_BENCHMARK(BM_##tag##_cuda_deterministic, name "_in_place_deterministic", "cuda")
 
-TENSORBUF_SCATTER_CASES(scatter_elements, kElements, "scatter_nd_sub_f32_elements");
-TENSORBUF_SCATTER_CASES(scatter_rows, kRows, "scatter_nd_sub_f32_rows");
-TENSORBUF_SCATTER_CASES(scatter_same_index, kSameIndex, "scatter_nd_sub_f32_same_index");
+TENSORBUF_SCATTER_CASES(scatter_nd_elements, kElements, "scatter_nd_sub_f32_elements");
+TENSORBUF_SCATTER_CASES(scatter_nd_rows, kRows, "scatter_nd_sub_f32_rows");
+TENSORBUF_SCATTER_CASES(scatter_nd_same_index, kSameIndex, "scatter_nd_sub_f32_same_index");
 
 #undef TENSORBUF_SCATTER_CASES
 
