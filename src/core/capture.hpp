@@ -7,17 +7,16 @@
 #include "core/boolean_mask_update_plan.hpp"
 #include "core/gather_nd_plan.hpp"
 #include "core/scatter_nd_plan.hpp"
-#include "core/substr_plan.hpp"
 #include "tensorbuf/tensor_buffer.hpp"
 #include "tensorbuf/types.hpp"
 
 namespace tensorbuf::core {
 
 // Why a form must read device data on the host (null: it never does, so it can be captured).
-// The plans carry the resolved policy.
+// The plans carry the resolved policy. An op whose rule is its plan's own has its blocker
+// beside the plan (core/plan_x.hpp).
 const char* scatter_nd_capture_blocker(const ScatterNdPlan& plan);
 const char* mask_update_capture_blocker(const BooleanMaskUpdatePlan& plan);
-const char* substr_capture_blocker(const SubstrPlan& plan);
 const char* gather_nd_capture_blocker(const GatherNdPlan& plan);
 // gather, gather_elements, scatter_elements: kError reads the first bad index back.
 const char* axis_index_capture_blocker(OutOfBoundsPolicy policy);
@@ -30,13 +29,6 @@ const char* boolean_mask_into_capture_blocker(const BooleanMaskPlan& plan);
 const char* linear_capture_blocker(const TensorBuffer& scale, const TensorBuffer& zero_point);
 // normalize, quantize, dequantize, cast and the Processor have no blocker: one kernel pass whose
 // parameters travel in kernel arguments.
-
-// The output chars of a kDrop substr, bounded on the host: the input's chars times the
-// broadcast factor (each input string is used out_size / in_size times, and a substring is
-// never longer than its string). -1 when that bound exceeds kSubstrBoundFactor times the
-// input's chars (a broadcast input: the read-back total is cheaper than the memory) or kError.
-inline constexpr std::int64_t kSubstrBoundFactor = 4;
-std::int64_t substr_chars_bound(const SubstrPlan& plan);
 
 // Whether `device` is CUDA and the stream an op would run on there (`stream`, null: the
 // library's) is being captured. False without a usable device (the run raises then).

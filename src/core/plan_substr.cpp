@@ -149,6 +149,25 @@ SubstrPlan plan_substr(const StringTensor& input, const TensorBuffer& pos, const
   return plan;
 }
 
+const char* substr_capture_blocker(const SubstrPlan& plan) {
+  if (plan.policy == OutOfBoundsPolicy::kError) {
+    return "kError reads the first bad element back to the host";
+  }
+  if (substr_chars_bound(plan) < 0) {
+    return "the output's total size is read back to allocate its chars (input broadcast more "
+           "than 4 times: no bound is allocated)";
+  }
+  return nullptr;
+}
+
+std::int64_t substr_chars_bound(const SubstrPlan& plan) {
+  if (plan.policy == OutOfBoundsPolicy::kError) return -1;
+  if (plan.in_size == 0 || plan.out_size == 0) return 0;
+  const std::int64_t factor = plan.out_size / plan.in_size;  // exact: NumPy broadcasting
+  if (factor > kSubstrBoundFactor) return -1;
+  return plan.in_chars * factor;  // <= 4 * in_chars: no overflow below 2^61 bytes
+}
+
 std::string rejection_message(const StringTensor& input, const SubstrResult& result) {
   return str_cat("pos ", result.bad_pos, " out of range for string ",
                  python_bytes_repr(input.at(result.bad_input_index)), " at index ",
