@@ -6,22 +6,6 @@
 
 namespace tensorbuf::core {
 
-const char* scatter_nd_capture_blocker(const ScatterNdPlan& plan) {
-  // In place with an input aliasing the tensor runs out of place and copies back on the
-  // device (core::run_in_place): nothing reaches the host.
-  if (plan.policy == OutOfBoundsPolicy::kError) {
-    return "kError reads the first bad row back to the host";
-  }
-  return nullptr;
-}
-
-const char* gather_nd_capture_blocker(const GatherNdPlan& plan) {
-  if (plan.policy == OutOfBoundsPolicy::kError) {
-    return "kError reads the first bad row back to the host";
-  }
-  return nullptr;
-}
-
 const char* axis_index_capture_blocker(OutOfBoundsPolicy policy) {
   if (policy == OutOfBoundsPolicy::kError) {
     return "kError reads the first bad index back to the host";
@@ -29,24 +13,9 @@ const char* axis_index_capture_blocker(OutOfBoundsPolicy policy) {
   return nullptr;
 }
 
-const char* boolean_mask_capture_blocker(const BooleanMaskPlan&) {
-  return "its output's shape depends on the count of true entries, read back on the host "
-         "(boolean_mask_into takes a caller-sized output instead)";
-}
-
-const char* boolean_mask_into_capture_blocker(const BooleanMaskPlan&) { return nullptr; }
-
 const char* linear_capture_blocker(const TensorBuffer& scale, const TensorBuffer& zero_point) {
   if (scale.is_valid_on(Device::cpu()) && zero_point.is_valid_on(Device::cpu())) return nullptr;
   return "scale and zero_point are read on the host, and their freshest copy is on the device";
-}
-
-const char* mask_update_capture_blocker(const BooleanMaskUpdatePlan& plan) {
-  // Only a required n reaches the host (spec rule 8); the pass itself never reads back.
-  if (plan.required_count >= 0 && plan.layout.mask_size > 0) {
-    return "the count of true mask entries is read back to validate updates' shape";
-  }
-  return nullptr;
 }
 
 bool is_capturing(Device device, Stream stream) {

@@ -3,32 +3,22 @@
 // host wait that would invalidate the caller's capture.
 #pragma once
 
-#include "core/boolean_mask_plan.hpp"
-#include "core/boolean_mask_update_plan.hpp"
-#include "core/gather_nd_plan.hpp"
-#include "core/scatter_nd_plan.hpp"
 #include "tensorbuf/tensor_buffer.hpp"
 #include "tensorbuf/types.hpp"
 
 namespace tensorbuf::core {
 
-// Why a form must read device data on the host (null: it never does, so it can be captured).
-// The plans carry the resolved policy. An op whose rule is its plan's own has its blocker
-// beside the plan (core/plan_x.hpp).
-const char* scatter_nd_capture_blocker(const ScatterNdPlan& plan);
-const char* mask_update_capture_blocker(const BooleanMaskUpdatePlan& plan);
-const char* gather_nd_capture_blocker(const GatherNdPlan& plan);
-// gather, gather_elements, scatter_elements: kError reads the first bad index back.
+// An op's blocker: why a form must read device data on the host (null: it never does, so it
+// can be captured), from what its plan resolved. Each op's is beside its plan
+// (core/plan_x.hpp); the rules that several ops share are here. An op
+// without one (the processing ops, the Processor: one kernel pass whose parameters travel in
+// kernel arguments) passes null.
+
+// The axis-indexed ops (core/axis_indices.hpp): kError reads the first bad index back.
 const char* axis_index_capture_blocker(OutOfBoundsPolicy policy);
-// boolean_mask and compress size their output by the count of true entries, read back on the
-// host; boolean_mask_into writes a caller-sized output and never reads back.
-const char* boolean_mask_capture_blocker(const BooleanMaskPlan& plan);
-const char* boolean_mask_into_capture_blocker(const BooleanMaskPlan& plan);
-// quantize_linear, dequantize_linear: scale and zero point are validated on the host, so a
-// freshest copy on the device would be a host wait.
+// The per-axis (de)quantizers: scale and zero point are validated on the host, so a freshest
+// copy on the device would be a host wait.
 const char* linear_capture_blocker(const TensorBuffer& scale, const TensorBuffer& zero_point);
-// normalize, quantize, dequantize, cast and the Processor have no blocker: one kernel pass whose
-// parameters travel in kernel arguments.
 
 // Whether `device` is CUDA and the stream an op would run on there (`stream`, null: the
 // library's) is being captured. False without a usable device (the run raises then).

@@ -132,4 +132,11 @@ BooleanMaskPlan plan_compress(const TensorBuffer& input, const TensorBuffer& con
   return plan;
 }
 
+const char* boolean_mask_capture_blocker(const BooleanMaskPlan&) {
+  return "its output's shape depends on the count of true entries, read back on the host "
+         "(boolean_mask_into takes a caller-sized output instead)";
+}
+
+const char* boolean_mask_into_capture_blocker(const BooleanMaskPlan&) { return nullptr; }
+
 }  // namespace tensorbuf::core

@@ -30,4 +30,10 @@ Shape boolean_mask_output_shape(const Shape& shape, int axis, int mask_rank, std
 // The same for a plan of `shape` (compress without an axis: [n]).
 Shape boolean_mask_output_shape(const BooleanMaskPlan& plan, const Shape& shape, std::int64_t n);
 
+// Why a form must read device data on the host under CUDA graph capture (core/capture.hpp), or
+// null: boolean_mask and compress size their output by the count of true entries, read back on
+// the host; boolean_mask_into writes a caller-sized output and never reads back.
+const char* boolean_mask_capture_blocker(const BooleanMaskPlan& plan);
+const char* boolean_mask_into_capture_blocker(const BooleanMaskPlan& plan);
+
 }  // namespace tensorbuf::core

@@ -174,4 +174,12 @@ BooleanMaskUpdatePlan plan_boolean_mask_update(const TensorBuffer& tensor, const
   return plan;
 }
 
+const char* mask_update_capture_blocker(const BooleanMaskUpdatePlan& plan) {
+  // Only a required n reaches the host (spec rule 8); the pass itself never reads back.
+  if (plan.required_count >= 0 && plan.layout.mask_size > 0) {
+    return "the count of true mask entries is read back to validate updates' shape";
+  }
+  return nullptr;
+}
+
 }  // namespace tensorbuf::core

@@ -32,4 +32,8 @@ Shape mask_update_target_shape(const BooleanMaskUpdatePlan& plan, std::int64_t n
 TENSORBUF_INTERNAL_FOR_MPI std::string rejection_message(const BooleanMaskUpdatePlan& plan,
                                                          const BooleanMaskUpdateResult& result);
 
+// Why a form must read device data on the host under CUDA graph capture (core/capture.hpp), or
+// null: a required count (updates that fix n) is read back to check it.
+const char* mask_update_capture_blocker(const BooleanMaskUpdatePlan& plan);
+
 }  // namespace tensorbuf::core

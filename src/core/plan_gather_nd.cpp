@@ -81,4 +81,11 @@ std::string rejection_message(const GatherNdPlan& plan, const GatherNdResult& re
                            gather_nd_indexed_shape(plan));
 }
 
+const char* gather_nd_capture_blocker(const GatherNdPlan& plan) {
+  if (plan.policy == OutOfBoundsPolicy::kError) {
+    return "kError reads the first bad row back to the host";
+  }
+  return nullptr;
+}
+
 }  // namespace tensorbuf::core

@@ -34,4 +34,8 @@ inline std::vector<std::int64_t> gather_nd_indexed_shape(const GatherNdPlan& pla
 TENSORBUF_INTERNAL_FOR_MPI std::string rejection_message(const GatherNdPlan& plan,
                                                          const GatherNdResult& result);
 
+// Why a form must read device data on the host under CUDA graph capture (core/capture.hpp), or
+// null: kError reads the first bad row back.
+const char* gather_nd_capture_blocker(const GatherNdPlan& plan);
+
 }  // namespace tensorbuf::core

@@ -115,4 +115,13 @@ ScatterNdPlan plan_scatter_nd(ScatterOp op, const TensorBuffer& tensor, const Te
   return plan;
 }
 
+const char* scatter_nd_capture_blocker(const ScatterNdPlan& plan) {
+  // In place with an input aliasing the tensor runs out of place and copies back on the
+  // device (core::run_in_place): nothing reaches the host.
+  if (plan.policy == OutOfBoundsPolicy::kError) {
+    return "kError reads the first bad row back to the host";
+  }
+  return nullptr;
+}
+
 }  // namespace tensorbuf::core

@@ -21,4 +21,8 @@ TENSORBUF_INTERNAL_FOR_MPI ScatterNdPlan plan_scatter_nd(ScatterOp op, const Ten
                                                          const TensorBuffer& indices,
                                                          const TensorBuffer& updates);
 
+// Why a form must read device data on the host under CUDA graph capture (core/capture.hpp), or
+// null: kError reads the first bad row back.
+const char* scatter_nd_capture_blocker(const ScatterNdPlan& plan);
+
 }  // namespace tensorbuf::core
