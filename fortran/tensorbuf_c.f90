@@ -25,8 +25,8 @@ module tensorbuf_c
       integer(c_size_t) :: c_strlen
     end function
   end interface
-  ! The shapes of the plain op functions: one per form, shared by the scatters and by
-  ! boolean_mask_update (whose second argument is the mask, the third int the axis). The
+  ! The shapes of the plain op functions, one per form, shared by the ops of three buffers, an
+  ! int and a stream (the second buffer indices or a mask, the int a tb_oob or an axis). The
   ! wrappers call the _ex forms now; these stay for callers that name them.
   abstract interface
     function tb_op_in_place_c(tensor, second, updates, policy_or_axis, stream) result(status) &
