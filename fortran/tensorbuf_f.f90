@@ -23,9 +23,9 @@ module tensorbuf_f
   implicit none
   private :: array_arg, describe, contiguous_layout, write_back, borrow, borrow3, destroy3, &
       check_arg, check_out, finish, set_message, fortran_message, add_int, add_shape, &
-      add_dtype, int_list, dtype_bytes, run_in_place, run_out_of_place, run_op, &
+      add_dtype, int_list, dtype_bytes, op_call, op_begin, op_end, copy_result, &
       scatter_options, mask_options, device_address, flag, string_offsets, substr_result, &
-      check_gathered, gather_family, scatter_elements_run, one_based, tensor_axis, &
+      check_gathered, gather_family, elements_options, one_based, tensor_axis, &
       elements_message
   ! The boolean_mask family's and the processing ops' helpers.
   private :: mask_family, mask_axis, condition_message, take_result, check_result, &
@@ -56,23 +56,20 @@ module tensorbuf_f
     integer(c_int8_t), allocatable :: staged(:)
   end type
 
-  ! The _ex functions the wrappers call, as dummy procedures (the scatter combines share two).
-  abstract interface
-    function scatter_in_place_ex_c(tensor, indices, updates, options) result(status) bind(c)
-      import :: c_int, c_ptr, tb_scatter_options
-      type(c_ptr), value :: tensor, indices, updates
-      type(tb_scatter_options), intent(in) :: options
-      integer(c_int) :: status
-    end function
-    function scatter_ex_c(tensor, indices, updates, options, out) result(status) bind(c)
-      import :: c_int, c_ptr, tb_scatter_options
-      type(c_ptr), value :: tensor, indices, updates
-      type(tb_scatter_options), intent(in) :: options
-      type(c_ptr), intent(out) :: out
-      integer(c_int) :: status
-    end function
-  end interface
-  private :: scatter_in_place_ex_c, scatter_ex_c
+  ! One call of an op of three arrays (a, a second input, updates), in place or into `out`,
+  ! from op_begin to op_end: the arguments as C sees them, their handles, C's result, the
+  ! device the options point to, and the status and message so far. The wrapper makes the C
+  ! call in between.
+  type :: op_call
+    character(len=:), allocatable :: name
+    type(array_arg) :: a, second, updates, out
+    logical :: in_place = .true.
+    type(c_ptr) :: ha = c_null_ptr, hs = c_null_ptr, hu = c_null_ptr, result = c_null_ptr
+    type(tb_device) :: chosen
+    integer(c_int64_t), allocatable :: shifted(:)
+    integer(c_int) :: status = TB_OK
+    character(len=:), allocatable :: message
+  end type
 
   ! The Processor (docs/processing.md "From Fortran"): its types, then its procedures.
   include 'processor_types.inc'
@@ -497,122 +494,82 @@ contains
     if (present(value)) flag = merge(1_c_int, 0_c_int, value)
   end function
 
-  type(tb_scatter_options) function scatter_options(oob, deterministic, stream) result(o)
+  ! The options of `op`'s C call (`device` held in op%chosen).
+  type(tb_scatter_options) function scatter_options(op, oob, deterministic, device, stream) &
+      result(o)
+    type(op_call), target, intent(inout) :: op
     integer(c_int), intent(in), optional :: oob
     logical, intent(in), optional :: deterministic
+    type(tb_device), intent(in), optional :: device
     type(c_ptr), intent(in), optional :: stream
     o%struct_size = c_sizeof(o)
     if (present(oob)) o%oob = oob
     o%deterministic = flag(deterministic, .false.)
     if (present(stream)) o%stream = stream
+    o%device = device_address(device, op%chosen)
   end function
 
-  type(tb_mask_update_options) function mask_options(axis, broadcast, stream) result(o)
+  type(tb_mask_update_options) function mask_options(op, axis, broadcast, device, stream) &
+      result(o)
+    type(op_call), target, intent(inout) :: op
     integer, intent(in), optional :: axis
     logical, intent(in), optional :: broadcast
+    type(tb_device), intent(in), optional :: device
     type(c_ptr), intent(in), optional :: stream
     o%struct_size = c_sizeof(o)
     if (present(axis)) o%axis = int(axis, c_int)
     o%broadcast = flag(broadcast, .true.)
     if (present(stream)) o%stream = stream
+    o%device = device_address(device, op%chosen)
   end function
 
-  ! The C call of a wrapper on borrowed handles: the scatter or the mask update given, its
-  ! options with `device`; `result` is used by the out-of-place forms.
-  integer(c_int) function run_op(ha, hs, hu, device, in_place, result, scatter, scatter_ex, &
-      scatter_opts, mask_opts) result(status)
-    type(c_ptr), intent(in) :: ha, hs, hu
-    type(tb_device), intent(in), optional :: device
-    logical, intent(in) :: in_place
-    type(c_ptr), intent(out) :: result
-    procedure(scatter_in_place_ex_c), optional :: scatter
-    procedure(scatter_ex_c), optional :: scatter_ex
-    type(tb_scatter_options), intent(in), optional :: scatter_opts
-    type(tb_mask_update_options), intent(in), optional :: mask_opts
-    type(tb_device), target :: chosen
-    type(tb_scatter_options) :: so
-    type(tb_mask_update_options) :: mo
-    result = c_null_ptr
-    if (present(scatter_opts)) then
-      so = scatter_opts
-      so%device = device_address(device, chosen)
-      if (in_place) then
-        status = scatter(ha, hs, hu, so)
-      else
-        status = scatter_ex(ha, hs, hu, so, result)
-      end if
-    else
-      mo = mask_opts
-      mo%device = device_address(device, chosen)
-      if (in_place) then
-        status = c_tb_boolean_mask_update_in_place_ex(ha, hs, hu, mo)
-      else
-        status = c_tb_boolean_mask_update_ex(ha, hs, hu, mo, result)
-      end if
-    end if
-  end function
-
-  ! An in-place op on Fortran arrays: a scatter (`scatter`, `scatter_opts`) or, without them,
-  ! boolean_mask_update (`mask_opts`; `second` is the mask, read as bool).
-  subroutine run_in_place(name, second_name, a, second, updates, ierr, device, scatter, &
-      scatter_opts, mask_opts)
-    character(len=*), intent(in) :: name, second_name
-    class(*), dimension(..), target, intent(inout) :: a
-    class(*), dimension(..), target, intent(in) :: second, updates
-    integer, intent(out), optional :: ierr
-    type(tb_device), intent(in), optional :: device
-    procedure(scatter_in_place_ex_c), optional :: scatter
-    type(tb_scatter_options), intent(in), optional :: scatter_opts
-    type(tb_mask_update_options), intent(in), optional :: mask_opts
-    type(array_arg), target :: aa, sa, ua
-    type(c_ptr) :: ha, hs, hu, unused
-    character(len=:), allocatable :: message
-    integer(c_int) :: status
-    call describe(a, aa)
-    call describe(second, sa)
-    call describe(updates, ua)
-    status = borrow3(name, second_name, aa, sa, ua, .true., present(mask_opts), ha, hs, hu, &
-        message)
-    if (status == TB_OK) status = run_op(ha, hs, hu, device, .true., unused, scatter=scatter, &
-        scatter_opts=scatter_opts, mask_opts=mask_opts)
-    call destroy3(ha, hs, hu)
-    if (status == TB_OK) call write_back(a, aa)
-    call finish(name, status, message, ierr)
-  end subroutine
-
-  ! The out-of-place op, its result copied into `out` (a's shape and type); as run_in_place.
-  subroutine run_out_of_place(name, second_name, a, second, updates, out, ierr, device, &
-      scatter, scatter_opts, mask_opts)
+  ! The start of an op_call `name`: a, second (named `second_name`; `second_as_bool`: a mask,
+  ! `one_based_second`: 1-based indices) and updates described, checked and borrowed (a
+  ! writable in place), then `out` when present (the out-of-place form: a's type and shape).
+  subroutine op_begin(op, name, second_name, a, second, updates, out, second_as_bool, &
+      one_based_second)
+    type(op_call), target, intent(inout) :: op
     character(len=*), intent(in) :: name, second_name
     class(*), dimension(..), target, intent(in) :: a, second, updates
-    class(*), dimension(..), target, intent(inout) :: out
+    class(*), dimension(..), target, intent(in), optional :: out
+    logical, intent(in), optional :: second_as_bool, one_based_second
+    op%name = name
+    op%in_place = .not. present(out)
+    call describe(a, op%a)
+    call describe(second, op%second)
+    call describe(updates, op%updates)
+    if (flag(one_based_second, .false.) == 1) call one_based(op%second, op%shifted)
+    op%status = borrow3(name, second_name, op%a, op%second, op%updates, op%in_place, &
+        flag(second_as_bool, .false.) == 1, op%ha, op%hs, op%hu, op%message)
+    if (op%in_place) return
+    call describe(out, op%out)
+    if (op%status == TB_OK) op%status = check_arg(name, 'out', op%out, op%message)
+    if (op%status == TB_OK) op%status = check_out(name, op%a, op%out, op%message)
+  end subroutine
+
+  ! The end of an op_call: C's result (out of place) copied into out, the handles freed, the
+  ! array the op wrote (`x`: a in place, else out) written back from a staged copy on success,
+  ! and finish.
+  subroutine op_end(op, x, ierr)
+    type(op_call), intent(inout) :: op
+    class(*), dimension(..), target, intent(inout) :: x
     integer, intent(out), optional :: ierr
-    type(tb_device), intent(in), optional :: device
-    procedure(scatter_ex_c), optional :: scatter
-    type(tb_scatter_options), intent(in), optional :: scatter_opts
-    type(tb_mask_update_options), intent(in), optional :: mask_opts
-    type(array_arg), target :: aa, sa, ua, oa
-    type(c_ptr) :: ha, hs, hu, result
-    character(len=:), allocatable :: message
-    integer(c_int) :: status
-    call describe(a, aa)
-    call describe(second, sa)
-    call describe(updates, ua)
-    call describe(out, oa)
-    status = borrow3(name, second_name, aa, sa, ua, .false., present(mask_opts), ha, hs, hu, &
-        message)
-    if (status == TB_OK) status = check_arg(name, 'out', oa, message)
-    if (status == TB_OK) status = check_out(name, aa, oa, message)
-    if (status == TB_OK) status = run_op(ha, hs, hu, device, .false., result, &
-        scatter_ex=scatter, scatter_opts=scatter_opts, mask_opts=mask_opts)
-    if (status == TB_OK) then
-      status = c_tb_buffer_copy_to_host(result, oa%address, &
-          int(dtype_bytes(oa%dtype), c_size_t) * int(product(oa%dims(1:oa%rank)), c_size_t))
-      call c_tb_buffer_destroy(result)
-    end if
-    call destroy3(ha, hs, hu)
-    if (status == TB_OK) call write_back(out, oa)
-    call finish(name, status, message, ierr)
+    if (c_associated(op%result)) call copy_result(op%result, op%out, op%status)
+    call destroy3(op%ha, op%hs, op%hu)
+    if (op%status == TB_OK .and. op%in_place) call write_back(x, op%a)
+    if (op%status == TB_OK .and. .not. op%in_place) call write_back(x, op%out)
+    call finish(op%name, op%status, op%message, ierr)
+  end subroutine
+
+  ! C's `result` copied into the memory (or staged copy) of `out`, its size, while status is
+  ! TB_OK; then destroyed.
+  subroutine copy_result(result, out, status)
+    type(c_ptr), intent(in) :: result
+    type(array_arg), intent(in) :: out
+    integer(c_int), intent(inout) :: status
+    if (status == TB_OK) status = c_tb_buffer_copy_to_host(result, out%address, &
+        int(dtype_bytes(out%dtype), c_size_t) * int(product(out%dims(1:out%rank)), c_size_t))
+    call c_tb_buffer_destroy(result)
   end subroutine
 
   ! The scatters, one pair of wrappers per combine of the op table (scatter_f.f90.in):
@@ -636,8 +593,12 @@ contains
     logical, intent(in), optional :: broadcast
     type(tb_device), intent(in), optional :: device
     type(c_ptr), intent(in), optional :: stream
-    call run_in_place('tb_boolean_mask_update_in_place', 'mask', a, mask, updates, ierr, device, &
-        mask_opts=mask_options(axis, broadcast, stream))
+    type(op_call), target :: op
+    call op_begin(op, 'tb_boolean_mask_update_in_place', 'mask', a, mask, updates, &
+        second_as_bool=.true.)
+    if (op%status == TB_OK) op%status = c_tb_boolean_mask_update_in_place_ex(op%ha, op%hs, &
+        op%hu, mask_options(op, axis, broadcast, device, stream))
+    call op_end(op, a, ierr)
   end subroutine
   subroutine tb_boolean_mask_update(a, mask, updates, out, ierr, axis, broadcast, device, stream)
     class(*), dimension(..), target, intent(in) :: a, mask, updates
@@ -647,8 +608,11 @@ contains
     logical, intent(in), optional :: broadcast
     type(tb_device), intent(in), optional :: device
     type(c_ptr), intent(in), optional :: stream
-    call run_out_of_place('tb_boolean_mask_update', 'mask', a, mask, updates, out, ierr, device, &
-        mask_opts=mask_options(axis, broadcast, stream))
+    type(op_call), target :: op
+    call op_begin(op, 'tb_boolean_mask_update', 'mask', a, mask, updates, out, .true.)
+    if (op%status == TB_OK) op%status = c_tb_boolean_mask_update_ex(op%ha, op%hs, op%hu, &
+        mask_options(op, axis, broadcast, device, stream), op%result)
+    call op_end(op, out, ierr)
   end subroutine
 
   ! substr (spec/substr.md) of Fortran strings: out(i) is the substring of strings at pos of
@@ -992,9 +956,7 @@ contains
     if (status == TB_OK) status = c_tb_buffer_dtype(result, dtype)
     if (status == TB_OK) status = c_tb_buffer_shape(result, rank, dims)
     if (status == TB_OK) status = check_result(name, dtype, oa, rank, dims, message)
-    if (status == TB_OK) status = c_tb_buffer_copy_to_host(result, oa%address, &
-        int(dtype_bytes(oa%dtype), c_size_t) * int(product(oa%dims(1:oa%rank)), c_size_t))
-    call c_tb_buffer_destroy(result)
+    call copy_result(result, oa, status)
   end subroutine
 
   ! `out` of the mask and processing wrappers against a result of `dtype` and tensor shape
@@ -1537,9 +1499,7 @@ contains
       if (status == TB_OK) then
         status = c_tb_buffer_shape(result, rank, dims)
         if (status == TB_OK) status = check_gathered(name, pa, oa, rank, dims, message)
-        if (status == TB_OK) status = c_tb_buffer_copy_to_host(result, oa%address, &
-            int(dtype_bytes(oa%dtype), c_size_t) * int(product(oa%dims(1:oa%rank)), c_size_t))
-        call c_tb_buffer_destroy(result)
+        call copy_result(result, oa, status)
       end if
     end if
     call destroy3(hp, hi, c_null_ptr)
@@ -1565,14 +1525,14 @@ contains
     logical, intent(in), optional :: deterministic
     type(tb_device), intent(in), optional :: device
     type(c_ptr), intent(in), optional :: stream
-    type(array_arg), target :: aa, oa
-    character(len=:), allocatable :: message
-    integer(c_int) :: status
-    call scatter_elements_run('tb_scatter_elements_in_place', a, indices, updates, aa, oa, &
-        status, message, dim=dim, reduction=reduction, oob=oob, deterministic=deterministic, &
-        device=device, stream=stream)
-    if (status == TB_OK) call write_back(a, aa)
-    call finish('tb_scatter_elements_in_place', status, message, ierr)
+    type(op_call), target :: op
+    type(tb_scatter_elements_options), target :: o
+    call op_begin(op, 'tb_scatter_elements_in_place', 'indices', a, indices, updates, &
+        one_based_second=.true.)
+    o = elements_options(op, dim, reduction, oob, deterministic, device, stream)
+    if (op%status == TB_OK) op%status = c_tb_scatter_elements_in_place(op%ha, op%hs, op%hu, &
+        c_loc(o))
+    call op_end(op, a, ierr)
   end subroutine
   subroutine tb_scatter_elements(a, indices, updates, out, ierr, dim, reduction, oob, &
       deterministic, device, stream)
@@ -1584,67 +1544,33 @@ contains
     logical, intent(in), optional :: deterministic
     type(tb_device), intent(in), optional :: device
     type(c_ptr), intent(in), optional :: stream
-    type(array_arg), target :: aa, oa
-    character(len=:), allocatable :: message
-    integer(c_int) :: status
-    call scatter_elements_run('tb_scatter_elements', a, indices, updates, aa, oa, status, &
-        message, out, dim, reduction, oob, deterministic, device, stream)
-    if (status == TB_OK) call write_back(out, oa)
-    call finish('tb_scatter_elements', status, message, ierr)
+    type(op_call), target :: op
+    type(tb_scatter_elements_options), target :: o
+    call op_begin(op, 'tb_scatter_elements', 'indices', a, indices, updates, out, &
+        one_based_second=.true.)
+    o = elements_options(op, dim, reduction, oob, deterministic, device, stream)
+    if (op%status == TB_OK) op%status = c_tb_scatter_elements(op%ha, op%hs, op%hu, c_loc(o), &
+        op%result)
+    call op_end(op, out, ierr)
   end subroutine
 
-  ! The C call of both: in place without `out` (then a's memory or staged copy `aa` is
-  ! written), else into `out`'s (`oa`); the caller writes a staged copy back and finishes.
-  subroutine scatter_elements_run(name, a, indices, updates, aa, oa, status, message, out, dim, &
-      reduction, oob, deterministic, device, stream)
-    character(len=*), intent(in) :: name
-    class(*), dimension(..), target, intent(in) :: a, indices, updates
-    type(array_arg), target, intent(inout) :: aa, oa
-    integer(c_int), intent(out) :: status
-    character(len=:), allocatable, intent(inout) :: message
-    class(*), dimension(..), target, intent(in), optional :: out
+  ! The options of both (`dim` checked against a, after op_begin's checks).
+  type(tb_scatter_elements_options) function elements_options(op, dim, reduction, oob, &
+      deterministic, device, stream) result(o)
+    type(op_call), target, intent(inout) :: op
     integer, intent(in), optional :: dim
     integer(c_int), intent(in), optional :: reduction, oob
     logical, intent(in), optional :: deterministic
     type(tb_device), intent(in), optional :: device
     type(c_ptr), intent(in), optional :: stream
-    type(array_arg), target :: ia, ua
-    type(tb_scatter_elements_options), target :: o
-    type(tb_device), target :: chosen
-    type(c_ptr) :: ha, hi, hu, result
-    integer(c_int64_t), allocatable, target :: shifted(:)
-    call describe(a, aa)
-    call describe(indices, ia)
-    call describe(updates, ua)
-    call one_based(ia, shifted)
-    status = borrow3(name, 'indices', aa, ia, ua, .not. present(out), .false., ha, hi, hu, &
-        message)
-    if (present(out)) then
-      call describe(out, oa)
-      if (status == TB_OK) status = check_arg(name, 'out', oa, message)
-      if (status == TB_OK) status = check_out(name, aa, oa, message)
-    end if
-    if (status == TB_OK) status = tensor_axis(name, 'a', aa, dim, o%axis, message)
+    if (op%status == TB_OK) op%status = tensor_axis(op%name, 'a', op%a, dim, o%axis, op%message)
     o%struct_size = c_sizeof(o)
     if (present(reduction)) o%reduction = reduction
     if (present(oob)) o%oob = oob
     o%deterministic = flag(deterministic, .false.)
     if (present(stream)) o%stream = stream
-    o%device = device_address(device, chosen)
-    if (status == TB_OK) then
-      if (present(out)) then
-        status = c_tb_scatter_elements(ha, hi, hu, c_loc(o), result)
-        if (status == TB_OK) then
-          status = c_tb_buffer_copy_to_host(result, oa%address, &
-              int(dtype_bytes(oa%dtype), c_size_t) * int(product(oa%dims(1:oa%rank)), c_size_t))
-          call c_tb_buffer_destroy(result)
-        end if
-      else
-        status = c_tb_scatter_elements_in_place(ha, hi, hu, c_loc(o))
-      end if
-    end if
-    call destroy3(ha, hi, hu)
-  end subroutine
+    o%device = device_address(device, op%chosen)
+  end function
 
   ! The Arrow large_string layout of `strings` (each its first lengths(i) characters, else its
   ! len_trim): offsets(0:n), and chars (one element at least: c_loc of an empty array is not
