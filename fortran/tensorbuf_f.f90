@@ -21,11 +21,11 @@ module tensorbuf_f
   use, intrinsic :: iso_c_binding
   use tensorbuf_c
   implicit none
-  private :: array_arg, describe, contiguous_layout, write_back, borrow, borrow3, destroy3, &
+  private :: array_arg, describe, contiguous_layout, write_back, borrow, destroy3, &
       check_arg, check_out, finish, set_message, fortran_message, add_int, add_shape, &
       add_dtype, int_list, dtype_bytes, op_call, op_begin, op_end, copy_result, &
       scatter_options, mask_options, device_address, flag, string_offsets, substr_result, &
-      check_gathered, gather_family, elements_options, one_based, tensor_axis, &
+      check_gathered, gather_begin, gather_end, elements_options, one_based, tensor_axis, &
       elements_message
   ! The boolean_mask family's and the processing ops' helpers.
   private :: mask_family, mask_axis, condition_message, take_result, check_result, &
@@ -56,12 +56,12 @@ module tensorbuf_f
     integer(c_int8_t), allocatable :: staged(:)
   end type
 
-  ! One call of an op of three arrays (a, a second input, updates), in place or into `out`,
-  ! from op_begin to op_end: the arguments as C sees them, their handles, C's result, the
-  ! device the options point to, and the status and message so far. The wrapper makes the C
-  ! call in between.
+  ! One call of an op of arrays (a, a second input, updates when it has them), in place or into
+  ! `out`, from op_begin to op_end: the arguments as C sees them, their handles, C's result,
+  ! the device the options point to, and the status and message so far. The wrapper makes the
+  ! C call in between.
   type :: op_call
-    character(len=:), allocatable :: name
+    character(len=:), allocatable :: name, a_name
     type(array_arg) :: a, second, updates, out
     logical :: in_place = .true.
     type(c_ptr) :: ha = c_null_ptr, hs = c_null_ptr, hu = c_null_ptr, result = c_null_ptr
@@ -449,26 +449,6 @@ contains
         ') (as a tensor: ' // text(tuple:) // ')'
   end subroutine
 
-  ! Describes and checks the three arguments of an op and borrows them (the first writable
-  ! when `in_place`; `second_as_bool`: the second is a mask).
-  integer(c_int) function borrow3(name, second_name, a, s, u, in_place, second_as_bool, &
-      ha, hs, hu, message) result(status)
-    character(len=*), intent(in) :: name, second_name
-    type(array_arg), intent(in) :: a, s, u
-    logical, intent(in) :: in_place, second_as_bool
-    type(c_ptr), intent(out) :: ha, hs, hu
-    character(len=:), allocatable, intent(inout) :: message
-    ha = c_null_ptr
-    hs = c_null_ptr
-    hu = c_null_ptr
-    status = check_arg(name, 'a', a, message)
-    if (status == TB_OK) status = check_arg(name, second_name, s, message)
-    if (status == TB_OK) status = check_arg(name, 'updates', u, message)
-    if (status == TB_OK) status = borrow(a, .not. in_place, .false., ha)
-    if (status == TB_OK) status = borrow(s, .true., second_as_bool, hs)
-    if (status == TB_OK) status = borrow(u, .true., .false., hu)
-  end function
-
   subroutine destroy3(ha, hb, hc)
     type(c_ptr), intent(in) :: ha, hb, hc
     call c_tb_buffer_destroy(ha)
@@ -523,28 +503,42 @@ contains
     o%device = device_address(device, op%chosen)
   end function
 
-  ! The start of an op_call `name`: a, second (named `second_name`; `second_as_bool`: a mask,
-  ! `one_based_second`: 1-based indices) and updates described, checked and borrowed (a
-  ! writable in place), then `out` when present (the out-of-place form: a's type and shape).
+  ! The start of an op_call `name`: a (named `a_name`, default 'a'), second (`second_name`;
+  ! `second_as_bool`: a mask, `one_based_second`: 1-based indices), updates and out described
+  ! and checked in that order, out against a's type and shape unless `out_like_a` is .false.,
+  ! then the inputs borrowed (a writable when there is no `out`: in place).
   subroutine op_begin(op, name, second_name, a, second, updates, out, second_as_bool, &
-      one_based_second)
+      one_based_second, a_name, out_like_a)
     type(op_call), target, intent(inout) :: op
     character(len=*), intent(in) :: name, second_name
-    class(*), dimension(..), target, intent(in) :: a, second, updates
-    class(*), dimension(..), target, intent(in), optional :: out
-    logical, intent(in), optional :: second_as_bool, one_based_second
+    class(*), dimension(..), target, intent(in) :: a, second
+    class(*), dimension(..), target, intent(in), optional :: updates, out
+    logical, intent(in), optional :: second_as_bool, one_based_second, out_like_a
+    character(len=*), intent(in), optional :: a_name
     op%name = name
+    op%a_name = 'a'
+    if (present(a_name)) op%a_name = a_name
     op%in_place = .not. present(out)
     call describe(a, op%a)
     call describe(second, op%second)
-    call describe(updates, op%updates)
     if (flag(one_based_second, .false.) == 1) call one_based(op%second, op%shifted)
-    op%status = borrow3(name, second_name, op%a, op%second, op%updates, op%in_place, &
-        flag(second_as_bool, .false.) == 1, op%ha, op%hs, op%hu, op%message)
-    if (op%in_place) return
-    call describe(out, op%out)
-    if (op%status == TB_OK) op%status = check_arg(name, 'out', op%out, op%message)
-    if (op%status == TB_OK) op%status = check_out(name, op%a, op%out, op%message)
+    op%status = check_arg(name, op%a_name, op%a, op%message)
+    if (op%status == TB_OK) op%status = check_arg(name, second_name, op%second, op%message)
+    if (present(updates)) then
+      call describe(updates, op%updates)
+      if (op%status == TB_OK) op%status = check_arg(name, 'updates', op%updates, op%message)
+    end if
+    if (present(out)) then
+      call describe(out, op%out)
+      if (op%status == TB_OK) op%status = check_arg(name, 'out', op%out, op%message)
+      if (op%status == TB_OK .and. flag(out_like_a, .true.) == 1) &
+          op%status = check_out(name, op%a, op%out, op%message)
+    end if
+    if (op%status == TB_OK) op%status = borrow(op%a, .not. op%in_place, .false., op%ha)
+    if (op%status == TB_OK) op%status = borrow(op%second, .true., &
+        flag(second_as_bool, .false.) == 1, op%hs)
+    if (op%status == TB_OK .and. present(updates)) &
+        op%status = borrow(op%updates, .true., .false., op%hu)
   end subroutine
 
   ! The end of an op_call: C's result (out of place) copied into out, the handles freed, the
@@ -558,7 +552,7 @@ contains
     call destroy3(op%ha, op%hs, op%hu)
     if (op%status == TB_OK .and. op%in_place) call write_back(x, op%a)
     if (op%status == TB_OK .and. .not. op%in_place) call write_back(x, op%out)
-    call finish(op%name, op%status, op%message, ierr)
+    call finish(op%name, op%status, op%message, ierr, op%a_name)
   end subroutine
 
   ! C's `result` copied into the memory (or staged copy) of `out`, its size, while status is
@@ -695,8 +689,12 @@ contains
     integer(c_int), intent(in), optional :: oob
     type(tb_device), intent(in), optional :: device
     type(c_ptr), intent(in), optional :: stream
-    call gather_family('tb_gather_nd', params, indices, out, ierr, batch_dims=batch_dims, &
-        oob=oob, device=device, stream=stream)
+    type(op_call), target :: op
+    type(tb_gather_options), target :: o
+    o = gather_begin(op, 'tb_gather_nd', params, indices, out, batch_dims=batch_dims, oob=oob, &
+        device=device, stream=stream)
+    if (op%status == TB_OK) op%status = c_tb_gather_nd(op%ha, op%hs, c_loc(o), op%result)
+    call gather_end(op, out, ierr)
   end subroutine
 
   ! `out` against a result of tensor shape (rank, dims): the same dims, reversed.
@@ -1433,8 +1431,12 @@ contains
     integer(c_int), intent(in), optional :: oob
     type(tb_device), intent(in), optional :: device
     type(c_ptr), intent(in), optional :: stream
-    call gather_family('tb_gather', params, indices, out, ierr, dim, batch_dims, oob, device, &
+    type(op_call), target :: op
+    type(tb_gather_options), target :: o
+    o = gather_begin(op, 'tb_gather', params, indices, out, dim, batch_dims, oob, device, &
         stream)
+    if (op%status == TB_OK) op%status = c_tb_gather(op%ha, op%hs, c_loc(o), op%result)
+    call gather_end(op, out, ierr)
   end subroutine
   subroutine tb_gather_elements(params, indices, out, ierr, dim, oob, device, stream)
     class(*), dimension(..), target, intent(in) :: params, indices
@@ -1444,67 +1446,49 @@ contains
     integer(c_int), intent(in), optional :: oob
     type(tb_device), intent(in), optional :: device
     type(c_ptr), intent(in), optional :: stream
-    call gather_family('tb_gather_elements', params, indices, out, ierr, dim, oob=oob, &
+    type(op_call), target :: op
+    type(tb_gather_options), target :: o
+    o = gather_begin(op, 'tb_gather_elements', params, indices, out, dim, oob=oob, &
         device=device, stream=stream)
+    if (op%status == TB_OK) op%status = c_tb_gather_elements(op%ha, op%hs, c_loc(o), op%result)
+    call gather_end(op, out, ierr)
   end subroutine
 
-  ! The three gathers, `name` saying which: tb_gather_nd's indices are tuples of 0-based tensor
-  ! coordinates, the others' 1-based subscripts along `dim`.
-  subroutine gather_family(name, params, indices, out, ierr, dim, batch_dims, oob, device, &
-      stream)
+  ! The start of the three gathers' op_call (`name`): tb_gather_nd's indices are tuples of
+  ! 0-based tensor coordinates, the others' 1-based subscripts along `dim`; their options.
+  type(tb_gather_options) function gather_begin(op, name, params, indices, out, dim, &
+      batch_dims, oob, device, stream) result(o)
+    type(op_call), target, intent(inout) :: op
     character(len=*), intent(in) :: name
-    class(*), dimension(..), target, intent(in) :: params, indices
-    class(*), dimension(..), target, intent(inout) :: out
-    integer, intent(out), optional :: ierr
+    class(*), dimension(..), target, intent(in) :: params, indices, out
     integer, intent(in), optional :: dim, batch_dims
     integer(c_int), intent(in), optional :: oob
     type(tb_device), intent(in), optional :: device
     type(c_ptr), intent(in), optional :: stream
-    type(array_arg), target :: pa, ia, oa
-    type(tb_gather_options), target :: o
-    type(tb_device), target :: chosen
-    type(c_ptr) :: hp, hi, result
-    integer(c_int64_t) :: dims(TB_MAX_NDIM)
-    integer(c_int64_t), allocatable, target :: shifted(:)
-    integer(c_int) :: status, rank
-    character(len=:), allocatable :: message
-    hp = c_null_ptr
-    hi = c_null_ptr
-    call describe(params, pa)
-    call describe(indices, ia)
-    call describe(out, oa)
-    status = check_arg(name, 'params', pa, message)
-    if (status == TB_OK) status = check_arg(name, 'indices', ia, message)
-    if (status == TB_OK) status = check_arg(name, 'out', oa, message)
-    if (name /= 'tb_gather_nd') then
-      if (status == TB_OK) status = tensor_axis(name, 'params', pa, dim, o%axis, message)
-      if (status == TB_OK) call one_based(ia, shifted)
-    end if
-    if (status == TB_OK) status = borrow(pa, .true., .false., hp)
-    if (status == TB_OK) status = borrow(ia, .true., .false., hi)
+    logical :: along_dim
+    along_dim = name /= 'tb_gather_nd'
+    call op_begin(op, name, 'indices', params, indices, out=out, one_based_second=along_dim, &
+        a_name='params', out_like_a=.false.)
+    if (along_dim .and. op%status == TB_OK) &
+        op%status = tensor_axis(name, 'params', op%a, dim, o%axis, op%message)
     o%struct_size = c_sizeof(o)
     if (present(oob)) o%oob = oob
     if (present(batch_dims)) o%batch_dims = int(batch_dims, c_int)
     if (present(stream)) o%stream = stream
-    o%device = device_address(device, chosen)
-    if (status == TB_OK) then
-      select case (name)
-      case ('tb_gather_nd')
-        status = c_tb_gather_nd(hp, hi, c_loc(o), result)
-      case ('tb_gather')
-        status = c_tb_gather(hp, hi, c_loc(o), result)
-      case default
-        status = c_tb_gather_elements(hp, hi, c_loc(o), result)
-      end select
-      if (status == TB_OK) then
-        status = c_tb_buffer_shape(result, rank, dims)
-        if (status == TB_OK) status = check_gathered(name, pa, oa, rank, dims, message)
-        call copy_result(result, oa, status)
-      end if
-    end if
-    call destroy3(hp, hi, c_null_ptr)
-    if (status == TB_OK) call write_back(out, oa)
-    call finish(name, status, message, ierr, 'params')
+    o%device = device_address(device, op%chosen)
+  end function
+
+  ! The end of a gather: C's result checked against out (params' type, the result's shape).
+  subroutine gather_end(op, out, ierr)
+    type(op_call), intent(inout) :: op
+    class(*), dimension(..), target, intent(inout) :: out
+    integer, intent(out), optional :: ierr
+    integer(c_int64_t) :: dims(TB_MAX_NDIM)
+    integer(c_int) :: rank
+    if (op%status == TB_OK) op%status = c_tb_buffer_shape(op%result, rank, dims)
+    if (op%status == TB_OK) op%status = check_gathered(op%name, op%a, op%out, rank, dims, &
+        op%message)
+    call op_end(op, out, ierr)
   end subroutine
 
   ! scatter_elements (docs/elements.md, spec/indexing.md 2) over Fortran arrays: for each
