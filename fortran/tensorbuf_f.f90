@@ -29,8 +29,8 @@ module tensorbuf_f
       elements_message
   ! The boolean_mask family's and the processing ops' helpers.
   private :: mask_family, mask_axis, condition_message, take_result, check_result, &
-      holder_dtype, add_fortran_type, axis_message, scalar_process, linear_process, process_options, &
-      process_args, process_end
+      holder_dtype, add_fortran_type, axis_message, check_taken, linear_begin, process_options, &
+      process_begin, process_args, process_end
 
   ! The dtypes by their TB_* value, TB_BOOL = 0 to TB_FLOAT64 = 9 (fortran.constants checks
   ! them against C): name, size, and the Fortran type whose arrays hold it (holder_dtype).
@@ -957,6 +957,18 @@ contains
     call copy_result(result, oa, status)
   end subroutine
 
+  ! C's result (when an op made one) against op%out, which takes it as it is (check_result).
+  subroutine check_taken(op)
+    type(op_call), intent(inout) :: op
+    integer(c_int64_t) :: dims(TB_MAX_NDIM)
+    integer(c_int) :: rank, dtype
+    if (op%status /= TB_OK .or. .not. c_associated(op%result)) return
+    op%status = c_tb_buffer_dtype(op%result, dtype)
+    if (op%status == TB_OK) op%status = c_tb_buffer_shape(op%result, rank, dims)
+    if (op%status == TB_OK) op%status = check_result(op%name, dtype, op%out, rank, dims, &
+        op%message)
+  end subroutine
+
   ! `out` of the mask and processing wrappers against a result of `dtype` and tensor shape
   ! (rank, dims): the Fortran type that holds that dtype (add_fortran_type) and the dims reversed.
   integer(c_int) function check_result(name, dtype, out, rank, dims, message) result(status)
@@ -1021,16 +1033,10 @@ contains
     integer(c_int), intent(in), optional :: half
     type(tb_device), intent(in), optional :: device
     type(c_ptr), intent(in), optional :: stream
-    type(array_arg), target :: xa, oa
+    type(op_call), target :: op
     type(tb_process_options), target :: o
-    type(tb_device), target :: chosen
-    type(c_ptr) :: hx, result
     real(c_float), allocatable :: means(:), stddevs(:)
-    integer(c_int) :: status
-    character(len=:), allocatable :: message
-    result = c_null_ptr
-    call process_options(o, chosen, device, stream)
-    status = process_args('tb_normalize', x, out, xa, oa, unsigned, half, hx, message)
+    o = process_begin(op, 'tb_normalize', x, out, unsigned, half, device, stream)
     allocate(means(0), stddevs(0))    ! as in fortran_message
     select rank (mean)
     rank (0)
@@ -1044,25 +1050,25 @@ contains
     rank (1)
       stddevs = stddev
     end select
-    if (status == TB_OK .and. (rank(mean) > 1 .or. rank(mean) /= rank(stddev))) then
-      status = TB_INVALID_ARGUMENT
-      message = 'tb_normalize: mean and stddev must be both scalars or both rank-1 arrays'
-    else if (status == TB_OK .and. size(means) /= size(stddevs)) then
-      status = TB_INVALID_ARGUMENT    ! C takes one count for both
-      message = 'tb_normalize: mean has '
-      call add_int(message, size(means, kind=c_int64_t))
-      message = message // ' values but stddev '
-      call add_int(message, size(stddevs, kind=c_int64_t))
+    if (op%status == TB_OK .and. (rank(mean) > 1 .or. rank(mean) /= rank(stddev))) then
+      op%status = TB_INVALID_ARGUMENT
+      op%message = 'tb_normalize: mean and stddev must be both scalars or both rank-1 arrays'
+    else if (op%status == TB_OK .and. size(means) /= size(stddevs)) then
+      op%status = TB_INVALID_ARGUMENT    ! C takes one count for both
+      op%message = 'tb_normalize: mean has '
+      call add_int(op%message, size(means, kind=c_int64_t))
+      op%message = op%message // ' values but stddev '
+      call add_int(op%message, size(stddevs, kind=c_int64_t))
     end if
-    if (status == TB_OK) then
+    if (op%status == TB_OK) then
       if (rank(mean) == 0) then
-        status = c_tb_normalize(hx, means(1), stddevs(1), c_loc(o), result)
+        op%status = c_tb_normalize(op%ha, means(1), stddevs(1), c_loc(o), op%result)
       else
-        status = c_tb_normalize_channels(hx, means, stddevs, size(means, kind=c_int64_t), &
-            c_loc(o), result)
+        op%status = c_tb_normalize_channels(op%ha, means, stddevs, &
+            size(means, kind=c_int64_t), c_loc(o), op%result)
       end if
     end if
-    call process_end('tb_normalize', hx, result, out, oa, status, message, ierr)
+    call process_end(op, out, ierr)
   end subroutine
 
   ! QuantizeOp: out = normalize(x, -zero_point * scale, scale), float32.
@@ -1075,8 +1081,12 @@ contains
     integer(c_int), intent(in), optional :: half
     type(tb_device), intent(in), optional :: device
     type(c_ptr), intent(in), optional :: stream
-    call scalar_process('tb_quantize', x, zero_point, scale, 0_c_int, out, ierr, unsigned, &
-        half, device, stream)
+    type(op_call), target :: op
+    type(tb_process_options), target :: o
+    o = process_begin(op, 'tb_quantize', x, out, unsigned, half, device, stream)
+    if (op%status == TB_OK) op%status = c_tb_quantize(op%ha, zero_point, scale, c_loc(o), &
+        op%result)
+    call process_end(op, out, ierr)
   end subroutine
 
   ! DequantizeOp: out = normalize(x, zero_point, 1 / scale), float32.
@@ -1089,8 +1099,12 @@ contains
     integer(c_int), intent(in), optional :: half
     type(tb_device), intent(in), optional :: device
     type(c_ptr), intent(in), optional :: stream
-    call scalar_process('tb_dequantize', x, zero_point, scale, 0_c_int, out, ierr, unsigned, &
-        half, device, stream)
+    type(op_call), target :: op
+    type(tb_process_options), target :: o
+    o = process_begin(op, 'tb_dequantize', x, out, unsigned, half, device, stream)
+    if (op%status == TB_OK) op%status = c_tb_dequantize(op%ha, zero_point, scale, c_loc(o), &
+        op%result)
+    call process_end(op, out, ierr)
   end subroutine
 
   ! CastOp: out = x converted to `dtype` (a TB_* dtype; tensor_buffer.md's conversion).
@@ -1103,43 +1117,11 @@ contains
     integer(c_int), intent(in), optional :: half
     type(tb_device), intent(in), optional :: device
     type(c_ptr), intent(in), optional :: stream
-    call scalar_process('tb_cast', x, 0.0_c_float, 0.0_c_float, dtype, out, ierr, unsigned, &
-        half, device, stream)
-  end subroutine
-
-  ! tb_quantize, tb_dequantize and tb_cast: `dtype` is cast's, zero_point and scale the others'.
-  subroutine scalar_process(name, x, zero_point, scale, dtype, out, ierr, unsigned, half, &
-      device, stream)
-    character(len=*), intent(in) :: name
-    class(*), dimension(..), target, intent(in) :: x
-    real(c_float), intent(in) :: zero_point, scale
-    integer(c_int), intent(in) :: dtype
-    class(*), dimension(..), target, intent(inout) :: out
-    integer, intent(out), optional :: ierr
-    logical, intent(in), optional :: unsigned
-    integer(c_int), intent(in), optional :: half
-    type(tb_device), intent(in), optional :: device
-    type(c_ptr), intent(in), optional :: stream
-    type(array_arg), target :: xa, oa
+    type(op_call), target :: op
     type(tb_process_options), target :: o
-    type(tb_device), target :: chosen
-    type(c_ptr) :: hx, result
-    integer(c_int) :: status
-    character(len=:), allocatable :: message
-    result = c_null_ptr
-    call process_options(o, chosen, device, stream)
-    status = process_args(name, x, out, xa, oa, unsigned, half, hx, message)
-    if (status == TB_OK) then
-      select case (name)
-      case ('tb_quantize')
-        status = c_tb_quantize(hx, zero_point, scale, c_loc(o), result)
-      case ('tb_dequantize')
-        status = c_tb_dequantize(hx, zero_point, scale, c_loc(o), result)
-      case default
-        status = c_tb_cast(hx, dtype, c_loc(o), result)
-      end select
-    end if
-    call process_end(name, hx, result, out, oa, status, message, ierr)
+    o = process_begin(op, 'tb_cast', x, out, unsigned, half, device, stream)
+    if (op%status == TB_OK) op%status = c_tb_cast(op%ha, dtype, c_loc(o), op%result)
+    call process_end(op, out, ierr)
   end subroutine
 
   ! ONNX QuantizeLinear (opset 13): out = saturate(round_half_even(x / scale) + zero_point), of
@@ -1157,8 +1139,13 @@ contains
     integer(c_int), intent(in), optional :: half
     type(tb_device), intent(in), optional :: device
     type(c_ptr), intent(in), optional :: stream
-    call linear_process('tb_quantize_linear', x, scale, zero_point, out, ierr, dim, unsigned, &
+    type(op_call), target :: op
+    type(tb_quantize_linear_options), target :: o
+    o = linear_begin(op, 'tb_quantize_linear', x, scale, zero_point, out, dim, unsigned, &
         half, device, stream)
+    if (op%status == TB_OK) op%status = c_tb_quantize_linear(op%ha, op%hs, op%hu, c_loc(o), &
+        op%result)
+    call process_end(op, out, ierr)
   end subroutine
 
   ! ONNX DequantizeLinear (opset 13): out = (x - zero_point) * scale, real(c_float); x and
@@ -1172,53 +1159,42 @@ contains
     logical, intent(in), optional :: unsigned
     type(tb_device), intent(in), optional :: device
     type(c_ptr), intent(in), optional :: stream
-    call linear_process('tb_dequantize_linear', x, scale, zero_point, out, ierr, dim, unsigned, &
-        device=device, stream=stream)
+    type(op_call), target :: op
+    type(tb_quantize_linear_options), target :: o
+    o = linear_begin(op, 'tb_dequantize_linear', x, scale, zero_point, out, dim, &
+        unsigned, device=device, stream=stream)
+    if (op%status == TB_OK) op%status = c_tb_dequantize_linear(op%ha, op%hs, op%hu, c_loc(o), &
+        op%result)
+    call process_end(op, out, ierr)
   end subroutine
 
-  subroutine linear_process(name, x, scale, zero_point, out, ierr, dim, unsigned, half, device, &
-      stream)
+  ! The start of both: x and out as process_begin's, then scale (op%second) and zero_point
+  ! (op%updates; `unsigned` applies to it too) checked and borrowed, and `dim`.
+  type(tb_quantize_linear_options) function linear_begin(op, name, x, scale, zero_point, out, &
+      dim, unsigned, half, device, stream) result(o)
+    type(op_call), target, intent(inout) :: op
     character(len=*), intent(in) :: name
-    class(*), dimension(..), target, intent(in) :: x, scale, zero_point
-    class(*), dimension(..), target, intent(inout) :: out
-    integer, intent(out), optional :: ierr
+    class(*), dimension(..), target, intent(in) :: x, scale, zero_point, out
     integer, intent(in), optional :: dim
     logical, intent(in), optional :: unsigned
     integer(c_int), intent(in), optional :: half
     type(tb_device), intent(in), optional :: device
     type(c_ptr), intent(in), optional :: stream
-    type(array_arg), target :: xa, oa, sa, za
-    type(tb_quantize_linear_options), target :: o
-    type(tb_device), target :: chosen
-    type(c_ptr) :: hx, hs, hz, result
-    integer(c_int) :: status
-    character(len=:), allocatable :: message
-    hs = c_null_ptr
-    hz = c_null_ptr
-    result = c_null_ptr
     o%struct_size = c_sizeof(o)
     if (present(stream)) o%stream = stream
-    o%device = device_address(device, chosen)
-    status = process_args(name, x, out, xa, oa, unsigned, half, hx, message)
-    call describe(scale, sa)
-    call describe(zero_point, za)
-    if (status == TB_OK) status = check_arg(name, 'scale', sa, message)
-    if (status == TB_OK) status = check_arg(name, 'zero_point', za, message)
-    if (status == TB_OK .and. present(dim)) &
-        status = tensor_axis(name, 'x', xa, dim, o%axis, message)
-    if (flag(unsigned, .false.) == 1 .and. za%dtype == TB_INT8) za%dtype = TB_UINT8
-    if (status == TB_OK) status = borrow(sa, .true., .false., hs)
-    if (status == TB_OK) status = borrow(za, .true., .false., hz)
-    if (status == TB_OK) then
-      if (name == 'tb_quantize_linear') then
-        status = c_tb_quantize_linear(hx, hs, hz, c_loc(o), result)
-      else
-        status = c_tb_dequantize_linear(hx, hs, hz, c_loc(o), result)
-      end if
-    end if
-    call destroy3(hs, hz, c_null_ptr)
-    call process_end(name, hx, result, out, oa, status, message, ierr)
-  end subroutine
+    o%device = device_address(device, op%chosen)
+    call process_args(op, name, x, out, unsigned, half)
+    call describe(scale, op%second)
+    call describe(zero_point, op%updates)
+    if (op%status == TB_OK) op%status = check_arg(name, 'scale', op%second, op%message)
+    if (op%status == TB_OK) op%status = check_arg(name, 'zero_point', op%updates, op%message)
+    if (op%status == TB_OK .and. present(dim)) &
+        op%status = tensor_axis(name, 'x', op%a, dim, o%axis, op%message)
+    if (flag(unsigned, .false.) == 1 .and. op%updates%dtype == TB_INT8) &
+        op%updates%dtype = TB_UINT8
+    if (op%status == TB_OK) op%status = borrow(op%second, .true., .false., op%hs)
+    if (op%status == TB_OK) op%status = borrow(op%updates, .true., .false., op%hu)
+  end function
 
   subroutine process_options(o, chosen, device, stream)
     type(tb_process_options), intent(out) :: o
@@ -1230,36 +1206,49 @@ contains
     o%device = device_address(device, chosen)
   end subroutine
 
-  ! x and out of a processing wrapper, described and checked; x borrowed (hx) with `unsigned`
-  ! and `half` applied to its dtype.
-  integer(c_int) function process_args(name, x, out, xa, oa, unsigned, half, hx, message) &
-      result(status)
+  ! The start of a processing wrapper's op_call: its options (process_options).
+  type(tb_process_options) function process_begin(op, name, x, out, unsigned, half, device, &
+      stream) result(o)
+    type(op_call), target, intent(inout) :: op
     character(len=*), intent(in) :: name
     class(*), dimension(..), target, intent(in) :: x, out
-    type(array_arg), target, intent(inout) :: xa, oa
     logical, intent(in), optional :: unsigned
     integer(c_int), intent(in), optional :: half
-    type(c_ptr), intent(out) :: hx
-    character(len=:), allocatable, intent(inout) :: message
-    hx = c_null_ptr
-    call describe(x, xa)
-    call describe(out, oa)
-    status = check_arg(name, 'x', xa, message)
-    if (status == TB_OK) status = check_arg(name, 'out', oa, message)
-    if (status /= TB_OK) return
+    type(tb_device), intent(in), optional :: device
+    type(c_ptr), intent(in), optional :: stream
+    call process_options(o, op%chosen, device, stream)
+    call process_args(op, name, x, out, unsigned, half)
+  end function
+
+  ! x (op%a, named 'x') and out of a processing wrapper, described and checked; x borrowed with
+  ! `unsigned` and `half` applied to its dtype.
+  subroutine process_args(op, name, x, out, unsigned, half)
+    type(op_call), target, intent(inout) :: op
+    character(len=*), intent(in) :: name
+    class(*), dimension(..), target, intent(in) :: x, out
+    logical, intent(in), optional :: unsigned
+    integer(c_int), intent(in), optional :: half
+    op%name = name
+    op%a_name = 'x'
+    op%in_place = .false.
+    call describe(x, op%a)
+    call describe(out, op%out)
+    op%status = check_arg(name, 'x', op%a, op%message)
+    if (op%status == TB_OK) op%status = check_arg(name, 'out', op%out, op%message)
+    if (op%status /= TB_OK) return
     if (present(half)) then
       if (half /= TB_FLOAT16 .and. half /= TB_BFLOAT16) then
-        status = TB_INVALID_ARGUMENT
-        message = name // ': half = '
-        call add_int(message, int(half, c_int64_t))
-        message = message // ' is neither TB_FLOAT16 nor TB_BFLOAT16'
+        op%status = TB_INVALID_ARGUMENT
+        op%message = name // ': half = '
+        call add_int(op%message, int(half, c_int64_t))
+        op%message = op%message // ' is neither TB_FLOAT16 nor TB_BFLOAT16'
         return
       end if
-      if (xa%dtype == TB_INT16) xa%dtype = half
+      if (op%a%dtype == TB_INT16) op%a%dtype = half
     end if
-    if (flag(unsigned, .false.) == 1 .and. xa%dtype == TB_INT8) xa%dtype = TB_UINT8
-    status = borrow(xa, .true., .false., hx)
-  end function
+    if (flag(unsigned, .false.) == 1 .and. op%a%dtype == TB_INT8) op%a%dtype = TB_UINT8
+    op%status = borrow(op%a, .true., .false., op%ha)
+  end subroutine
 
   ! The processing ops' messages that name an axis of x ("2 means (stddevs) for a last axis of
   ! shape [2,3]: ...", "2 scales for axis 0 of x of shape [3,2]") restated with the Fortran dim
@@ -1299,22 +1288,16 @@ contains
     message = message // ') (as a tensor: ' // text(colon + 2:) // ')'
   end subroutine
 
-  ! The end of a processing wrapper: C's result (if any) into out, x's handle freed, out's
-  ! staged copy written back on success, and finish.
-  subroutine process_end(name, hx, result, out, oa, status, message, ierr)
-    character(len=*), intent(in) :: name
-    type(c_ptr), intent(in) :: hx, result
+  ! The end of a processing wrapper: C's result checked (check_taken), a message naming an axis
+  ! restated (axis_message), then op_end.
+  subroutine process_end(op, out, ierr)
+    type(op_call), intent(inout) :: op
     class(*), dimension(..), target, intent(inout) :: out
-    type(array_arg), intent(in) :: oa
-    integer(c_int), intent(inout) :: status
-    character(len=:), allocatable, intent(inout) :: message
     integer, intent(out), optional :: ierr
-    if (c_associated(result)) call take_result(name, result, oa, status, message)
-    if (status /= TB_OK .and. .not. allocated(message)) &
-        call axis_message(name, c_string(c_tb_last_error()), message)
-    call c_tb_buffer_destroy(hx)
-    if (status == TB_OK) call write_back(out, oa)
-    call finish(name, status, message, ierr, 'x')
+    call check_taken(op)
+    if (op%status /= TB_OK .and. .not. allocated(op%message)) &
+        call axis_message(op%name, c_string(c_tb_last_error()), op%message)
+    call op_end(op, out, ierr)
   end subroutine
 
   ! The elements ops' bad index, "indices[1,0] = 7 is out of range for axis 1 of shape [3,3]"
