@@ -28,7 +28,7 @@ module tensorbuf_f
       check_gathered, gather_begin, gather_end, elements_options, one_based, tensor_axis, &
       elements_message
   ! The boolean_mask family's and the processing ops' helpers.
-  private :: mask_family, mask_axis, condition_message, take_result, check_result, &
+  private :: mask_begin, mask_axis, condition_message, check_result, &
       holder_dtype, add_fortran_type, axis_message, check_taken, linear_begin, process_options, &
       process_begin, process_args, process_end
 
@@ -68,6 +68,7 @@ module tensorbuf_f
     type(tb_device) :: chosen
     integer(c_int64_t), allocatable :: shifted(:)
     integer(c_int) :: status = TB_OK
+    logical :: written = .false.    ! out was written although the op failed
     character(len=:), allocatable :: message
   end type
 
@@ -551,7 +552,7 @@ contains
     if (c_associated(op%result)) call copy_result(op%result, op%out, op%status)
     call destroy3(op%ha, op%hs, op%hu)
     if (op%status == TB_OK .and. op%in_place) call write_back(x, op%a)
-    if (op%status == TB_OK .and. .not. op%in_place) call write_back(x, op%out)
+    if ((op%status == TB_OK .or. op%written) .and. .not. op%in_place) call write_back(x, op%out)
     call finish(op%name, op%status, op%message, ierr, op%a_name)
   end subroutine
 
@@ -755,8 +756,13 @@ contains
     integer, intent(in), optional :: dim
     type(tb_device), intent(in), optional :: device
     type(c_ptr), intent(in), optional :: stream
-    integer(c_int64_t) :: unused
-    call mask_family('tb_boolean_mask', 'mask', a, mask, out, unused, ierr, dim, device, stream)
+    type(op_call), target :: op
+    type(tb_boolean_mask_options), target :: o
+    integer :: unused
+    o = mask_begin(op, 'tb_boolean_mask', a, mask, out, dim, device, stream, unused)
+    if (op%status == TB_OK) op%status = c_tb_boolean_mask(op%ha, op%hs, c_loc(o), op%result)
+    call check_taken(op)
+    call op_end(op, out, ierr)
   end subroutine
 
   ! boolean_mask into a caller-sized out: a's type and shape with the mask's dims replaced by
@@ -772,8 +778,40 @@ contains
     integer, intent(in), optional :: dim
     type(tb_device), intent(in), optional :: device
     type(c_ptr), intent(in), optional :: stream
-    call mask_family('tb_boolean_mask_into', 'mask', a, mask, out, count, ierr, dim, device, &
-        stream)
+    character(len=*), parameter :: name = 'tb_boolean_mask_into'
+    type(op_call), target :: op
+    type(tb_boolean_mask_options), target :: o
+    type(c_ptr) :: hc
+    integer(c_int64_t), target :: n(1), n_read(1)
+    integer :: capacity_dim
+    hc = c_null_ptr
+    count = 0
+    n = 0
+    o = mask_begin(op, name, a, mask, out, dim, device, stream, capacity_dim)
+    ! out is written in place: its handle in op%hu, which op_end frees.
+    if (op%status == TB_OK) op%status = borrow(op%out, .false., .false., op%hu)
+    if (op%status == TB_OK) op%status = c_tb_buffer_borrow(c_loc(n), TB_INT64, 1_c_int, &
+        [1_c_int64_t], tb_device(0, 0), 0_c_int, c_null_ptr, hc)
+    if (op%status == TB_OK) op%status = c_tb_boolean_mask_into(op%ha, op%hs, op%hu, hc, c_loc(o))
+    if (op%status == TB_OK) op%status = c_tb_buffer_copy_to_host(hc, c_loc(n_read), 8_c_size_t)
+    call c_tb_buffer_destroy(hc)
+    if (op%status == TB_OK) then
+      count = n_read(1)
+      if (count > op%out%dims(capacity_dim)) then
+        op%status = TB_OUT_OF_RANGE
+        op%written = .true.
+        op%message = name // ': the mask selects '
+        call add_int(op%message, count)
+        op%message = op%message // ' slices but dim '
+        call add_int(op%message, int(capacity_dim, c_int64_t))
+        op%message = op%message // ' of out holds '
+        call add_int(op%message, op%out%dims(capacity_dim))
+        op%message = op%message // ' (out holds the first '
+        call add_int(op%message, op%out%dims(capacity_dim))
+        op%message = op%message // ')'
+      end if
+    end if
+    call op_end(op, out, ierr)
   end subroutine
 
   ! ONNX Compress: the slices of a along Fortran dimension dim whose entry of the rank-1
@@ -787,99 +825,43 @@ contains
     integer, intent(in), optional :: dim
     type(tb_device), intent(in), optional :: device
     type(c_ptr), intent(in), optional :: stream
-    integer(c_int64_t) :: unused
-    call mask_family('tb_compress', 'condition', a, condition, out, unused, ierr, dim, device, &
-        stream)
+    type(op_call), target :: op
+    type(tb_compress_options), target :: o
+    call op_begin(op, 'tb_compress', 'condition', a, condition, out=out, second_as_bool=.true., &
+        out_like_a=.false.)
+    if (present(dim)) o%has_axis = 1
+    if (op%status == TB_OK) op%status = tensor_axis(op%name, 'a', op%a, dim, o%axis, op%message)
+    o%struct_size = c_sizeof(o)
+    if (present(stream)) o%stream = stream
+    o%device = device_address(device, op%chosen)
+    if (op%status == TB_OK) then
+      op%status = c_tb_compress(op%ha, op%hs, c_loc(o), op%result)
+      if (op%status /= TB_OK) call condition_message(c_string(c_tb_last_error()), dim, op%message)
+    end if
+    call check_taken(op)
+    call op_end(op, out, ierr)
   end subroutine
 
-  ! The three: tb_boolean_mask_into writes out in place (and count), the others copy C's
-  ! result into out after checking it.
-  subroutine mask_family(name, mask_name, a, mask, out, count, ierr, dim, device, stream)
-    character(len=*), intent(in) :: name, mask_name
-    class(*), dimension(..), target, intent(in) :: a, mask
-    class(*), dimension(..), target, intent(inout) :: out
-    integer(c_int64_t), intent(out) :: count
-    integer, intent(out), optional :: ierr
+  ! The start of tb_boolean_mask and tb_boolean_mask_into (`name`): a, mask and out checked
+  ! (out's shape is the op's own check), the mask placed by `dim` (mask_axis; `capacity_dim`:
+  ! the dim of out that holds the count), a and mask borrowed; their options.
+  type(tb_boolean_mask_options) function mask_begin(op, name, a, mask, out, dim, device, &
+      stream, capacity_dim) result(o)
+    type(op_call), target, intent(inout) :: op
+    character(len=*), intent(in) :: name
+    class(*), dimension(..), target, intent(in) :: a, mask, out
     integer, intent(in), optional :: dim
     type(tb_device), intent(in), optional :: device
     type(c_ptr), intent(in), optional :: stream
-    type(array_arg), target :: aa, ma, oa
-    type(tb_boolean_mask_options), target :: mo
-    type(tb_compress_options), target :: co
-    type(tb_device), target :: chosen
-    type(c_ptr) :: ha, hm, ho, hc, result
-    integer(c_int64_t), target :: n(1), n_read(1)
-    integer(c_int) :: status
-    integer :: capacity_dim
-    logical :: short
-    character(len=:), allocatable :: message
-    ha = c_null_ptr
-    hm = c_null_ptr
-    ho = c_null_ptr
-    hc = c_null_ptr
-    result = c_null_ptr
-    count = 0
-    n = 0
-    short = .false.
+    integer, intent(out) :: capacity_dim
     capacity_dim = 1
-    call describe(a, aa)
-    call describe(mask, ma)
-    call describe(out, oa)
-    status = check_arg(name, 'a', aa, message)
-    if (status == TB_OK) status = check_arg(name, mask_name, ma, message)
-    if (status == TB_OK) status = check_arg(name, 'out', oa, message)
-    mo%struct_size = c_sizeof(mo)
-    co%struct_size = c_sizeof(co)
-    if (name == 'tb_compress') then
-      if (present(dim)) co%has_axis = 1
-      if (status == TB_OK) status = tensor_axis(name, 'a', aa, dim, co%axis, message)
-    else if (status == TB_OK) then
-      status = mask_axis(name, aa, ma, dim, mo%axis, capacity_dim, message)
-    end if
-    if (present(stream)) mo%stream = stream
-    if (present(stream)) co%stream = stream
-    mo%device = device_address(device, chosen)
-    co%device = mo%device
-    if (status == TB_OK) status = borrow(aa, .true., .false., ha)
-    if (status == TB_OK) status = borrow(ma, .true., .true., hm)
-    if (status == TB_OK) then
-      select case (name)
-      case ('tb_boolean_mask_into')
-        status = borrow(oa, .false., .false., ho)
-        if (status == TB_OK) status = c_tb_buffer_borrow(c_loc(n), TB_INT64, 1_c_int, &
-            [1_c_int64_t], tb_device(0, 0), 0_c_int, c_null_ptr, hc)
-        if (status == TB_OK) status = c_tb_boolean_mask_into(ha, hm, ho, hc, c_loc(mo))
-        if (status == TB_OK) status = c_tb_buffer_copy_to_host(hc, c_loc(n_read), 8_c_size_t)
-        if (status == TB_OK) then
-          count = n_read(1)
-          short = count > oa%dims(capacity_dim)
-          if (short) then
-            status = TB_OUT_OF_RANGE
-            message = name // ': the mask selects '
-            call add_int(message, count)
-            message = message // ' slices but dim '
-            call add_int(message, int(capacity_dim, c_int64_t))
-            message = message // ' of out holds '
-            call add_int(message, oa%dims(capacity_dim))
-            message = message // ' (out holds the first '
-            call add_int(message, oa%dims(capacity_dim))
-            message = message // ')'
-          end if
-        end if
-        call c_tb_buffer_destroy(ho)
-        call c_tb_buffer_destroy(hc)
-      case ('tb_boolean_mask')
-        status = c_tb_boolean_mask(ha, hm, c_loc(mo), result)
-      case default
-        status = c_tb_compress(ha, hm, c_loc(co), result)
-        if (status /= TB_OK) call condition_message(c_string(c_tb_last_error()), dim, message)
-      end select
-    end if
-    if (c_associated(result)) call take_result(name, result, oa, status, message)
-    call destroy3(ha, hm, c_null_ptr)
-    if (status == TB_OK .or. short) call write_back(out, oa)
-    call finish(name, status, message, ierr)
-  end subroutine
+    call op_begin(op, name, 'mask', a, mask, out=out, second_as_bool=.true., out_like_a=.false.)
+    if (op%status == TB_OK) op%status = mask_axis(name, op%a, op%second, dim, o%axis, &
+        capacity_dim, op%message)
+    o%struct_size = c_sizeof(o)
+    if (present(stream)) o%stream = stream
+    o%device = device_address(device, op%chosen)
+  end function
 
   ! compress's true condition entry past the axis ("Condition entry 2 is true, but the axis has
   ! only 2 entries (condition of length 3).", 0-based) restated with the Fortran subscript and
@@ -940,22 +922,6 @@ contains
     call add_int(message, int(a%rank, c_int64_t))
     message = message // ' (the mask covers dims dim to dim + rank(mask) - 1)'
   end function
-
-  ! C's `result` (destroyed here) checked against `out` (check_result) and copied into out's
-  ! memory or staged copy.
-  subroutine take_result(name, result, oa, status, message)
-    character(len=*), intent(in) :: name
-    type(c_ptr), intent(in) :: result
-    type(array_arg), intent(in) :: oa
-    integer(c_int), intent(inout) :: status
-    character(len=:), allocatable, intent(inout) :: message
-    integer(c_int64_t) :: dims(TB_MAX_NDIM)
-    integer(c_int) :: rank, dtype
-    if (status == TB_OK) status = c_tb_buffer_dtype(result, dtype)
-    if (status == TB_OK) status = c_tb_buffer_shape(result, rank, dims)
-    if (status == TB_OK) status = check_result(name, dtype, oa, rank, dims, message)
-    call copy_result(result, oa, status)
-  end subroutine
 
   ! C's result (when an op made one) against op%out, which takes it as it is (check_result).
   subroutine check_taken(op)
