@@ -1,8 +1,6 @@
 // The C API of the scatters: one set of four functions per combine of the op table
 // (tensorbuf/op_table.hpp), each a thin call of the C++ op inside `guarded` (the C++ op
 // validates; on failure nothing is written).
-#include <type_traits>
-
 #include "c_api/c_api_internal.hpp"
 #include "tensorbuf/op_table.hpp"
 #include "tensorbuf/ops.hpp"
@@ -29,34 +27,23 @@ ScatterOptions scatter_options(const tb_scatter_options* c) {
   return options;
 }
 
+// A combine's four functions, named (c_api.h declares them: below).
+constexpr bool declared(auto*... functions) { return sizeof...(functions) == 4; }
+
 }  // namespace
 }  // namespace tensorbuf::c_api
 
 using namespace tensorbuf;
 using namespace tensorbuf::c_api;
 
-// Every combine of the op table has the four functions c_api.h declares: checked here, before
-// the definitions below could declare them, so a table line the header lacks (or declares with
-// another signature) stops the build.
-using ScatterInPlaceC = tb_status (*)(tb_buffer*, const tb_buffer*, const tb_buffer*, tb_oob,
-                                      void*) noexcept;
-using ScatterC = tb_status (*)(const tb_buffer*, const tb_buffer*, const tb_buffer*, tb_oob, void*,
-                               tb_buffer**) noexcept;
-using ScatterInPlaceExC = tb_status (*)(tb_buffer*, const tb_buffer*, const tb_buffer*,
-                                        const tb_scatter_options*) noexcept;
-using ScatterExC = tb_status (*)(const tb_buffer*, const tb_buffer*, const tb_buffer*,
-                                 const tb_scatter_options*, tb_buffer**) noexcept;
+// Every combine of the op table has the four functions c_api.h declares: named here, before
+// the definitions below could declare them, so a table line the header lacks stops the build (a
+// declaration of another signature conflicts with its definition, another error).
 #define TB_REQUIRE_DECLARED_(name, op, what)                                                   \
   static_assert(                                                                               \
-      std::is_same_v<decltype(&tb_tensor_scatter_nd_##name##_in_place), ScatterInPlaceC>,      \
-      "c_api.h declares tb_tensor_scatter_nd_" #name "_in_place");                             \
-  static_assert(std::is_same_v<decltype(&tb_tensor_scatter_nd_##name), ScatterC>,              \
-                "c_api.h declares tb_tensor_scatter_nd_" #name);                               \
-  static_assert(                                                                               \
-      std::is_same_v<decltype(&tb_tensor_scatter_nd_##name##_in_place_ex), ScatterInPlaceExC>, \
-      "c_api.h declares tb_tensor_scatter_nd_" #name "_in_place_ex");                          \
-  static_assert(std::is_same_v<decltype(&tb_tensor_scatter_nd_##name##_ex), ScatterExC>,       \
-                "c_api.h declares tb_tensor_scatter_nd_" #name "_ex");
+      declared(&tb_tensor_scatter_nd_##name##_in_place, &tb_tensor_scatter_nd_##name,          \
+               &tb_tensor_scatter_nd_##name##_in_place_ex, &tb_tensor_scatter_nd_##name##_ex), \
+      "c_api.h declares the four functions of tb_tensor_scatter_nd_" #name);
 TENSORBUF_SCATTER_COMBINES(TB_REQUIRE_DECLARED_)
 #undef TB_REQUIRE_DECLARED_
 
