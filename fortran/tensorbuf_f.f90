@@ -14,8 +14,8 @@
 ! Shapes: a Fortran array a(m, n) is the row-major tensor [n, m] (the same memory, dims in
 ! reverse order), and indices are 0-based tensor coordinates in that order: element a(i, j) is
 ! tensor element [j - 1, i - 1]. An indices array idx(k, n) is n index tuples of k coordinates.
-! (tb_gather, tb_gather_elements and tb_scatter_elements index along one Fortran dimension
-! instead: 1-based subscripts along `dim`.)
+! (The ops that index along one Fortran dimension `dim` take 1-based subscripts along it
+! instead.)
 ! docs/c_api.md has an example.
 module tensorbuf_f
   use, intrinsic :: iso_c_binding
@@ -27,7 +27,7 @@ module tensorbuf_f
       scatter_options, mask_options, device_address, flag, string_offsets, substr_result, &
       check_gathered, gather_begin, gather_end, elements_options, one_based, tensor_axis, &
       elements_message
-  ! The boolean_mask family's and the processing ops' helpers.
+  ! The mask ops' and the processing ops' helpers.
   private :: mask_begin, mask_axis, condition_message, check_result, &
       holder_dtype, add_fortran_type, axis_message, check_taken, linear_begin, process_options, &
       process_begin, process_args, process_end
@@ -490,20 +490,6 @@ contains
     o%device = device_address(device, op%chosen)
   end function
 
-  type(tb_mask_update_options) function mask_options(op, axis, broadcast, device, stream) &
-      result(o)
-    type(op_call), target, intent(inout) :: op
-    integer, intent(in), optional :: axis
-    logical, intent(in), optional :: broadcast
-    type(tb_device), intent(in), optional :: device
-    type(c_ptr), intent(in), optional :: stream
-    o%struct_size = c_sizeof(o)
-    if (present(axis)) o%axis = int(axis, c_int)
-    o%broadcast = flag(broadcast, .true.)
-    if (present(stream)) o%stream = stream
-    o%device = device_address(device, op%chosen)
-  end function
-
   ! The start of an op_call `name`: a (named `a_name`, default 'a'), second (`second_name`;
   ! `second_as_bool`: a mask, `one_based_second`: 1-based indices), updates and out described
   ! and checked in that order, out against a's type and shape unless `out_like_a` is .false.,
@@ -575,128 +561,11 @@ contains
   ! stream a cudaStream_t as type(c_ptr).
   include 'tensorbuf_f_scatter.inc'
 
-  ! a[mask] = updates (spec/boolean_mask_update.md), in place or into `out`; `axis` (default 0)
-  ! in tensor coordinates, i.e. counted from the last Fortran dimension. `mask`: a logical (of
-  ! any kind: `a > 0` will do) or integer(c_int8_t) 0/1 array, read as bool. `broadcast`
-  ! (default .true.): updates broadcast to the masked shape; device and stream as the scatters'.
-  subroutine tb_boolean_mask_update_in_place(a, mask, updates, ierr, axis, broadcast, device, &
-      stream)
-    class(*), dimension(..), target, intent(inout) :: a
-    class(*), dimension(..), target, intent(in) :: mask, updates
-    integer, intent(out), optional :: ierr
-    integer, intent(in), optional :: axis
-    logical, intent(in), optional :: broadcast
-    type(tb_device), intent(in), optional :: device
-    type(c_ptr), intent(in), optional :: stream
-    type(op_call), target :: op
-    call op_begin(op, 'tb_boolean_mask_update_in_place', 'mask', a, mask, updates, &
-        second_as_bool=.true.)
-    if (op%status == TB_OK) op%status = c_tb_boolean_mask_update_in_place_ex(op%ha, op%hs, &
-        op%hu, mask_options(op, axis, broadcast, device, stream))
-    call op_end(op, a, ierr)
-  end subroutine
-  subroutine tb_boolean_mask_update(a, mask, updates, out, ierr, axis, broadcast, device, stream)
-    class(*), dimension(..), target, intent(in) :: a, mask, updates
-    class(*), dimension(..), target, intent(inout) :: out
-    integer, intent(out), optional :: ierr
-    integer, intent(in), optional :: axis
-    logical, intent(in), optional :: broadcast
-    type(tb_device), intent(in), optional :: device
-    type(c_ptr), intent(in), optional :: stream
-    type(op_call), target :: op
-    call op_begin(op, 'tb_boolean_mask_update', 'mask', a, mask, updates, out, .true.)
-    if (op%status == TB_OK) op%status = c_tb_boolean_mask_update_ex(op%ha, op%hs, op%hu, &
-        mask_options(op, axis, broadcast, device, stream), op%result)
-    call op_end(op, out, ierr)
-  end subroutine
+  include 'boolean_mask_update_f.inc'
 
-  ! substr (spec/substr.md) of Fortran strings: out(i) is the substring of strings at pos of
-  ! at most len units (TB_UNIT_BYTE or TB_UNIT_UTF8_CHAR), blank-padded, for each element i of
-  ! the broadcast of strings and pos (their tensor shapes: a rank-2 pos(k, n) is [n, k]), in
-  ! array element order. pos and len are the C API's: 0-based, negative from the end (not a
-  ! Fortran substring's 1-based start). A string is its first len_trim characters (trailing
-  ! blanks are padding), or its first lengths(j) with `lengths`; out_lengths receives each
-  ! result's length. `out` must have the result's size and room for each substring, else
-  ! TB_INVALID_ARGUMENT before anything is written. oob, device and stream as the scatters'.
-  subroutine tb_substr(strings, pos, len, out, ierr, unit, oob, device, stream, lengths, &
-      out_lengths)
-    character(len=*), intent(in) :: strings(:)
-    class(*), dimension(..), target, intent(in) :: pos, len
-    character(len=*), intent(inout) :: out(:)
-    integer, intent(out), optional :: ierr
-    integer(c_int), intent(in), optional :: unit, oob
-    type(tb_device), intent(in), optional :: device
-    type(c_ptr), intent(in), optional :: stream
-    integer, intent(in), optional :: lengths(:)
-    integer, intent(inout), optional :: out_lengths(:)
-    type(array_arg), target :: pa, la
-    type(tb_substr_options), target :: o
-    type(tb_device), target :: chosen
-    integer(c_int64_t), allocatable, target :: offsets(:)
-    character(kind=c_char), allocatable, target :: chars(:)
-    type(c_ptr) :: ho, hc, hp, hl, result_offsets, result_chars
-    integer(c_int64_t) :: dims(TB_MAX_NDIM)
-    integer(c_int) :: status, rank
-    character(len=:), allocatable :: message
-    ho = c_null_ptr
-    hc = c_null_ptr
-    hp = c_null_ptr
-    hl = c_null_ptr
-    call describe(pos, pa)
-    call describe(len, la)
-    call string_offsets(strings, lengths, offsets, chars, status, message)
-    if (status == TB_OK) status = check_arg('tb_substr', 'pos', pa, message)
-    if (status == TB_OK) status = check_arg('tb_substr', 'len', la, message)
-    if (status == TB_OK) status = c_tb_buffer_borrow(c_loc(offsets), TB_INT64, 1_c_int, &
-        [size(offsets, kind=c_int64_t)], tb_device(0, 0), 1_c_int, c_null_ptr, ho)
-    if (status == TB_OK) status = c_tb_buffer_borrow(c_loc(chars), TB_UINT8, 1_c_int, &
-        [offsets(ubound(offsets, 1))], tb_device(0, 0), 1_c_int, c_null_ptr, hc)
-    if (status == TB_OK) status = borrow(pa, .true., .false., hp)
-    if (status == TB_OK) status = borrow(la, .true., .false., hl)
-    o%struct_size = c_sizeof(o)
-    if (present(unit)) o%unit = unit
-    if (present(oob)) o%oob = oob
-    if (present(stream)) o%stream = stream
-    o%device = device_address(device, chosen)
-    if (status == TB_OK) then
-      status = c_tb_substr(ho, hc, 1_c_int, [size(strings, kind=c_int64_t)], hp, hl, c_loc(o), &
-          result_offsets, result_chars, rank, dims)
-      if (status == TB_OK) then
-        call substr_result(result_offsets, result_chars, product(dims(1:rank)), out, &
-            out_lengths, status, message)
-        call c_tb_buffer_destroy(result_offsets)
-        call c_tb_buffer_destroy(result_chars)
-      end if
-    end if
-    call c_tb_buffer_destroy(ho)
-    call c_tb_buffer_destroy(hc)
-    call destroy3(hp, hl, c_null_ptr)
-    call finish('tb_substr', status, message, ierr)
-  end subroutine
+  include 'substr_f.inc'
 
-  ! gather_nd (docs/gather_nd.md, spec/indexing.md 3): out = the slices of params at the index
-  ! tuples of indices, which are 0-based tensor coordinates as the scatters' (indices(k, n) is n
-  ! tuples of k; integer(c_int32_t) or integer(c_int64_t)). batch_dims (default 0) counts tensor
-  ! dims, i.e. the last Fortran dims of params and indices, which must be equal. out has params'
-  ! type and the result's shape: the tensor shape indices.shape[:-1] + params.shape[b+k:], i.e.
-  ! in Fortran order params' first rank-b-k dims, then indices' dims 2 and up. Negative
-  ! coordinates are out of range. oob (TB_OOB_ERROR on the host by default; TB_OOB_DROP: zeros
-  ! for a bad tuple), device and stream as the scatters'.
-  subroutine tb_gather_nd(params, indices, out, ierr, batch_dims, oob, device, stream)
-    class(*), dimension(..), target, intent(in) :: params, indices
-    class(*), dimension(..), target, intent(inout) :: out
-    integer, intent(out), optional :: ierr
-    integer, intent(in), optional :: batch_dims
-    integer(c_int), intent(in), optional :: oob
-    type(tb_device), intent(in), optional :: device
-    type(c_ptr), intent(in), optional :: stream
-    type(op_call), target :: op
-    type(tb_gather_options), target :: o
-    o = gather_begin(op, 'tb_gather_nd', params, indices, out, batch_dims=batch_dims, oob=oob, &
-        device=device, stream=stream)
-    if (op%status == TB_OK) op%status = c_tb_gather_nd(op%ha, op%hs, c_loc(o), op%result)
-    call gather_end(op, out, ierr)
-  end subroutine
+  include 'gather_nd_f.inc'
 
   ! `out` against a result of tensor shape (rank, dims): the same dims, reversed.
   integer(c_int) function check_result_shape(name, out, rank, dims, message) result(status)
@@ -742,107 +611,13 @@ contains
     status = check_result_shape(name, out, rank, dims, message)
   end function
 
-  ! ---- boolean_mask, boolean_mask_into, compress (docs/boolean_mask.md, docs/fortran.md) ----
+  ! ---- The mask ops (docs/fortran.md) ------------------------------------------------------
 
-  ! boolean_mask: out = the slices of a where mask is true. mask (a logical of any kind, or an
-  ! integer(c_int8_t) 0/1 array) covers Fortran dims dim to dim + rank(mask) - 1 of a, with
-  ! their extents; absent dim: a's last rank(mask) dims (NumPy's a[mask] on the tensor). out
-  ! has a's type and shape, those dims replaced by one of n, the count of true entries, taken in
-  ! the mask's array element order: out must have exactly that shape (count(mask) gives n).
-  subroutine tb_boolean_mask(a, mask, out, ierr, dim, device, stream)
-    class(*), dimension(..), target, intent(in) :: a, mask
-    class(*), dimension(..), target, intent(inout) :: out
-    integer, intent(out), optional :: ierr
-    integer, intent(in), optional :: dim
-    type(tb_device), intent(in), optional :: device
-    type(c_ptr), intent(in), optional :: stream
-    type(op_call), target :: op
-    type(tb_boolean_mask_options), target :: o
-    integer :: unused
-    o = mask_begin(op, 'tb_boolean_mask', a, mask, out, dim, device, stream, unused)
-    if (op%status == TB_OK) op%status = c_tb_boolean_mask(op%ha, op%hs, c_loc(o), op%result)
-    call check_taken(op)
-    call op_end(op, out, ierr)
-  end subroutine
+  include 'boolean_mask_f.inc'
+  include 'boolean_mask_into_f.inc'
+  include 'compress_f.inc'
 
-  ! boolean_mask into a caller-sized out: a's type and shape with the mask's dims replaced by
-  ! one of any capacity c (at dim); count receives n. The first min(n, c) slices are written,
-  ! the rest of out keeps what it held. n > c is TB_OUT_OF_RANGE (out holds the first c
-  ! slices, count is n): in Fortran the count is read on return, so a short out is reported
-  ! rather than left for the caller to compare.
-  subroutine tb_boolean_mask_into(a, mask, out, count, ierr, dim, device, stream)
-    class(*), dimension(..), target, intent(in) :: a, mask
-    class(*), dimension(..), target, intent(inout) :: out
-    integer(c_int64_t), intent(out) :: count
-    integer, intent(out), optional :: ierr
-    integer, intent(in), optional :: dim
-    type(tb_device), intent(in), optional :: device
-    type(c_ptr), intent(in), optional :: stream
-    character(len=*), parameter :: name = 'tb_boolean_mask_into'
-    type(op_call), target :: op
-    type(tb_boolean_mask_options), target :: o
-    type(c_ptr) :: hc
-    integer(c_int64_t), target :: n(1), n_read(1)
-    integer :: capacity_dim
-    hc = c_null_ptr
-    count = 0
-    n = 0
-    o = mask_begin(op, name, a, mask, out, dim, device, stream, capacity_dim)
-    ! out is written in place: its handle in op%hu, which op_end frees.
-    if (op%status == TB_OK) op%status = borrow(op%out, .false., .false., op%hu)
-    if (op%status == TB_OK) op%status = c_tb_buffer_borrow(c_loc(n), TB_INT64, 1_c_int, &
-        [1_c_int64_t], tb_device(0, 0), 0_c_int, c_null_ptr, hc)
-    if (op%status == TB_OK) op%status = c_tb_boolean_mask_into(op%ha, op%hs, op%hu, hc, c_loc(o))
-    if (op%status == TB_OK) op%status = c_tb_buffer_copy_to_host(hc, c_loc(n_read), 8_c_size_t)
-    call c_tb_buffer_destroy(hc)
-    if (op%status == TB_OK) then
-      count = n_read(1)
-      if (count > op%out%dims(capacity_dim)) then
-        op%status = TB_OUT_OF_RANGE
-        op%written = .true.
-        op%message = name // ': the mask selects '
-        call add_int(op%message, count)
-        op%message = op%message // ' slices but dim '
-        call add_int(op%message, int(capacity_dim, c_int64_t))
-        op%message = op%message // ' of out holds '
-        call add_int(op%message, op%out%dims(capacity_dim))
-        op%message = op%message // ' (out holds the first '
-        call add_int(op%message, op%out%dims(capacity_dim))
-        op%message = op%message // ')'
-      end if
-    end if
-    call op_end(op, out, ierr)
-  end subroutine
-
-  ! ONNX Compress: the slices of a along Fortran dimension dim whose entry of the rank-1
-  ! condition is true (a shorter condition is false past its end; a longer one may only be
-  ! false there); absent dim: the elements of a in array element order (the flattened tensor),
-  ! out rank 1. out has a's type and exactly the result's shape.
-  subroutine tb_compress(a, condition, out, ierr, dim, device, stream)
-    class(*), dimension(..), target, intent(in) :: a, condition
-    class(*), dimension(..), target, intent(inout) :: out
-    integer, intent(out), optional :: ierr
-    integer, intent(in), optional :: dim
-    type(tb_device), intent(in), optional :: device
-    type(c_ptr), intent(in), optional :: stream
-    type(op_call), target :: op
-    type(tb_compress_options), target :: o
-    call op_begin(op, 'tb_compress', 'condition', a, condition, out=out, second_as_bool=.true., &
-        out_like_a=.false.)
-    if (present(dim)) o%has_axis = 1
-    if (op%status == TB_OK) op%status = tensor_axis(op%name, 'a', op%a, dim, o%axis, op%message)
-    o%struct_size = c_sizeof(o)
-    if (present(stream)) o%stream = stream
-    o%device = device_address(device, op%chosen)
-    if (op%status == TB_OK) then
-      op%status = c_tb_compress(op%ha, op%hs, c_loc(o), op%result)
-      if (op%status /= TB_OK) call condition_message(c_string(c_tb_last_error()), dim, op%message)
-    end if
-    call check_taken(op)
-    call op_end(op, out, ierr)
-  end subroutine
-
-  ! The start of tb_boolean_mask and tb_boolean_mask_into (`name`): a, mask and out checked
+  ! The start of the mask ops that take a mask (`name`): a, mask and out checked
   ! (out's shape is the op's own check), the mask placed by `dim` (mask_axis; `capacity_dim`:
   ! the dim of out that holds the count), a and mask borrowed; their options.
   type(tb_boolean_mask_options) function mask_begin(op, name, a, mask, out, dim, device, &
@@ -862,35 +637,6 @@ contains
     if (present(stream)) o%stream = stream
     o%device = device_address(device, op%chosen)
   end function
-
-  ! compress's true condition entry past the axis ("Condition entry 2 is true, but the axis has
-  ! only 2 entries (condition of length 3).", 0-based) restated with the Fortran subscript and
-  ! dim, C's text kept beside it; any other text is left to finish.
-  subroutine condition_message(text, dim, message)
-    character(len=*), intent(in) :: text
-    integer, intent(in), optional :: dim
-    character(len=:), allocatable, intent(inout) :: message
-    character(len=*), parameter :: marker = 'Condition entry ', tail = ' is true'
-    integer(c_int64_t), allocatable :: entry(:)
-    integer :: at, close, colon
-    at = index(text, marker)
-    close = index(text, tail)
-    if (at == 0 .or. close <= at + len(marker)) return
-    allocate(entry(0))    ! as in fortran_message
-    entry = int_list(text(at + len(marker):close - 1))
-    colon = index(text, ': ')
-    message = 'tb_compress: condition('
-    call add_int(message, entry(1) + 1)
-    message = message // ') is true, past the end of '
-    if (present(dim)) then
-      message = message // 'dim '
-      call add_int(message, int(dim, c_int64_t))
-      message = message // ' of a'
-    else
-      message = message // 'a'
-    end if
-    message = message // ' (as a tensor: ' // text(colon + 2:) // ')'
-  end subroutine
 
   ! The tensor axis of a mask of rank k placed at Fortran dim `dim` of `a` (absent: a's last k
   ! dims, axis 0), and the dim of the count in the result (`capacity_dim`).
@@ -977,162 +723,20 @@ contains
     end if
   end subroutine
 
-  ! ---- normalize, quantize, dequantize, cast, quantize_linear, dequantize_linear ----------
-  ! (docs/processing.md, docs/fortran.md). Each writes its result into `out`, which must have
-  ! x's shape and the Fortran type of the result's dtype (check_result): float32 for normalize,
-  ! quantize and dequantize (x's own for an identity), `dtype` for cast, the zero point's for
-  ! quantize_linear, scale's floating type for dequantize_linear. Fortran has no unsigned or
+  ! ---- The processing ops (docs/processing.md, docs/fortran.md) ---------------------------
+  ! Each writes its result into `out`, which must have x's shape and the Fortran type of the
+  ! result's dtype (check_result; each op's comment says which). Fortran has no unsigned or
   ! 16-bit float types: `unsigned` (default .false.) reads the integer(c_int8_t) inputs (x, a
   ! zero point) as uint8, `half` (TB_FLOAT16 or TB_BFLOAT16) the integer(c_int16_t) x as the
   ! bits of that dtype; a uint8 result lands in an integer(c_int8_t) out (its bytes), a 16-bit
   ! float result in an integer(c_int16_t) out (its bits). device and stream as the scatters'.
 
-  ! NormalizeOp: out = (real(x, c_float) - mean) / stddev. mean and stddev: scalars (mean 0 with
-  ! stddev 0 or +-inf is the identity), or rank-1 arrays of one value per channel along x's
-  ! first Fortran dimension (the tensor's last axis).
-  subroutine tb_normalize(x, mean, stddev, out, ierr, unsigned, half, device, stream)
-    class(*), dimension(..), target, intent(in) :: x
-    real(c_float), dimension(..), intent(in) :: mean, stddev
-    class(*), dimension(..), target, intent(inout) :: out
-    integer, intent(out), optional :: ierr
-    logical, intent(in), optional :: unsigned
-    integer(c_int), intent(in), optional :: half
-    type(tb_device), intent(in), optional :: device
-    type(c_ptr), intent(in), optional :: stream
-    type(op_call), target :: op
-    type(tb_process_options), target :: o
-    real(c_float), allocatable :: means(:), stddevs(:)
-    o = process_begin(op, 'tb_normalize', x, out, unsigned, half, device, stream)
-    allocate(means(0), stddevs(0))    ! as in fortran_message
-    select rank (mean)
-    rank (0)
-      means = [mean]
-    rank (1)
-      means = mean
-    end select
-    select rank (stddev)
-    rank (0)
-      stddevs = [stddev]
-    rank (1)
-      stddevs = stddev
-    end select
-    if (op%status == TB_OK .and. (rank(mean) > 1 .or. rank(mean) /= rank(stddev))) then
-      op%status = TB_INVALID_ARGUMENT
-      op%message = 'tb_normalize: mean and stddev must be both scalars or both rank-1 arrays'
-    else if (op%status == TB_OK .and. size(means) /= size(stddevs)) then
-      op%status = TB_INVALID_ARGUMENT    ! C takes one count for both
-      op%message = 'tb_normalize: mean has '
-      call add_int(op%message, size(means, kind=c_int64_t))
-      op%message = op%message // ' values but stddev '
-      call add_int(op%message, size(stddevs, kind=c_int64_t))
-    end if
-    if (op%status == TB_OK) then
-      if (rank(mean) == 0) then
-        op%status = c_tb_normalize(op%ha, means(1), stddevs(1), c_loc(o), op%result)
-      else
-        op%status = c_tb_normalize_channels(op%ha, means, stddevs, &
-            size(means, kind=c_int64_t), c_loc(o), op%result)
-      end if
-    end if
-    call process_end(op, out, ierr)
-  end subroutine
-
-  ! QuantizeOp: out = normalize(x, -zero_point * scale, scale), float32.
-  subroutine tb_quantize(x, zero_point, scale, out, ierr, unsigned, half, device, stream)
-    class(*), dimension(..), target, intent(in) :: x
-    real(c_float), intent(in) :: zero_point, scale
-    class(*), dimension(..), target, intent(inout) :: out
-    integer, intent(out), optional :: ierr
-    logical, intent(in), optional :: unsigned
-    integer(c_int), intent(in), optional :: half
-    type(tb_device), intent(in), optional :: device
-    type(c_ptr), intent(in), optional :: stream
-    type(op_call), target :: op
-    type(tb_process_options), target :: o
-    o = process_begin(op, 'tb_quantize', x, out, unsigned, half, device, stream)
-    if (op%status == TB_OK) op%status = c_tb_quantize(op%ha, zero_point, scale, c_loc(o), &
-        op%result)
-    call process_end(op, out, ierr)
-  end subroutine
-
-  ! DequantizeOp: out = normalize(x, zero_point, 1 / scale), float32.
-  subroutine tb_dequantize(x, zero_point, scale, out, ierr, unsigned, half, device, stream)
-    class(*), dimension(..), target, intent(in) :: x
-    real(c_float), intent(in) :: zero_point, scale
-    class(*), dimension(..), target, intent(inout) :: out
-    integer, intent(out), optional :: ierr
-    logical, intent(in), optional :: unsigned
-    integer(c_int), intent(in), optional :: half
-    type(tb_device), intent(in), optional :: device
-    type(c_ptr), intent(in), optional :: stream
-    type(op_call), target :: op
-    type(tb_process_options), target :: o
-    o = process_begin(op, 'tb_dequantize', x, out, unsigned, half, device, stream)
-    if (op%status == TB_OK) op%status = c_tb_dequantize(op%ha, zero_point, scale, c_loc(o), &
-        op%result)
-    call process_end(op, out, ierr)
-  end subroutine
-
-  ! CastOp: out = x converted to `dtype` (a TB_* dtype; tensor_buffer.md's conversion).
-  subroutine tb_cast(x, dtype, out, ierr, unsigned, half, device, stream)
-    class(*), dimension(..), target, intent(in) :: x
-    integer(c_int), intent(in) :: dtype
-    class(*), dimension(..), target, intent(inout) :: out
-    integer, intent(out), optional :: ierr
-    logical, intent(in), optional :: unsigned
-    integer(c_int), intent(in), optional :: half
-    type(tb_device), intent(in), optional :: device
-    type(c_ptr), intent(in), optional :: stream
-    type(op_call), target :: op
-    type(tb_process_options), target :: o
-    o = process_begin(op, 'tb_cast', x, out, unsigned, half, device, stream)
-    if (op%status == TB_OK) op%status = c_tb_cast(op%ha, dtype, c_loc(o), op%result)
-    call process_end(op, out, ierr)
-  end subroutine
-
-  ! ONNX QuantizeLinear (opset 13): out = saturate(round_half_even(x / scale) + zero_point), of
-  ! zero_point's type (integer(c_int8_t): int8, or uint8 with `unsigned`). scale (real(c_float)
-  ! or real(c_double)) and zero_point have one element (per tensor) or are rank-1 along
-  ! Fortran dimension dim of x (per axis); absent dim: ONNX's axis 1, i.e. Fortran dim
-  ! rank(x) - 1 (the channels of an NCHW tensor x(W, H, C, N)).
-  subroutine tb_quantize_linear(x, scale, zero_point, out, ierr, dim, unsigned, half, device, &
-      stream)
-    class(*), dimension(..), target, intent(in) :: x, scale, zero_point
-    class(*), dimension(..), target, intent(inout) :: out
-    integer, intent(out), optional :: ierr
-    integer, intent(in), optional :: dim
-    logical, intent(in), optional :: unsigned
-    integer(c_int), intent(in), optional :: half
-    type(tb_device), intent(in), optional :: device
-    type(c_ptr), intent(in), optional :: stream
-    type(op_call), target :: op
-    type(tb_quantize_linear_options), target :: o
-    o = linear_begin(op, 'tb_quantize_linear', x, scale, zero_point, out, dim, unsigned, &
-        half, device, stream)
-    if (op%status == TB_OK) op%status = c_tb_quantize_linear(op%ha, op%hs, op%hu, c_loc(o), &
-        op%result)
-    call process_end(op, out, ierr)
-  end subroutine
-
-  ! ONNX DequantizeLinear (opset 13): out = (x - zero_point) * scale, real(c_float); x and
-  ! zero_point of one type (int8, uint8 with `unsigned`, or int32 with a zero zero point). scale,
-  ! zero_point and dim as tb_quantize_linear's.
-  subroutine tb_dequantize_linear(x, scale, zero_point, out, ierr, dim, unsigned, device, stream)
-    class(*), dimension(..), target, intent(in) :: x, scale, zero_point
-    class(*), dimension(..), target, intent(inout) :: out
-    integer, intent(out), optional :: ierr
-    integer, intent(in), optional :: dim
-    logical, intent(in), optional :: unsigned
-    type(tb_device), intent(in), optional :: device
-    type(c_ptr), intent(in), optional :: stream
-    type(op_call), target :: op
-    type(tb_quantize_linear_options), target :: o
-    o = linear_begin(op, 'tb_dequantize_linear', x, scale, zero_point, out, dim, &
-        unsigned, device=device, stream=stream)
-    if (op%status == TB_OK) op%status = c_tb_dequantize_linear(op%ha, op%hs, op%hu, c_loc(o), &
-        op%result)
-    call process_end(op, out, ierr)
-  end subroutine
+  include 'normalize_f.inc'
+  include 'quantize_f.inc'
+  include 'dequantize_f.inc'
+  include 'cast_f.inc'
+  include 'quantize_linear_f.inc'
+  include 'dequantize_linear_f.inc'
 
   ! The start of both: x and out as process_begin's, then scale (op%second) and zero_point
   ! (op%updates; `unsigned` applies to it too) checked and borrowed, and `dim`.
@@ -1362,60 +966,21 @@ contains
     call add_int(message, int(arg%rank, c_int64_t))
   end function
 
-  ! gather and gather_elements (docs/elements.md, spec/indexing.md 4) over Fortran arrays, with
-  ! 1-based indices (integer(c_int32_t) or integer(c_int64_t); v <= 0 counts from the end: 0 is
-  ! the last, 1 - s the first) along Fortran dimension `dim` of params (default: the last).
-  ! tb_gather: out(..., indices..., ...) = params(..., indices(...), ...), i.e. out's dims are
-  ! params' dims before dim, then indices' dims, then params' dims after dim (a scalar index
-  ! drops dim); batch_dims (default 0) counts the last dims of params and indices, which must be
-  ! equal, and come last in out. tb_gather_elements: out has indices' shape, of params' rank,
-  ! and out(i, j, ...) = params(i, j, ...) with the subscript of dim replaced by indices(i, j,
-  ! ...). out has params' type; oob (TB_OOB_DROP: zero for a bad index), device and stream as
-  ! the scatters'.
-  subroutine tb_gather(params, indices, out, ierr, dim, batch_dims, oob, device, stream)
-    class(*), dimension(..), target, intent(in) :: params, indices
-    class(*), dimension(..), target, intent(inout) :: out
-    integer, intent(out), optional :: ierr
-    integer, intent(in), optional :: dim, batch_dims
-    integer(c_int), intent(in), optional :: oob
-    type(tb_device), intent(in), optional :: device
-    type(c_ptr), intent(in), optional :: stream
-    type(op_call), target :: op
-    type(tb_gather_options), target :: o
-    o = gather_begin(op, 'tb_gather', params, indices, out, dim, batch_dims, oob, device, &
-        stream)
-    if (op%status == TB_OK) op%status = c_tb_gather(op%ha, op%hs, c_loc(o), op%result)
-    call gather_end(op, out, ierr)
-  end subroutine
-  subroutine tb_gather_elements(params, indices, out, ierr, dim, oob, device, stream)
-    class(*), dimension(..), target, intent(in) :: params, indices
-    class(*), dimension(..), target, intent(inout) :: out
-    integer, intent(out), optional :: ierr
-    integer, intent(in), optional :: dim
-    integer(c_int), intent(in), optional :: oob
-    type(tb_device), intent(in), optional :: device
-    type(c_ptr), intent(in), optional :: stream
-    type(op_call), target :: op
-    type(tb_gather_options), target :: o
-    o = gather_begin(op, 'tb_gather_elements', params, indices, out, dim, oob=oob, &
-        device=device, stream=stream)
-    if (op%status == TB_OK) op%status = c_tb_gather_elements(op%ha, op%hs, c_loc(o), op%result)
-    call gather_end(op, out, ierr)
-  end subroutine
+  include 'gather_f.inc'
+  include 'gather_elements_f.inc'
 
-  ! The start of the three gathers' op_call (`name`): tb_gather_nd's indices are tuples of
-  ! 0-based tensor coordinates, the others' 1-based subscripts along `dim`; their options.
-  type(tb_gather_options) function gather_begin(op, name, params, indices, out, dim, &
+  ! The start of one of the gathers' op_call (`name`): its indices are tuples of 0-based tensor
+  ! coordinates, or with `along_dim` 1-based subscripts along `dim`; its options.
+  type(tb_gather_options) function gather_begin(op, name, along_dim, params, indices, out, dim, &
       batch_dims, oob, device, stream) result(o)
     type(op_call), target, intent(inout) :: op
     character(len=*), intent(in) :: name
+    logical, intent(in) :: along_dim
     class(*), dimension(..), target, intent(in) :: params, indices, out
     integer, intent(in), optional :: dim, batch_dims
     integer(c_int), intent(in), optional :: oob
     type(tb_device), intent(in), optional :: device
     type(c_ptr), intent(in), optional :: stream
-    logical :: along_dim
-    along_dim = name /= 'tb_gather_nd'
     call op_begin(op, name, 'indices', params, indices, out=out, one_based_second=along_dim, &
         a_name='params', out_like_a=.false.)
     if (along_dim .and. op%status == TB_OK) &
@@ -1427,7 +992,7 @@ contains
     o%device = device_address(device, op%chosen)
   end function
 
-  ! The end of a gather: C's result checked against out (params' type, the result's shape).
+  ! The end of one of the gathers: C's result against out (params' type, the result's shape).
   subroutine gather_end(op, out, ierr)
     type(op_call), intent(inout) :: op
     class(*), dimension(..), target, intent(inout) :: out
@@ -1440,174 +1005,6 @@ contains
     call op_end(op, out, ierr)
   end subroutine
 
-  ! scatter_elements (docs/elements.md, spec/indexing.md 2) over Fortran arrays: for each
-  ! element of indices in array element order, a(i, j, ...) with the subscript of dim replaced
-  ! by indices(i, j, ...) = its combine with updates(i, j, ...). indices (1-based as
-  ! tb_gather's) and updates (a's type) have one shape, of a's rank, no larger than a's off
-  ! dim. dim: a Fortran dimension of a (default: the last); reduction a TB_REDUCTION_* (default
-  ! TB_REDUCTION_NONE: assign, the last duplicate wins on the host); oob (TB_OOB_DROP: a bad
-  ! index is skipped), deterministic, device and stream as the scatters'. In place, or into
-  ! `out` (a's type and shape); on failure nothing is written.
-  subroutine tb_scatter_elements_in_place(a, indices, updates, ierr, dim, reduction, oob, &
-      deterministic, device, stream)
-    class(*), dimension(..), target, intent(inout) :: a
-    class(*), dimension(..), target, intent(in) :: indices, updates
-    integer, intent(out), optional :: ierr
-    integer, intent(in), optional :: dim
-    integer(c_int), intent(in), optional :: reduction, oob
-    logical, intent(in), optional :: deterministic
-    type(tb_device), intent(in), optional :: device
-    type(c_ptr), intent(in), optional :: stream
-    type(op_call), target :: op
-    type(tb_scatter_elements_options), target :: o
-    call op_begin(op, 'tb_scatter_elements_in_place', 'indices', a, indices, updates, &
-        one_based_second=.true.)
-    o = elements_options(op, dim, reduction, oob, deterministic, device, stream)
-    if (op%status == TB_OK) op%status = c_tb_scatter_elements_in_place(op%ha, op%hs, op%hu, &
-        c_loc(o))
-    call op_end(op, a, ierr)
-  end subroutine
-  subroutine tb_scatter_elements(a, indices, updates, out, ierr, dim, reduction, oob, &
-      deterministic, device, stream)
-    class(*), dimension(..), target, intent(in) :: a, indices, updates
-    class(*), dimension(..), target, intent(inout) :: out
-    integer, intent(out), optional :: ierr
-    integer, intent(in), optional :: dim
-    integer(c_int), intent(in), optional :: reduction, oob
-    logical, intent(in), optional :: deterministic
-    type(tb_device), intent(in), optional :: device
-    type(c_ptr), intent(in), optional :: stream
-    type(op_call), target :: op
-    type(tb_scatter_elements_options), target :: o
-    call op_begin(op, 'tb_scatter_elements', 'indices', a, indices, updates, out, &
-        one_based_second=.true.)
-    o = elements_options(op, dim, reduction, oob, deterministic, device, stream)
-    if (op%status == TB_OK) op%status = c_tb_scatter_elements(op%ha, op%hs, op%hu, c_loc(o), &
-        op%result)
-    call op_end(op, out, ierr)
-  end subroutine
-
-  ! The options of both (`dim` checked against a, after op_begin's checks).
-  type(tb_scatter_elements_options) function elements_options(op, dim, reduction, oob, &
-      deterministic, device, stream) result(o)
-    type(op_call), target, intent(inout) :: op
-    integer, intent(in), optional :: dim
-    integer(c_int), intent(in), optional :: reduction, oob
-    logical, intent(in), optional :: deterministic
-    type(tb_device), intent(in), optional :: device
-    type(c_ptr), intent(in), optional :: stream
-    if (op%status == TB_OK) op%status = tensor_axis(op%name, 'a', op%a, dim, o%axis, op%message)
-    o%struct_size = c_sizeof(o)
-    if (present(reduction)) o%reduction = reduction
-    if (present(oob)) o%oob = oob
-    o%deterministic = flag(deterministic, .false.)
-    if (present(stream)) o%stream = stream
-    o%device = device_address(device, op%chosen)
-  end function
-
-  ! The Arrow large_string layout of `strings` (each its first lengths(i) characters, else its
-  ! len_trim): offsets(0:n), and chars (one element at least: c_loc of an empty array is not
-  ! portable).
-  subroutine string_offsets(strings, lengths, offsets, chars, status, message)
-    character(len=*), intent(in) :: strings(:)
-    integer, intent(in), optional :: lengths(:)
-    integer(c_int64_t), allocatable, intent(out) :: offsets(:)
-    character(kind=c_char), allocatable, intent(out) :: chars(:)
-    integer(c_int), intent(out) :: status
-    character(len=:), allocatable, intent(inout) :: message
-    integer :: i, j, n
-    n = size(strings)
-    allocate(offsets(0:n))
-    offsets(0) = 0
-    status = TB_OK
-    if (present(lengths)) then
-      if (size(lengths) /= n) then
-        status = TB_INVALID_ARGUMENT
-        message = 'tb_substr: lengths has '
-        call add_int(message, size(lengths, kind=c_int64_t))
-        message = message // ' elements but strings has '
-        call add_int(message, int(n, c_int64_t))
-      else if (any(lengths < 0 .or. lengths > len(strings))) then
-        status = TB_INVALID_ARGUMENT
-        i = findloc(lengths < 0 .or. lengths > len(strings), .true., 1)
-        message = 'tb_substr: lengths('
-        call add_int(message, int(i, c_int64_t))
-        message = message // ') is '
-        call add_int(message, int(lengths(i), c_int64_t))
-        message = message // ', outside 0 to len(strings) = '
-        call add_int(message, int(len(strings), c_int64_t))
-      end if
-    end if
-    do i = 1, n
-      if (present(lengths) .and. status == TB_OK) then
-        offsets(i) = offsets(i - 1) + lengths(i)
-      else
-        offsets(i) = offsets(i - 1) + len_trim(strings(i))
-      end if
-    end do
-    allocate(chars(max(1_c_int64_t, offsets(n))))
-    do i = 1, n
-      do j = 1, int(offsets(i) - offsets(i - 1))
-        chars(offsets(i - 1) + j) = strings(i)(j:j)
-      end do
-    end do
-  end subroutine
-
-  ! Reads substr's result (`count` strings as offsets + chars) into out and out_lengths, after
-  ! checking that they can hold it (else TB_INVALID_ARGUMENT, nothing written).
-  subroutine substr_result(result_offsets, result_chars, count, out, out_lengths, status, &
-      message)
-    type(c_ptr), intent(in) :: result_offsets, result_chars
-    integer(c_int64_t), intent(in) :: count
-    character(len=*), intent(inout) :: out(:)
-    integer, intent(inout), optional :: out_lengths(:)
-    integer(c_int), intent(out) :: status
-    character(len=:), allocatable, intent(inout) :: message
-    integer(c_int64_t), allocatable, target :: offsets(:)
-    character(kind=c_char), allocatable, target :: chars(:)
-    integer(c_int64_t) :: i, j, too_long
-    status = TB_OK
-    if (size(out, kind=c_int64_t) /= count .or. present(out_lengths) .and. &
-        size(out_lengths, kind=c_int64_t) /= count) then
-      status = TB_INVALID_ARGUMENT
-      message = 'tb_substr: the result has '
-      call add_int(message, count)
-      message = message // ' strings (the broadcast of strings and pos) but out has '
-      call add_int(message, size(out, kind=c_int64_t))
-      if (present(out_lengths)) then
-        message = message // ' and out_lengths '
-        call add_int(message, size(out_lengths, kind=c_int64_t))
-      end if
-      return
-    end if
-    allocate(offsets(0:count))
-    status = c_tb_buffer_copy_to_host(result_offsets, c_loc(offsets), &
-        int(8 * (count + 1), c_size_t))
-    if (status /= TB_OK) return
-    allocate(chars(max(1_c_int64_t, offsets(count))))
-    status = c_tb_buffer_copy_to_host(result_chars, c_loc(chars), int(offsets(count), c_size_t))
-    if (status /= TB_OK) return
-    too_long = 0
-    do i = count, 1, -1
-      if (offsets(i) - offsets(i - 1) > len(out)) too_long = i
-    end do
-    if (too_long > 0) then
-      status = TB_INVALID_ARGUMENT
-      message = 'tb_substr: out('
-      call add_int(message, too_long)
-      message = message // ') would hold '
-      call add_int(message, offsets(too_long) - offsets(too_long - 1))
-      message = message // ' characters but out has len '
-      call add_int(message, int(len(out), c_int64_t))
-      return
-    end if
-    do i = 1, count
-      out(i) = ''
-      do j = 1, offsets(i) - offsets(i - 1)
-        out(i)(j:j) = chars(offsets(i - 1) + j)
-      end do
-      if (present(out_lengths)) out_lengths(i) = int(offsets(i) - offsets(i - 1))
-    end do
-  end subroutine
+  include 'scatter_elements_f.inc'
 
 end module tensorbuf_f
