@@ -11,8 +11,7 @@ BooleanMaskOptions boolean_mask_options(const tb_boolean_mask_options* c) {
   if (c == nullptr) return options;
   require_struct_size(c->struct_size, {}, sizeof(tb_boolean_mask_options), "options");
   options.axis = c->axis;
-  options.stream = Stream{c->stream};
-  options.device = to_optional_device(c->device);
+  take_stream_and_device(c, options);
   return options;
 }
 
@@ -21,8 +20,7 @@ CompressOptions compress_options(const tb_compress_options* c) {
   if (c == nullptr) return options;
   require_struct_size(c->struct_size, {}, sizeof(tb_compress_options), "options");
   if (c->has_axis != 0) options.axis = c->axis;
-  options.stream = Stream{c->stream};
-  options.device = to_optional_device(c->device);
+  take_stream_and_device(c, options);
   return options;
 }
 

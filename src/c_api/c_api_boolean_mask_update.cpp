@@ -19,9 +19,7 @@ BooleanMaskUpdateOptions mask_update_options(const tb_mask_update_options* c) {
                       sizeof(tb_mask_update_options), "options");
   BooleanMaskUpdateOptions options = mask_update_options(c->axis, c->stream);
   options.broadcast = c->broadcast != 0;
-  if (TENSORBUF_C_HAS_FIELD(c, tb_mask_update_options, device)) {
-    options.device = to_optional_device(c->device);
-  }
+  take_stream_and_device(c, options);
   return options;
 }
 

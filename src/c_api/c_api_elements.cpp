@@ -15,8 +15,7 @@ GatherOptions gather_options(const tb_gather_options* c) {
   options.out_of_bounds = to_policy(raw_value(c->oob));
   options.axis = c->axis;
   options.batch_dims = c->batch_dims;
-  options.stream = Stream{c->stream};
-  options.device = to_optional_device(c->device);
+  take_stream_and_device(c, options);
   return options;
 }
 
@@ -45,8 +44,7 @@ ScatterElementsOptions scatter_options(const tb_scatter_elements_options* c) {
   options.axis = c->axis;
   options.reduction = to_reduction(raw_value(c->reduction));
   options.deterministic = c->deterministic != 0;
-  options.stream = Stream{c->stream};
-  options.device = to_optional_device(c->device);
+  take_stream_and_device(c, options);
   return options;
 }
 

@@ -166,6 +166,13 @@ void require_struct_size(std::size_t given, std::initializer_list<std::size_t> o
   ((c)->struct_size >= offsetof(Type, member) + sizeof(Type::member))
 // The device of an op's options: unset (where its first input lives) for a NULL `device`.
 std::optional<Device> to_optional_device(const tb_device* device);
+// The stream and device of an op's options struct `c` (the device where its struct_size covers
+// it: appended to the older structs).
+template <class C, class Options>
+void take_stream_and_device(const C* c, Options& options) {
+  options.stream = Stream{c->stream};
+  if (TENSORBUF_C_HAS_FIELD(c, C, device)) options.device = to_optional_device(c->device);
+}
 // tb_process_options as ProcessOptions (NULL: the defaults); c_api_processing.cpp.
 ProcessOptions process_options(const tb_process_options* c);
 

@@ -13,8 +13,7 @@ ProcessOptions process_options(const tb_process_options* c) {
   ProcessOptions options;
   if (c == nullptr) return options;
   require_struct_size(c->struct_size, {}, sizeof(tb_process_options), "options");
-  options.stream = Stream{c->stream};
-  options.device = to_optional_device(c->device);
+  take_stream_and_device(c, options);
   return options;
 }
 
@@ -25,8 +24,7 @@ QuantizeLinearOptions linear_options(const tb_quantize_linear_options* c) {
   if (c == nullptr) return options;
   require_struct_size(c->struct_size, {}, sizeof(tb_quantize_linear_options), "options");
   options.axis = c->axis;
-  options.stream = Stream{c->stream};
-  options.device = to_optional_device(c->device);
+  take_stream_and_device(c, options);
   return options;
 }
 

@@ -21,9 +21,7 @@ ScatterOptions scatter_options(const tb_scatter_options* c) {
                       sizeof(tb_scatter_options), "options");
   ScatterOptions options = scatter_options(c->oob, c->stream);
   options.deterministic = c->deterministic != 0;
-  if (TENSORBUF_C_HAS_FIELD(c, tb_scatter_options, device)) {
-    options.device = to_optional_device(c->device);
-  }
+  take_stream_and_device(c, options);
   return options;
 }
 

@@ -28,10 +28,7 @@ SubstrOptions substr_options(const tb_substr_options* c) {
       throw InvalidArgumentError(core::str_cat("unknown tb_substr_unit ", raw_value(c->unit)));
   }
   options.out_of_bounds = to_policy(raw_value(c->oob));
-  options.stream = Stream{c->stream};
-  if (TENSORBUF_C_HAS_FIELD(c, tb_substr_options, device)) {
-    options.device = to_optional_device(c->device);
-  }
+  take_stream_and_device(c, options);
   return options;
 }
 
