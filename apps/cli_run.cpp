@@ -8,7 +8,6 @@
 
 #include "cli.hpp"
 #include "tensorbuf/op_table.hpp"
-#include "tensorbuf/op_traits.hpp"
 #include "tensorbuf/spellings.hpp"
 
 namespace tensorbuf::cli {
@@ -110,7 +109,7 @@ std::string dtype_list(unsigned set) {
   return text;
 }
 
-// The dtypes the op takes, from its op traits (tensorbuf/op_traits.hpp).
+// The dtypes the op takes, from its row of the op table.
 void print_op_dtypes(std::string_view op) {
   const OpTraits* traits = find_op_traits(op);
   if (traits == nullptr) return;

@@ -1,4 +1,4 @@
-// The capture rule the op traits declare (tensorbuf/op_traits.hpp, docs/capture.md) against
+// The capture rule the op table declares (tensorbuf/op_table.hpp, docs/capture.md) against
 // src/core/capture's decision, without a GPU: for each op of the table, its capturable forms get
 // no blocker from the plan the op builds and pass core::reject_capture on a capturing stream of
 // the test device memory, and its blocked forms get one and raise UnavailableError there before
@@ -23,7 +23,7 @@
 #include "core/plan_scatter_nd.hpp"
 #include "core/plan_substr.hpp"
 #include "support/test_device_memory.hpp"
-#include "tensorbuf/op_traits.hpp"
+#include "tensorbuf/op_table.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
 namespace tensorbuf {

@@ -1,4 +1,4 @@
-// The dtypes the op traits declare (tensorbuf/op_traits.hpp) against what the ops accept: every
+// The dtypes the op table declares (tensorbuf/op_table.hpp) against what the ops accept: every
 // op of the table called on the CPU with tiny valid shapes, once per DataType of its first input
 // and once per DataType of its indices. A dtype in the row must run; one outside it must raise
 // InvalidArgumentError (the class src/core's plans raise for a dtype), so the table and the
@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "tensorbuf/op_traits.hpp"
+#include "tensorbuf/op_table.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 
 namespace tensorbuf {

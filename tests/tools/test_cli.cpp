@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "cpu/cpu_features.hpp"
-#include "tensorbuf/op_traits.hpp"
+#include "tensorbuf/op_table.hpp"
 #include "tensorbuf/tensorbuf.hpp"
 #include "tools/cli_fixture.hpp"
 
@@ -181,7 +181,7 @@ TEST_F(Cli, HelpMentionsDistributedExactlyForTheTablesDistributedForms) {
   EXPECT_GE(with, 5);  // the scatter combines at least
 }
 
-// Each op's --help lists the dtypes of its op traits (tensorbuf/op_traits.hpp), each once.
+// Each op's --help lists the dtypes of its row of the op table, each once.
 TEST_F(Cli, HelpListsTheDtypesOfTheOpTraits) {
   constexpr DataType kEveryType[] = {DataType::kBool,    DataType::kUInt8,   DataType::kInt8,
                                      DataType::kInt16,   DataType::kInt32,   DataType::kInt64,
