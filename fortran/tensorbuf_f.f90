@@ -553,19 +553,15 @@ contains
     call c_tb_buffer_destroy(result)
   end subroutine
 
-  ! The scatters, one pair of wrappers per combine of the op table (scatter_f.f90.in):
+  ! Each op's wrappers, in the op table's order: fortran/<op>_f.inc for each row that claims
+  ! Fortran, listed in op_wrappers_f.inc (generated from the table by CMakeLists.txt). The
+  ! scatters', one pair per combine of the table, come from scatter_f.f90.in:
   ! tb_tensor_scatter_nd_<name>_in_place(a, indices, updates [, ierr] [, oob]
   ! [, deterministic] [, device] [, stream]) and tb_tensor_scatter_nd_<name>(a, indices,
   ! updates, out [, ierr] ...): oob a TB_OOB_* (default TB_OOB_DEFAULT), deterministic a
   ! logical (default .false.), device a type(tb_device) (default: where a lives, the host),
   ! stream a cudaStream_t as type(c_ptr).
-  include 'tensorbuf_f_scatter.inc'
-
-  include 'boolean_mask_update_f.inc'
-
-  include 'substr_f.inc'
-
-  include 'gather_nd_f.inc'
+  include 'op_wrappers_f.inc'
 
   ! `out` against a result of tensor shape (rank, dims): the same dims, reversed.
   integer(c_int) function check_result_shape(name, out, rank, dims, message) result(status)
@@ -612,10 +608,6 @@ contains
   end function
 
   ! ---- The mask ops (docs/fortran.md) ------------------------------------------------------
-
-  include 'boolean_mask_f.inc'
-  include 'boolean_mask_into_f.inc'
-  include 'compress_f.inc'
 
   ! The start of the mask ops that take a mask (`name`): a, mask and out checked
   ! (out's shape is the op's own check), the mask placed by `dim` (mask_axis; `capacity_dim`:
@@ -730,13 +722,6 @@ contains
   ! zero point) as uint8, `half` (TB_FLOAT16 or TB_BFLOAT16) the integer(c_int16_t) x as the
   ! bits of that dtype; a uint8 result lands in an integer(c_int8_t) out (its bytes), a 16-bit
   ! float result in an integer(c_int16_t) out (its bits). device and stream as the scatters'.
-
-  include 'normalize_f.inc'
-  include 'quantize_f.inc'
-  include 'dequantize_f.inc'
-  include 'cast_f.inc'
-  include 'quantize_linear_f.inc'
-  include 'dequantize_linear_f.inc'
 
   ! The start of both: x and out as process_begin's, then scale (op%second) and zero_point
   ! (op%updates; `unsigned` applies to it too) checked and borrowed, and `dim`.
@@ -966,9 +951,6 @@ contains
     call add_int(message, int(arg%rank, c_int64_t))
   end function
 
-  include 'gather_f.inc'
-  include 'gather_elements_f.inc'
-
   ! The start of one of the gathers' op_call (`name`): its indices are tuples of 0-based tensor
   ! coordinates, or with `along_dim` 1-based subscripts along `dim`; its options.
   type(tb_gather_options) function gather_begin(op, name, along_dim, params, indices, out, dim, &
@@ -1004,7 +986,5 @@ contains
         op%message)
     call op_end(op, out, ierr)
   end subroutine
-
-  include 'scatter_elements_f.inc'
 
 end module tensorbuf_f
