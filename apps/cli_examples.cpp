@@ -1,5 +1,6 @@
 // `tensorbuf examples`: every documented example (the Vectors tables of spec/*.md) through the
 // public API, on the CPU and, when CUDA is usable, on CUDA; compared with the documented result.
+#include <algorithm>
 #include <iostream>
 
 #include "cli.hpp"
@@ -37,22 +38,33 @@ std::string run_one(const Example& example, Device device) {
   }
 }
 
-// The examples by group: their ids' prefix, what they run (an op: the op table's name) and
-// the function that makes them.
-struct Group {
-  std::string_view prefix;
-  std::string_view what;
-  std::vector<Example> (*examples)();
-};
-constexpr Group kGroups[] = {
-    {"TB", "TensorBuffer", &tensor_buffer_examples},
-    {"T", spelling(OpFamily::kScatterNd), &scatter_examples},
-    {"B", spelling(OpFamily::kBooleanMaskUpdate), &boolean_mask_update_examples},
-    {"S", spelling(OpFamily::kSubstr), &substr_examples},
-    {"P", "processing pipelines", &processing_examples},
-};
+std::vector<ExampleGroup>& registered_groups() {
+  static std::vector<ExampleGroup> groups;  // first used at static initialisation
+  return groups;
+}
+
+// The rank of a group in the listing: those before the ops, the ops' in the table's order, then
+// the others.
+std::size_t group_rank(const ExampleGroup& group) {
+  return group.before_ops ? 0 : 1 + op_order(group.what);
+}
 
 }  // namespace
+
+ExampleGroupRegistration::ExampleGroupRegistration(const ExampleGroup& group) {
+  registered_groups().push_back(group);
+}
+
+const std::vector<ExampleGroup>& example_groups() {
+  static const std::vector<ExampleGroup> groups = [] {
+    std::vector<ExampleGroup> sorted = registered_groups();
+    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+      return group_rank(a) < group_rank(b);
+    });
+    return sorted;
+  }();
+  return groups;
+}
 
 int examples_command(const std::vector<std::string>& args) {
   const Args flags(args, {{"device", true}, {"only", true}}, "tensorbuf examples");
@@ -64,7 +76,7 @@ int examples_command(const std::vector<std::string>& args) {
                  "policy run on the other device with that policy asked for explicitly. --only\n"
                  "runs the examples whose id starts with ID. Exits 1 when any output differs\n"
                  "from the documented one. The examples' ids:\n";
-    for (const Group& group : kGroups) {
+    for (const ExampleGroup& group : example_groups()) {
       std::cout << "  " << group.prefix << "*" << std::string(4 - group.prefix.size(), ' ')
                 << group.what << "\n";
     }
@@ -81,7 +93,7 @@ int examples_command(const std::vector<std::string>& args) {
   const std::string only = flags.optional("only").value_or("");
 
   std::vector<Example> all;
-  for (const Group& group : kGroups) {
+  for (const ExampleGroup& group : example_groups()) {
     for (Example& e : group.examples()) {
       if (e.id.rfind(only, 0) == 0) all.push_back(std::move(e));
     }

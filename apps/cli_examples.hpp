@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tensorbuf/tensorbuf.hpp"
@@ -21,11 +22,21 @@ struct Example {
   std::function<std::string(Device)> run;
 };
 
-std::vector<Example> tensor_buffer_examples();        // TB*
-std::vector<Example> scatter_examples();              // T*
-std::vector<Example> boolean_mask_update_examples();  // B*
-std::vector<Example> substr_examples();               // S*
-std::vector<Example> processing_examples();           // P*
+// A group of examples: their ids' prefix, what they run (an op: the op table's name) and the
+// function that makes them. Each group's file registers it (a namespace-scope
+// ExampleGroupRegistration); `tensorbuf examples` lists the groups of the table's ops in the
+// table's order, after those registered with `before_ops` and before the other groups.
+struct ExampleGroup {
+  std::string_view prefix;
+  std::string_view what;
+  std::vector<Example> (*examples)();
+  bool before_ops = false;
+};
+struct ExampleGroupRegistration {
+  explicit ExampleGroupRegistration(const ExampleGroup& group);
+};
+// The registered groups in that order.
+const std::vector<ExampleGroup>& example_groups();
 
 // Text forms: nested lists by shape ("[[1,2],[3,4]]", a scalar bare), integers as integers,
 // floats in their shortest round-trip form ("500.1", "nan", "-inf").

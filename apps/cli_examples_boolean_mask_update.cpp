@@ -27,9 +27,7 @@ Maker zeros(Shape shape) {
 }
 Maker M(std::vector<int> v, Shape shape) { return [=] { return boolean(v, shape); }; }
 
-}  // namespace
-
-std::vector<Example> boolean_mask_update_examples() {
+std::vector<Example> examples() {
   std::vector<Example> v;
   const Maker b1 = I({0, 0, 0, 1, 1, 1, 2, 2, 2}, {3, 3});
   const std::string b1_out = "[[-1,-1,-1],[1,1,1],[2,2,2]]";
@@ -88,5 +86,9 @@ std::vector<Example> boolean_mask_update_examples() {
       "InvalidArgument", zeros({2, 3, 2}), M({0, 1, 1}, {3}), I({1, 2, 3, 4}, {2, 2}), 1, false));
   return v;
 }
+
+}  // namespace
+
+const ExampleGroupRegistration registration({"B", spelling(OpFamily::kBooleanMaskUpdate), &examples});
 
 }  // namespace tensorbuf::cli

@@ -20,8 +20,6 @@ Example chain(std::string id, std::string input, std::string expected,
           }};
 }
 
-}  // namespace
-
 std::vector<Example> processing_examples() {
   std::vector<Example> v;
   const std::vector<float> half_range = {127.5f, 127.5f, 127.5f};
@@ -49,5 +47,9 @@ std::vector<Example> processing_examples() {
                }});
   return v;
 }
+
+}  // namespace
+
+const ExampleGroupRegistration registration({"P", "processing pipelines", &processing_examples});
 
 }  // namespace tensorbuf::cli

@@ -54,8 +54,6 @@ Maker F(std::vector<double> v, Shape shape) { return [=] { return f32(v, shape);
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-}  // namespace
-
 std::vector<Example> scatter_examples() {
   const auto sub = &tensor_scatter_nd_sub;
   std::vector<Example> v;
@@ -152,5 +150,9 @@ std::vector<Example> scatter_examples() {
                       F({kNaN, 0.0}, {2})));
   return v;
 }
+
+}  // namespace
+
+const ExampleGroupRegistration registration({"T", spelling(OpFamily::kScatterNd), &scatter_examples});
 
 }  // namespace tensorbuf::cli

@@ -31,8 +31,6 @@ Example sub(std::string id, std::string input, std::string expected,
 constexpr SubstrUnit kByte = SubstrUnit::kByte;
 constexpr SubstrUnit kUtf8 = SubstrUnit::kUtf8Char;
 
-}  // namespace
-
 std::vector<Example> substr_examples() {
   std::vector<Example> v;
   v.push_back(sub("S1", "[b'Hello',b'World'], pos 1, len 3", "[b'ell',b'orl']", {"Hello", "World"},
@@ -105,5 +103,9 @@ std::vector<Example> substr_examples() {
                   {"Hello", "Hi"}, {2}, {3, 3}, {1, 1}, {2}, kByte, Mode::kDrop));
   return v;
 }
+
+}  // namespace
+
+const ExampleGroupRegistration registration({"S", spelling(OpFamily::kSubstr), &substr_examples});
 
 }  // namespace tensorbuf::cli

@@ -39,8 +39,6 @@ std::vector<std::int32_t> ints(TensorBuffer& b, Device d) {
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
-}  // namespace
-
 std::vector<Example> tensor_buffer_examples() {
   std::vector<Example> v;
   v.push_back({"TB1", "create_fixed_size({2,3}, float32)",
@@ -226,5 +224,9 @@ std::vector<Example> tensor_buffer_examples() {
                }});
   return v;
 }
+
+}  // namespace
+
+const ExampleGroupRegistration registration({"TB", "TensorBuffer", &tensor_buffer_examples, true});
 
 }  // namespace tensorbuf::cli

@@ -95,12 +95,33 @@ std::function<void()> copy_yardstick(double traffic_bytes, Device device) {
   return [buffers] { buffers->copy(); };
 }
 
+namespace {
+
+struct SweepArea {
+  std::string_view leading_op;
+  std::vector<SweepForm> (*forms)();
+};
+
+std::vector<SweepArea>& sweep_areas() {
+  static std::vector<SweepArea> areas;  // first used at static initialisation
+  return areas;
+}
+
+}  // namespace
+
+SweepAreaRegistration::SweepAreaRegistration(std::string_view leading_op,
+                                             std::vector<SweepForm> (*forms)()) {
+  sweep_areas().push_back({leading_op, forms});
+}
+
 std::vector<SweepForm> sweep_forms() {
+  std::vector<SweepArea> areas = sweep_areas();
+  std::stable_sort(areas.begin(), areas.end(), [](const SweepArea& a, const SweepArea& b) {
+    return op_order(a.leading_op) < op_order(b.leading_op);
+  });
   std::vector<SweepForm> forms;
-  for (auto* area :
-       {&scatter_nd_sweep_forms, &boolean_mask_update_sweep_forms, &substr_sweep_forms,
-        &processing_sweep_forms, &indexing_sweep_forms}) {
-    std::vector<SweepForm> more = (*area)();
+  for (const SweepArea& area : areas) {
+    std::vector<SweepForm> more = area.forms();
     forms.insert(forms.end(), more.begin(), more.end());
   }
   return forms;

@@ -66,14 +66,16 @@ SweepForm form(bool rows, bool in_place) {
   return f;
 }
 
-}  // namespace
-
-std::vector<SweepForm> boolean_mask_update_sweep_forms() {
+std::vector<SweepForm> forms() {
   std::vector<SweepForm> forms;
   for (const bool rows : {false, true}) {
     for (const bool in_place : {false, true}) forms.push_back(form(rows, in_place));
   }
   return forms;
 }
+
+}  // namespace
+
+const SweepAreaRegistration registration(spelling(OpFamily::kBooleanMaskUpdate), &forms);
 
 }  // namespace tensorbuf::bench

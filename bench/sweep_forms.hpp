@@ -1,4 +1,5 @@
-// The sweep forms of each area (bench/sweep_<area>.cpp) and the helpers they share.
+// The sweep forms of each area (bench/sweep_<area>.cpp), how an area registers them, and the
+// helpers they share.
 #pragma once
 
 #include <algorithm>
@@ -7,17 +8,19 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "sweep.hpp"
 
 namespace tensorbuf::bench {
 
-std::vector<SweepForm> scatter_nd_sweep_forms();
-std::vector<SweepForm> boolean_mask_update_sweep_forms();
-std::vector<SweepForm> substr_sweep_forms();
-std::vector<SweepForm> processing_sweep_forms();
-std::vector<SweepForm> indexing_sweep_forms();
+// Each area's file registers its forms (a namespace-scope SweepAreaRegistration) under the op
+// of the table that leads them; sweep_forms() lists the areas in the table's order of those ops
+// (op_order), so no shared list names them.
+struct SweepAreaRegistration {
+  SweepAreaRegistration(std::string_view leading_op, std::vector<SweepForm> (*forms)());
+};
 
 /// The yardstick of a streaming op: one serial memcpy of traffic / 2 bytes (traffic = bytes
 /// read + bytes written), between buffers touched once here so the calls pay no page faults.

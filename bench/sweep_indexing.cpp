@@ -156,8 +156,6 @@ SweepForm form(Op op, std::string name) {
   return f;
 }
 
-}  // namespace
-
 std::vector<SweepForm> indexing_sweep_forms() {
   return {form(Op::kGatherNd, "gather_nd_f32_rows"),
           form(Op::kGatherElements, "gather_elements_f32"),
@@ -167,5 +165,9 @@ std::vector<SweepForm> indexing_sweep_forms() {
           form(Op::kBooleanMaskInto, "boolean_mask_into_f32_rows"),
           form(Op::kCompress, "compress_f32_rows")};
 }
+
+}  // namespace
+
+const SweepAreaRegistration registration("gather_nd", &indexing_sweep_forms);
 
 }  // namespace tensorbuf::bench

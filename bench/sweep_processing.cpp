@@ -115,8 +115,6 @@ SweepForm single_form(Single op, std::string name) {
   return f;
 }
 
-}  // namespace
-
 std::vector<SweepForm> processing_sweep_forms() {
   return {form(DataType::kFloat32),
           form(DataType::kFloat16),
@@ -126,5 +124,9 @@ std::vector<SweepForm> processing_sweep_forms() {
           single_form(Single::kQuantizeLinear, "quantize_linear_f32_u8"),
           single_form(Single::kDequantizeLinear, "dequantize_linear_u8_f32")};
 }
+
+}  // namespace
+
+const SweepAreaRegistration registration("normalize", &processing_sweep_forms);
 
 }  // namespace tensorbuf::bench

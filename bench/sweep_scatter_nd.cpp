@@ -134,12 +134,14 @@ void add_every_op(std::vector<SweepForm>& forms, std::index_sequence<kOp...>) {
   (add_forms<static_cast<int>(kOp)>(forms), ...);
 }
 
-}  // namespace
-
 std::vector<SweepForm> scatter_nd_sweep_forms() {
   std::vector<SweepForm> forms;
   add_every_op(forms, std::make_index_sequence<std::size(kOps)>());
   return forms;
 }
+
+}  // namespace
+
+const SweepAreaRegistration registration("tensor_scatter_nd", &scatter_nd_sweep_forms);
 
 }  // namespace tensorbuf::bench

@@ -81,8 +81,6 @@ SweepForm form(SubstrUnit unit, bool elementwise) {
   return f;
 }
 
-}  // namespace
-
 std::vector<SweepForm> substr_sweep_forms() {
   std::vector<SweepForm> forms;
   for (const SubstrUnit unit : {SubstrUnit::kByte, SubstrUnit::kUtf8Char}) {
@@ -90,5 +88,9 @@ std::vector<SweepForm> substr_sweep_forms() {
   }
   return forms;
 }
+
+}  // namespace
+
+const SweepAreaRegistration registration(spelling(OpFamily::kSubstr), &substr_sweep_forms);
 
 }  // namespace tensorbuf::bench

@@ -246,4 +246,16 @@ constexpr const OpTraits* find_op_traits(std::string_view name) {
   return nullptr;
 }
 
+// The place of an op, or of a family's first op, in the table's order (its index in
+// kOpTraits); kOpTraits.size() when `name` names neither. The surfaces that gather per-op pieces
+// registered by the ops' own files (the CLI's example groups, the bench's sweep areas) list them
+// in this order.
+constexpr std::size_t op_order(std::string_view name) {
+  for (std::size_t i = 0; i < kOpTraits.size(); ++i) {
+    if (kOpTraits[i].name == name || kOpTraits[i].family->name == name) return i;
+  }
+  return kOpTraits.size();
+}
+static_assert(op_order("tensor_scatter_nd") == 0 && op_order("no such op") == kOpTraits.size());
+
 }  // namespace tensorbuf
