@@ -7,8 +7,9 @@
 // op called with every DataType on the CPU (tests/core/test_op_table_dtypes.cpp), and
 // src/core/capture's decision for each form (tests/core/test_op_table_capture.cpp).
 //
-// Adding a scatter combine = one TENSORBUF_SCATTER_COMBINES line, its functor in
-// src/kernels/scatter_nd_combine.hpp (and atomics), the public declarations (ops.hpp, and
+// Adding a scatter combine = one TENSORBUF_SCATTER_COMBINES line (and its name in
+// scatter_combine_computes when it only moves values, as update does, so that it keeps bool),
+// its functor in src/kernels/scatter_nd_combine.hpp (and atomics), the public declarations (ops.hpp, and
 // c_api.h's four, without which src/c_api does not compile; the Fortran module is generated
 // from this list) and its tests.
 #pragma once
